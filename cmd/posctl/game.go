@@ -1,0 +1,118 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	mrand "math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/packterm/pos/validate/game"
+	"github.com/spf13/cobra"
+)
+
+func init() {
+	gameCmd := &cobra.Command{Use: "game", Short: "The game of the règlement: tables and plays"}
+
+	var asJSON bool
+	show := &cobra.Command{
+		Use:   "show",
+		Short: "Print the prize tables (articles 3 and 4)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			d := game.Reglement()
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(d)
+			}
+			return d.WriteTables(cmd.OutOrStdout())
+		},
+	}
+	show.Flags().BoolVar(&asJSON, "json", false, "machine-readable output (amounts in cents)")
+
+	var seed uint64
+	var compact bool
+	play := &cobra.Command{
+		Use:     "play GAME LOT",
+		Short:   "Print a generated play of GAME (1–8) winning LOT euros (0 for a losing play)",
+		Example: "  posctl game play 7 50\n  posctl game play 5 0 --seed 42",
+		Args:    cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			n, err := strconv.Atoi(args[0])
+			if err != nil {
+				return fmt.Errorf("game number %q: %w", args[0], err)
+			}
+			lot, err := parseEurosArg(args[1])
+			if err != nil {
+				return err
+			}
+			d := game.Reglement()
+			g := d.Game(n)
+			if g == nil {
+				return fmt.Errorf("no game %d: games are 1 to %d", n, len(d.Games))
+			}
+			if !cmd.Flags().Changed("seed") {
+				var b [8]byte
+				if _, err := rand.Read(b[:]); err != nil {
+					return err
+				}
+				seed = binary.LittleEndian.Uint64(b[:])
+			}
+			var key [32]byte
+			binary.LittleEndian.PutUint64(key[:], seed)
+			p, err := d.Generate(mrand.New(mrand.NewChaCha8(key)), n, lot)
+			if err != nil {
+				return err
+			}
+			won, err := d.Evaluate(p)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "Ticket %d, « %s » (article %s), graine %d\n", g.Number, g.Name, g.Article, seed)
+			for _, l := range p.Describe() {
+				fmt.Fprintln(out, "  "+l)
+			}
+			if won > 0 {
+				fmt.Fprintf(out, "Résultat : gagnant, %v\n", won)
+			} else {
+				fmt.Fprintln(out, "Résultat : perdant")
+			}
+			if compact {
+				fmt.Fprintln(out, "Forme compacte :", game.EncodePlay(p))
+			}
+			return nil
+		},
+	}
+	play.Flags().Uint64Var(&seed, "seed", 0, "seed of the generator (random when unset)")
+	play.Flags().BoolVar(&compact, "compact", false, "also print the play's compact form (printer's file)")
+
+	gameCmd.AddCommand(show, play)
+	root.AddCommand(gameCmd)
+}
+
+// parseEurosArg reads "50", "50€", "50 €" or "2,50" as an amount.
+func parseEurosArg(s string) (game.Cents, error) {
+	t := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "€"))
+	t = strings.ReplaceAll(t, " ", "")
+	whole, frac, hasFrac := strings.Cut(strings.ReplaceAll(t, ",", "."), ".")
+	e, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil || e < 0 || e > 10_000_000 {
+		return 0, fmt.Errorf("amount %q: want euros, e.g. 50 or 0", s)
+	}
+	c := game.Euros(e)
+	if hasFrac {
+		if len(frac) != 2 {
+			return 0, fmt.Errorf("amount %q: want two decimals", s)
+		}
+		f, err := strconv.Atoi(frac)
+		if err != nil || f < 0 {
+			return 0, fmt.Errorf("amount %q: want euros, e.g. 50 or 0", s)
+		}
+		c += game.Cents(f)
+	}
+	return c, nil
+}

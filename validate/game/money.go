@@ -1,0 +1,163 @@
+package game
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Cents is an amount of money in euro cents.
+type Cents int64
+
+// Euros returns c as a number of cents from whole euros.
+func Euros(e int64) Cents { return Cents(e * 100) }
+
+// String formats c the French way: "15 000 €", "2,50 €".
+func (c Cents) String() string {
+	neg := c < 0
+	if neg {
+		c = -c
+	}
+	e := int64(c / 100)
+	s := groupThousands(strconv.FormatInt(e, 10))
+	if r := int64(c % 100); r != 0 {
+		s += "," + strconv.FormatInt(100+r, 10)[1:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s + " €"
+}
+
+func groupThousands(d string) string {
+	if len(d) <= 3 {
+		return d
+	}
+	var b strings.Builder
+	head := len(d) % 3
+	if head > 0 {
+		b.WriteString(d[:head])
+	}
+	for i := head; i < len(d); i += 3 {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(d[i : i+3])
+	}
+	return b.String()
+}
+
+// InLetters gives the transcription in letters of a whole-euro amount as printed on a
+// ticket (articles 4.2.3, 4.3.3, …): "QUINZE MILLE EUROS", "UN EURO". Amounts with cents
+// are written "… EUROS ET … CENTIMES".
+func (c Cents) InLetters() string {
+	e := int64(c / 100)
+	s := numberWords(e)
+	if e == 1 {
+		s += " EURO"
+	} else {
+		s += " EUROS"
+	}
+	if r := int64(c % 100); r != 0 {
+		s += " ET " + numberWords(r)
+		if r == 1 {
+			s += " CENTIME"
+		} else {
+			s += " CENTIMES"
+		}
+	}
+	return s
+}
+
+var units = [...]string{"ZÉRO", "UN", "DEUX", "TROIS", "QUATRE", "CINQ", "SIX", "SEPT", "HUIT", "NEUF",
+	"DIX", "ONZE", "DOUZE", "TREIZE", "QUATORZE", "QUINZE", "SEIZE", "DIX-SEPT", "DIX-HUIT", "DIX-NEUF"}
+var tens = [...]string{"", "", "VINGT", "TRENTE", "QUARANTE", "CINQUANTE", "SOIXANTE", "", "QUATRE-VINGT", ""}
+
+// numberWords writes 0 ≤ n < 10^12 in French (traditional spelling: "VINGT ET UN",
+// "QUATRE-VINGTS", "DEUX CENTS", "MILLE", "DEUX MILLIONS").
+func numberWords(n int64) string {
+	if n < 0 {
+		return "MOINS " + numberWords(-n)
+	}
+	if n == 0 {
+		return units[0]
+	}
+	var parts []string
+	if m := n / 1_000_000_000; m > 0 {
+		parts = append(parts, below1000(m, false)+" MILLIARD"+plural(m))
+		n %= 1_000_000_000
+	}
+	if m := n / 1_000_000; m > 0 {
+		parts = append(parts, below1000(m, false)+" MILLION"+plural(m))
+		n %= 1_000_000
+	}
+	if k := n / 1000; k > 0 {
+		if k == 1 {
+			parts = append(parts, "MILLE")
+		} else {
+			parts = append(parts, below1000(k, true)+" MILLE")
+		}
+		n %= 1000
+	}
+	if n > 0 {
+		parts = append(parts, below1000(n, false))
+	}
+	return strings.Join(parts, " ")
+}
+
+func plural(n int64) string {
+	if n > 1 {
+		return "S"
+	}
+	return ""
+}
+
+// below1000 writes 1 ≤ n < 1000. beforeMille drops the plural s of "CENTS" and
+// "QUATRE-VINGTS" before "MILLE", which is invariable.
+func below1000(n int64, beforeMille bool) string {
+	var parts []string
+	if h := n / 100; h > 0 {
+		switch {
+		case h == 1:
+			parts = append(parts, "CENT")
+		case n%100 == 0 && !beforeMille:
+			parts = append(parts, units[h]+" CENTS")
+		default:
+			parts = append(parts, units[h]+" CENT")
+		}
+		n %= 100
+	}
+	if n > 0 {
+		parts = append(parts, below100(n, beforeMille))
+	}
+	return strings.Join(parts, " ")
+}
+
+func below100(n int64, beforeMille bool) string {
+	if n < 20 {
+		return units[n]
+	}
+	t, u := n/10, n%10
+	switch t {
+	case 7, 9: // soixante-dix…, quatre-vingt-dix…
+		base := tens[t-1]
+		if t == 7 && u == 1 {
+			return base + " ET ONZE"
+		}
+		return base + "-" + units[10+u]
+	case 8:
+		if u == 0 {
+			if beforeMille {
+				return "QUATRE-VINGT"
+			}
+			return "QUATRE-VINGTS"
+		}
+		return "QUATRE-VINGT-" + units[u]
+	}
+	switch u {
+	case 0:
+		return tens[t]
+	case 1:
+		return tens[t] + " ET UN"
+	}
+	return tens[t] + "-" + units[u]
+}
