@@ -52,9 +52,12 @@ func groupThousands(d string) string {
 func (c Cents) InLetters() string {
 	e := int64(c / 100)
 	s := numberWords(e)
-	if e == 1 {
+	switch {
+	case e == 1:
 		s += " EURO"
-	} else {
+	case e > 0 && e%1_000_000 == 0: // « un million d'euros »
+		s += " D'EUROS"
+	default:
 		s += " EUROS"
 	}
 	if r := int64(c % 100); r != 0 {
