@@ -17,6 +17,10 @@ import (
 	"github.com/packterm/pos/drivers/gpioio"
 )
 
+// ErrMissingPins is returned by Open when pins of the profile do not exist on this
+// machine: not that board, or its GPIO driver did not load. Config.Emulate runs without.
+var ErrMissingPins = errors.New("GPIO not found on this machine")
+
 // Config selects and adjusts the board.
 type Config struct {
 	// Profile is the wiring's name (default "rpi").
@@ -133,8 +137,7 @@ func lookupPins(prof Profile, byName func(string) gpio.PinIO) (parts, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return parts{}, fmt.Errorf("board: %s: GPIO not found on this machine: %s (not a %s, or its GPIO driver did not load; use the emulated board to run without hardware)",
-			prof.Name, strings.Join(missing, ", "), prof.Description)
+		return parts{}, fmt.Errorf("board: %s (%s): %w: %s", prof.Name, prof.Description, ErrMissingPins, strings.Join(missing, ", "))
 	}
 	return p, nil
 }

@@ -3,6 +3,7 @@ package diag
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -111,7 +112,7 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 		want, other *gpioio.Button
 		name, fr    string
 	}{{b.OK, b.Cancel, "OK button", "OK"}, {b.Cancel, b.OK, "CANCEL button", "ANNULER"}} {
-		step := Step{bt.name, "press and release " + bt.fr}
+		step := Step{bt.name, "press and release " + strings.TrimSuffix(bt.name, " button")}
 		show("TEST E/S", "APPUYEZ SUR "+bt.fr)
 		bt.want.Drain()
 		bt.other.Drain()
@@ -144,14 +145,14 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 			st := b.Tamper.State()
 			r.Detail = fmt.Sprintf("%d edges within %v, case open: %v", st.Edges-before, o.Wait, st.Open)
 			report(r)
-			show("TEST E/S", "TERMINE")
+			show("TEST E/S", "TERMINÉ")
 			return results, nil
 		case <-ctx.Done():
 			return results, ctx.Err()
 		}
 	}
 	report(r)
-	show("TEST E/S", "TERMINE")
+	show("TEST E/S", "TERMINÉ")
 	return results, nil
 }
 
