@@ -410,21 +410,30 @@ func (d *Device) char(code byte) string {
 	return decodeROM(code)
 }
 
-// Lines returns what each row shows, glyphs in braces, whether or not the display is on.
-func (d *Device) Lines() []string {
+// Cells returns what each cell shows, row by row: one character, or a glyph's name in
+// braces ("{€}", "{cg3}" when unnamed), whether or not the display is on.
+func (d *Device) Cells() [][]string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	out := make([]string, d.rows)
+	out := make([][]string, d.rows)
 	for r := range d.rows {
-		var sb strings.Builder
+		out[r] = make([]string, d.cols)
 		for c := range d.cols {
+			out[r][c] = " "
 			if i := d.cell(r, c); i >= 0 {
-				sb.WriteString(d.char(d.ddram[i]))
-			} else {
-				sb.WriteByte(' ')
+				out[r][c] = d.char(d.ddram[i])
 			}
 		}
-		out[r] = sb.String()
+	}
+	return out
+}
+
+// Lines returns what each row shows, glyphs in braces, whether or not the display is on.
+func (d *Device) Lines() []string {
+	cells := d.Cells()
+	out := make([]string, len(cells))
+	for r, row := range cells {
+		out[r] = strings.Join(row, "")
 	}
 	return out
 }
