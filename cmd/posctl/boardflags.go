@@ -1,10 +1,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/pflag"
 
@@ -31,6 +35,19 @@ func (f *boardFlags) open() (*board.Board, error) {
 		return nil, fmt.Errorf("%w (no such board here? --emulate runs on the emulated board)", err)
 	}
 	return b, err
+}
+
+// catchSignals is cleared by the tests, which run commands in synctest bubbles where a
+// signal channel is not allowed.
+var catchSignals = true
+
+// interruptible returns ctx cancelled on SIGINT or SIGTERM, so a hardware test stopped by
+// the technician still releases the buzzer and the drawer solenoid.
+func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
+	if !catchSignals {
+		return context.WithCancel(ctx)
+	}
+	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 }
 
 // printScreen draws an emulated panel's visible lines in a frame.

@@ -48,6 +48,9 @@ conformance test (interactive on a real panel: each of its steps stays 3 s).`,
 			if !cmd.Flags().Changed("pause") && bf.emulate {
 				pause = 0
 			}
+			// Ctrl-C must not leave the buzzer sounding or the drawer solenoid energised.
+			ctx, stop := interruptible(cmd.Context())
+			defer stop()
 			b, err := bf.open()
 			if err != nil {
 				return err
@@ -55,7 +58,7 @@ conformance test (interactive on a real panel: each of its steps stays 3 s).`,
 			defer b.Close()
 			out := cmd.OutOrStdout()
 			fmt.Fprintf(out, "display test: %s on %s\n", b.Display, b.Profile.Name)
-			err = diag.RunDisplay(cmd.Context(), b.Display, func(s diag.Step) error {
+			err = diag.RunDisplay(ctx, b.Display, func(s diag.Step) error {
 				fmt.Fprintf(out, "== %s: %s\n", s.Name, s.Check)
 				if b.Emulator != nil {
 					printScreen(out, b.Emulator.LCD.Visible())

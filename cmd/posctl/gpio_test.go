@@ -13,6 +13,7 @@ import (
 // run executes posctl with args inside a synctest bubble (virtual time: the real-clock
 // waits of the drivers and of the emulated technician cost nothing) and returns its output.
 func run(t *testing.T, args ...string) (string, error) {
+	catchSignals = false
 	var out bytes.Buffer
 	var err error
 	synctest.Test(t, func(t *testing.T) {

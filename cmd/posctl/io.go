@@ -29,6 +29,9 @@ Exits with an error when a step failed.`,
 			if bf.emulate && !cmd.Flags().Changed("hold") {
 				o.Hold = 100 * time.Millisecond
 			}
+			// Ctrl-C must not leave the buzzer sounding or the drawer solenoid energised.
+			ctx, stop := interruptible(cmd.Context())
+			defer stop()
 			b, err := bf.open()
 			if err != nil {
 				return err
@@ -56,7 +59,7 @@ Exits with an error when a step failed.`,
 					printPins(out, r.Name, em)
 				}
 			}
-			results, err := diag.RunIO(cmd.Context(), b, o)
+			results, err := diag.RunIO(ctx, b, o)
 			if err != nil {
 				return err
 			}

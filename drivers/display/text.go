@@ -46,7 +46,7 @@ func (d *Dev) Show(lines ...string) error {
 		}
 		d.autoS = false
 	}
-	visible := map[int]bool{}
+	var visible [80]bool
 	for r := range d.geo.Rows {
 		for c := range d.geo.Cols {
 			visible[d.index(d.addr(r, c))] = true
