@@ -6,6 +6,8 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"periph.io/x/conn/v3/gpio/gpioreg"
 	"periph.io/x/host/v3"
 )
@@ -14,6 +16,7 @@ import (
 // waits of the drivers and of the emulated technician cost nothing) and returns its output.
 func run(t *testing.T, args ...string) (string, error) {
 	catchSignals = false
+	resetFlags(root)
 	var out bytes.Buffer
 	var err error
 	synctest.Test(t, func(t *testing.T) {
@@ -23,6 +26,18 @@ func run(t *testing.T, args ...string) (string, error) {
 		err = root.Execute()
 	})
 	return out.String(), err
+}
+
+// resetFlags puts every flag back to its default: cobra keeps values between Execute
+// calls in one process.
+func resetFlags(c *cobra.Command) {
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		_ = f.Value.Set(f.DefValue)
+		f.Changed = false
+	})
+	for _, sub := range c.Commands() {
+		resetFlags(sub)
+	}
 }
 
 func TestDisplayTestEmulated(t *testing.T) {
