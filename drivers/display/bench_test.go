@@ -37,3 +37,27 @@ func BenchmarkShow20x4(b *testing.B) {
 	b.ReportMetric(float64(r.clk.Since(t0).Microseconds())/float64(b.N), "lcd-us/op")
 	r.clean(b)
 }
+
+// BenchmarkShowAmount20x4 is the common case: one field (an amount) changes on an
+// otherwise identical 20×4 screen, so only the changed cells are sent.
+func BenchmarkShowAmount20x4(b *testing.B) {
+	r := newRig(b, lcd.LCD20x4, nil)
+	screens := [2][]string{
+		{"TICKET GAGNANT", "GAGNÉ : 20,00 €", "OK : PAYER", "ANNULER : RETOUR"},
+		{"TICKET GAGNANT", "GAGNÉ : 50,00 €", "OK : PAYER", "ANNULER : RETOUR"},
+	}
+	if err := r.dev.Show(screens[1]...); err != nil {
+		b.Fatal(err)
+	}
+	w0, t0 := r.emu.Writes(), r.clk.Now()
+	b.ResetTimer()
+	for i := range b.N {
+		if err := r.dev.Show(screens[i%2]...); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(r.emu.Writes()-w0)/float64(b.N), "gpio-writes/op")
+	b.ReportMetric(float64(r.clk.Since(t0).Microseconds())/float64(b.N), "lcd-us/op")
+	r.clean(b)
+}

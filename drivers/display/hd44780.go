@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/jonboulle/clockwork"
 	"periph.io/x/conn/v3/display"
@@ -51,6 +52,8 @@ const (
 	numPins
 )
 
+var pinNames = [numPins]string{"RS", "E", "D4", "D5", "D6", "D7"}
+
 // slot is one of the 8 CGRAM characters.
 type slot struct {
 	r      rune
@@ -79,7 +82,6 @@ type Dev struct {
 	ctl     byte     // display control bits (D, C, B)
 	slots   [8]slot
 	stamp   uint64
-	lightOn bool
 }
 
 var (
@@ -110,7 +112,7 @@ func New(p Pins, o Opts) (*Dev, error) {
 	}
 	for i, pin := range []gpio.PinOut{p.RS, p.E, p.D4, p.D5, p.D6, p.D7} {
 		if pin == nil {
-			return nil, fmt.Errorf("display: pin %s not set", []string{"RS", "E", "D4", "D5", "D6", "D7"}[i])
+			return nil, fmt.Errorf("display: pin %s not set", pinNames[i])
 		}
 		d.pins[i] = pin
 	}
@@ -126,25 +128,22 @@ func (d *Dev) Init() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if err := d.out(pinE, gpio.Low); err != nil {
-		return err
+		return fmt.Errorf("display: init: %w", err)
 	}
 	if err := d.out(pinRS, gpio.Low); err != nil {
-		return err
+		return fmt.Errorf("display: init: %w", err)
 	}
 	d.clk.Sleep(d.t.PowerOn)
+	// In 8-bit mode each nibble is a whole instruction (D0–D3 unconnected): three
+	// "function set 8-bit" to resynchronise from any state, then "function set 4-bit".
 	for _, step := range []struct {
 		n    byte
-		wait func() // evaluated late so a Timing change is honoured
-	}{
-		{0x3, func() { d.clk.Sleep(d.t.InitStep1) }},
-		{0x3, func() { d.clk.Sleep(d.t.InitStep2) }},
-		{0x3, func() { d.clk.Sleep(d.t.Exec) }},
-		{0x2, func() { d.clk.Sleep(d.t.Exec) }},
-	} {
+		wait time.Duration
+	}{{0x3, d.t.InitStep1}, {0x3, d.t.InitStep2}, {0x3, d.t.Exec}, {0x2, d.t.Exec}} {
 		if err := d.nibble(gpio.Low, step.n); err != nil {
 			return fmt.Errorf("display: init: %w", err)
 		}
-		step.wait()
+		d.clk.Sleep(step.wait)
 	}
 	fs := byte(cmdFunctionSet)
 	if d.geo.Rows > 1 {
@@ -175,7 +174,7 @@ func (d *Dev) out(i int, l gpio.Level) error {
 	}
 	if err := d.pins[i].Out(l); err != nil {
 		d.known[i] = false
-		return fmt.Errorf("write %s: %w", []string{"RS", "E", "D4", "D5", "D6", "D7"}[i], err)
+		return fmt.Errorf("write %s: %w", pinNames[i], err)
 	}
 	d.level[i], d.known[i] = l, true
 	return nil

@@ -65,7 +65,8 @@ type Device struct {
 	pendingRS   gpio.Level
 	pendingHigh byte
 	busyUntil   time.Time
-	busyWith    string
+	busyWith    string // what keeps the controller busy; %#02x is busyByte
+	busyByte    byte
 
 	ddram     [80]byte
 	cgram     [64]byte
@@ -214,11 +215,20 @@ func (d *Device) latch(now time.Time) {
 
 func (d *Device) checkBusy(now time.Time) {
 	if now.Before(d.busyUntil) {
-		d.fail("write %v too soon: still busy with %s for %v", now.Sub(d.powerOn), d.busyWith, d.busyUntil.Sub(now))
+		what := d.busyWith
+		if strings.Contains(what, "%") {
+			what = fmt.Sprintf(what, d.busyByte)
+		}
+		d.fail("write %v too soon: still busy with %s for %v", now.Sub(d.powerOn), what, d.busyUntil.Sub(now))
 	}
 }
 
-func (d *Device) busy(now time.Time, dur time.Duration, what string) {
+// busy marks the controller busy for dur with what (a format taking b, or plain text);
+// formatting waits for an error, to keep the emulator cheap.
+func (d *Device) busy(now time.Time, dur time.Duration, what string, b ...byte) {
+	if len(b) > 0 {
+		d.busyByte = b[0]
+	}
 	d.busyUntil = now.Add(dur)
 	d.busyWith = what
 }
@@ -233,7 +243,7 @@ func (d *Device) handshake(now time.Time, rs gpio.Level, n byte) {
 	switch {
 	case n == 0x3 && d.state <= initGot2:
 		waits := []time.Duration{d.Timing.InitStep1, d.Timing.InitStep2, d.Timing.Exec}
-		d.busy(now, waits[d.state], fmt.Sprintf("handshake step %d (0x3)", d.state+1))
+		d.busy(now, waits[d.state], "handshake step %d (0x3)", byte(d.state+1))
 		d.state++
 	case n == 0x2:
 		if d.state != initGot3 {
@@ -306,7 +316,7 @@ func (d *Device) instruction(now time.Time, b byte) {
 		}
 		d.ac, d.inCGRAM = a, false
 	}
-	d.busy(now, d.Timing.Exec, fmt.Sprintf("instruction %#02x", b))
+	d.busy(now, d.Timing.Exec, "instruction %#02x", b)
 }
 
 func (d *Device) writeData(now time.Time, b byte) {
@@ -331,7 +341,7 @@ func (d *Device) writeData(now time.Time, b byte) {
 			}
 		}
 	}
-	d.busy(now, d.Timing.Exec, fmt.Sprintf("data write %#02x", b))
+	d.busy(now, d.Timing.Exec, "data write %#02x", b)
 }
 
 func (d *Device) validDDRAM(a byte) bool {
