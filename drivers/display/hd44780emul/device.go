@@ -251,7 +251,7 @@ func (d *Device) handshake(now time.Time, rs gpio.Level, n byte) {
 		}
 		d.state = initFourBit
 		d.busy(now, d.Timing.Exec, "function set (4-bit)")
-	case n&0xE == 0x2 || n == 0x3:
+	case n == 0x3:
 		// 0x3 once more: still a valid 8-bit function set.
 		d.busy(now, d.Timing.Exec, "function set (8-bit)")
 	default:
