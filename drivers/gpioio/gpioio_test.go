@@ -246,10 +246,11 @@ func TestButtonQueueDropsWhenBusy(t *testing.T) {
 	w := watch(t, clk, b.Run)
 	for range 5 { // ten events, nobody reading
 		in.Press()
-		w.settle(50 * time.Millisecond)
+		w.until("pressed", b.Pressed)
 		in.Release()
-		w.settle(50 * time.Millisecond)
+		w.until("released", func() bool { return !b.Pressed() })
 	}
+	w.settle(10 * time.Millisecond) // let the last event be queued (or dropped)
 	if n := len(b.Events()); n != gpioio.ButtonQueue {
 		t.Errorf("%d events queued, want %d", n, gpioio.ButtonQueue)
 	}
