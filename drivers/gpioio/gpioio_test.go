@@ -3,12 +3,10 @@ package gpioio_test
 import (
 	"context"
 	"errors"
-	"runtime"
-	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
-	"github.com/jonboulle/clockwork"
 	"periph.io/x/conn/v3/gpio"
 
 	"github.com/packterm/pos/drivers/gpioio"
@@ -131,128 +129,97 @@ func TestDrawer(t *testing.T) {
 	}
 }
 
-// watcher runs an input's Run loop on a fake clock and advances time until a condition
-// holds: the watcher's WaitForEdge timeouts are timers on that clock.
-type watcher struct {
-	t      *testing.T
-	clk    *clockwork.FakeClock
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
-	done   chan struct{}
-}
+// The input tests run in synctest bubbles: the watchers' WaitForEdge timeouts run on the
+// real clock, which inside a bubble is virtual and only moves when every goroutine of the
+// test is blocked. synctest.Wait lets the watcher finish its work before the test looks,
+// so the tests are deterministic however loaded the machine is, and never sleep for real.
 
-func watch(t *testing.T, clk *clockwork.FakeClock, run func(context.Context) error) *watcher {
+// watch runs an input's Run loop until the test ends, and checks that it stops cleanly.
+func watch(t *testing.T, run func(context.Context) error) {
 	ctx, cancel := context.WithCancel(context.Background())
-	w := &watcher{t: t, clk: clk, cancel: cancel, done: make(chan struct{})}
-	go func() {
-		defer close(w.done)
-		if err := run(ctx); err != nil {
+	done := make(chan error, 1)
+	go func() { done <- run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
 			t.Errorf("Run = %v", err)
 		}
-	}()
-	t.Cleanup(w.stop)
-	return w
-}
-
-// until advances the fake clock 1 ms at a time (at most 10 s) until cond holds.
-func (w *watcher) until(what string, cond func() bool) {
-	w.t.Helper()
-	for range 10000 {
-		if cond() {
-			return
-		}
-		w.clk.Advance(time.Millisecond)
-		runtime.Gosched()
-	}
-	w.t.Fatalf("%s: not after 10 s of fake time", what)
-}
-
-// settle lets the watcher run for d of fake time.
-func (w *watcher) settle(d time.Duration) {
-	for range int(d / time.Millisecond) {
-		w.clk.Advance(time.Millisecond)
-		runtime.Gosched()
-	}
-}
-
-func (w *watcher) stop() {
-	w.cancel()
-	for range 10000 {
-		select {
-		case <-w.done:
-			return
-		default:
-			w.clk.Advance(time.Millisecond)
-			runtime.Gosched()
-		}
-	}
-	w.t.Error("Run did not return after cancel")
-}
-
-func recv(w *watcher, ch <-chan gpioio.Event) gpioio.Event {
-	w.t.Helper()
-	var ev gpioio.Event
-	got := false
-	w.until("event", func() bool {
-		select {
-		case ev = <-ch:
-			got = true
-		default:
-		}
-		return got
 	})
-	return ev
 }
 
-func TestButtonDebounce(t *testing.T) {
-	clk := clockwork.NewFakeClock()
-	in := gpioiotest.NewInput("OK", 20, false, clk)
-	b, err := gpioio.NewButton("ok", in, gpioio.InputOpts{Clock: clk})
+// after lets d of virtual time pass, then waits until the watchers are idle.
+func after(d time.Duration) {
+	time.Sleep(d)
+	synctest.Wait()
+}
+
+func TestButtonDebounce(t *testing.T) { synctest.Test(t, testButtonDebounce) }
+
+func testButtonDebounce(t *testing.T) {
+	in := gpioiotest.NewInput("OK", 20, false, nil)
+	b, err := gpioio.NewButton("ok", in, gpioio.InputOpts{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if in.Pull() != gpio.PullUp {
 		t.Errorf("pull = %v, want the pull-up of an active-low button", in.Pull())
 	}
-	w := watch(t, clk, b.Run)
-	start := clk.Now()
+	watch(t, b.Run)
+	start := time.Now()
 	in.Bounce(3) // seven edges in a burst, ending pressed
-	ev := recv(w, b.Events())
-	if !ev.Active || ev.Input != "ok" || ev.At.Sub(start) < 20*time.Millisecond {
+	after(19 * time.Millisecond)
+	if len(b.Events()) != 0 || b.Pressed() {
+		t.Error("press reported before the contact was quiet for 20 ms")
+	}
+	after(time.Millisecond)
+	ev := <-b.Events()
+	if !ev.Active || ev.Input != "ok" || ev.At.Sub(start) != 20*time.Millisecond || !b.Pressed() {
 		t.Errorf("event %+v after %v", ev, ev.At.Sub(start))
 	}
-	if !b.Pressed() {
-		t.Error("not pressed")
-	}
 	in.Release()
-	if ev := recv(w, b.Events()); ev.Active {
+	after(20 * time.Millisecond)
+	if ev := <-b.Events(); ev.Active {
 		t.Errorf("event %v, want release", ev)
 	}
 	// A glitch shorter than the debounce time that comes back is no event.
 	in.Press()
+	after(5 * time.Millisecond)
 	in.Release()
-	w.settle(100 * time.Millisecond)
-	select {
-	case ev := <-b.Events():
-		t.Errorf("glitch gave %v", ev)
-	default:
+	after(100 * time.Millisecond)
+	if len(b.Events()) != 0 || b.Pressed() {
+		t.Errorf("glitch gave an event")
+	}
+	// A chattering contact that never settles is read after 10 debounce periods.
+	for range 30 {
+		in.Press()
+		after(5 * time.Millisecond)
+		in.Release()
+		after(5 * time.Millisecond)
+	}
+	in.Press()
+	after(100 * time.Millisecond)
+	if !b.Pressed() {
+		t.Error("never settled")
 	}
 }
 
-func TestButtonQueueDropsWhenBusy(t *testing.T) {
-	clk := clockwork.NewFakeClock()
-	in := gpioiotest.NewInput("CANCEL", 21, false, clk)
-	b, _ := gpioio.NewButton("cancel", in, gpioio.InputOpts{Clock: clk})
-	w := watch(t, clk, b.Run)
+func TestButtonQueueDropsWhenBusy(t *testing.T) { synctest.Test(t, testButtonQueueDropsWhenBusy) }
+
+func testButtonQueueDropsWhenBusy(t *testing.T) {
+	in := gpioiotest.NewInput("CANCEL", 21, false, nil)
+	b, _ := gpioio.NewButton("cancel", in, gpioio.InputOpts{})
+	watch(t, b.Run)
 	for range 5 { // ten events, nobody reading
 		in.Press()
-		w.until("pressed", b.Pressed)
+		after(50 * time.Millisecond)
 		in.Release()
-		w.until("released", func() bool { return !b.Pressed() })
+		after(50 * time.Millisecond)
 	}
-	w.settle(10 * time.Millisecond) // let the last event be queued (or dropped)
 	if n := len(b.Events()); n != gpioio.ButtonQueue {
 		t.Errorf("%d events queued, want %d", n, gpioio.ButtonQueue)
+	}
+	if ev := <-b.Events(); !ev.Active {
+		t.Errorf("oldest kept event %v, want the first press", ev)
 	}
 	b.Drain()
 	if n := len(b.Events()); n != 0 {
@@ -260,25 +227,29 @@ func TestButtonQueueDropsWhenBusy(t *testing.T) {
 	}
 }
 
-func TestTamperLatchesWhileBusy(t *testing.T) {
-	clk := clockwork.NewFakeClock()
-	in := gpioiotest.NewInput("TAMPER", 16, true, clk)
-	tp, err := gpioio.NewTamper(in, gpioio.InputOpts{ActiveHigh: true, Pull: gpio.PullUp, Clock: clk})
+func TestTamperLatchesWhileBusy(t *testing.T) { synctest.Test(t, testTamperLatchesWhileBusy) }
+
+func testTamperLatchesWhileBusy(t *testing.T) {
+	in := gpioiotest.NewInput("TAMPER", 16, true, nil)
+	opts := gpioio.InputOpts{ActiveHigh: true, Pull: gpio.PullUp}
+	tp, err := gpioio.NewTamper(in, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if st := tp.State(); st.Tripped || st.Open {
 		t.Fatalf("closed case at start: %+v", st)
 	}
-	w := watch(t, clk, tp.Run)
-	// Opened and closed three times while nobody looks (the terminal is busy paying).
+	watch(t, tp.Run)
+	// Opened and closed three times within a millisecond while nobody looks (the
+	// terminal is busy paying): no debounce, every edge counts.
+	start := time.Now()
 	for range 3 {
 		in.Press()
 		in.Release()
 	}
-	w.until("six edges", func() bool { return tp.State().Edges == 6 })
+	after(time.Millisecond)
 	st := tp.State()
-	if !st.Tripped || st.Open || st.First.IsZero() {
+	if !st.Tripped || st.Open || st.Edges != 6 || !st.First.Equal(start) {
 		t.Errorf("state %+v", st)
 	}
 	select {
@@ -291,9 +262,9 @@ func TestTamperLatchesWhileBusy(t *testing.T) {
 		t.Errorf("after reset: %+v", st)
 	}
 	// Open at start: tripped before Run.
-	in2 := gpioiotest.NewInput("TAMPER", 16, true, clk)
+	in2 := gpioiotest.NewInput("TAMPER", 16, true, nil)
 	in2.Press()
-	tp2, _ := gpioio.NewTamper(in2, gpioio.InputOpts{ActiveHigh: true, Pull: gpio.PullUp, Clock: clk})
+	tp2, _ := gpioio.NewTamper(in2, opts)
 	if st := tp2.State(); !st.Tripped || !st.Open {
 		t.Errorf("open at start: %+v", st)
 	}
@@ -301,4 +272,21 @@ func TestTamperLatchesWhileBusy(t *testing.T) {
 	if !tp2.State().Tripped {
 		t.Error("reset while open cleared the latch")
 	}
+}
+
+func TestRunStopsPromptly(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		in := gpioiotest.NewInput("OK", 20, false, nil)
+		b, _ := gpioio.NewButton("ok", in, gpioio.InputOpts{Poll: 50 * time.Millisecond})
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { _ = b.Run(ctx); close(done) }()
+		after(time.Second)
+		cancel()
+		start := time.Now()
+		<-done
+		if d := time.Since(start); d > 50*time.Millisecond {
+			t.Errorf("Run took %v to stop", d)
+		}
+	})
 }
