@@ -79,12 +79,21 @@ type Tone struct {
 // Pattern is a sequence of beeps.
 type Pattern []Tone
 
+const (
+	ms   = time.Millisecond
+	beep = 80 * ms
+)
+
 // The terminal's beeps.
 var (
-	BeepKey       = Pattern{{On: 30 * time.Millisecond}}                                                                                                                   // a button press
-	BeepOK        = Pattern{{On: 120 * time.Millisecond}}                                                                                                                  // done, paid, sold
-	BeepRefused   = Pattern{{On: 200 * time.Millisecond, Off: 100 * time.Millisecond}, {On: 200 * time.Millisecond}}                                                       // invalid, loser, refused
-	BeepAttention = Pattern{{On: 80 * time.Millisecond, Off: 80 * time.Millisecond}, {On: 80 * time.Millisecond, Off: 80 * time.Millisecond}, {On: 80 * time.Millisecond}} // fault, tamper
+	// BeepKey acknowledges a button press.
+	BeepKey = Pattern{{On: 30 * ms}}
+	// BeepOK: done (sold, paid).
+	BeepOK = Pattern{{On: 120 * ms}}
+	// BeepRefused: invalid code, losing ticket, refused sale.
+	BeepRefused = Pattern{{On: 200 * ms, Off: 100 * ms}, {On: 200 * ms}}
+	// BeepAttention: a fault or the tamper switch.
+	BeepAttention = Pattern{{On: beep, Off: beep}, {On: beep, Off: beep}, {On: beep}}
 )
 
 // maxTone caps a single beep: a stuck buzzer is a nuisance in a shop.
