@@ -9,17 +9,6 @@ import (
 	"github.com/packterm/pos/validate/game"
 )
 
-// run executes posctl with args and returns what it printed.
-func run(t *testing.T, args ...string) (string, error) {
-	t.Helper()
-	var out bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&out)
-	root.SetArgs(args)
-	err := root.Execute()
-	return out.String(), err
-}
-
 func TestGameShowJSON(t *testing.T) {
 	out, err := run(t, "game", "show", "--json")
 	if err != nil {

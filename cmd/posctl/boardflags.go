@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/pflag"
+
+	"github.com/packterm/pos/device/board"
+)
+
+// boardFlags are the flags of the hardware test commands: which board, which panel,
+// emulated or not.
+type boardFlags struct {
+	profile string
+	lcd     string
+	emulate bool
+}
+
+func (f *boardFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.profile, "profile", "rpi", "board profile (pin map): "+strings.Join(board.Profiles(), ", "))
+	fs.StringVar(&f.lcd, "lcd", "20x4", "display geometry: 16x2 or 20x4")
+	fs.BoolVar(&f.emulate, "emulate", false, "run on the emulated board (pin-level LCD emulator, fake buttons) instead of GPIO")
+}
+
+func (f *boardFlags) open() (*board.Board, error) {
+	b, err := board.Open(board.Config{Profile: f.profile, Display: f.lcd, Emulate: f.emulate})
+	if errors.Is(err, board.ErrMissingPins) {
+		return nil, fmt.Errorf("%w (no such board here? --emulate runs on the emulated board)", err)
+	}
+	return b, err
+}
+
+// catchSignals is cleared by the tests, which run commands in synctest bubbles where a
+// signal channel is not allowed.
+var catchSignals = true
+
+// interruptible returns ctx cancelled on SIGINT or SIGTERM, so a hardware test stopped by
+// the technician still releases the buzzer and the drawer solenoid.
+func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
+	if !catchSignals {
+		return context.WithCancel(ctx)
+	}
+	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+}
+
+// printScreen draws an emulated panel's visible lines in a frame.
+func printScreen(w io.Writer, lines []string) {
+	width := 0
+	for _, l := range lines {
+		width = max(width, len([]rune(l)))
+	}
+	fmt.Fprintf(w, "  +%s+\n", strings.Repeat("-", width))
+	for _, l := range lines {
+		fmt.Fprintf(w, "  |%s|\n", l+strings.Repeat(" ", width-len([]rune(l))))
+	}
+	fmt.Fprintf(w, "  +%s+\n", strings.Repeat("-", width))
+}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/packterm/pos/device/board"
+	"github.com/packterm/pos/device/diag"
+	"github.com/packterm/pos/drivers/gpioio/gpioiotest"
+	"github.com/packterm/pos/drivers/gpiosim"
+)
+
+func init() {
+	ioCmd := &cobra.Command{Use: "io", Short: "LEDs, buzzer, cash drawer, buttons and tamper switch tools"}
+	var bf boardFlags
+	var o diag.IOOpts
+	testCmd := &cobra.Command{
+		Use:   "test",
+		Short: "Walk through LEDs, buzzer, drawer, OK/CANCEL buttons and tamper switch",
+		Long: `Lights each LED, plays each beep pattern, opens the cash drawer, then asks the technician to
+press OK, press CANCEL and open then close the case, checking each within --wait.
+With --emulate the presses are simulated and the recorded output pins are printed.
+Exits with an error when a step failed.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if bf.emulate && !cmd.Flags().Changed("hold") {
+				o.Hold = 100 * time.Millisecond
+			}
+			// Ctrl-C must not leave the buzzer sounding or the drawer solenoid energised.
+			ctx, stop := interruptible(cmd.Context())
+			defer stop()
+			b, err := bf.open()
+			if err != nil {
+				return err
+			}
+			defer b.Close()
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "io test on %s\n", b.Profile.Name)
+			o.Prompt = func(s diag.Step) {
+				fmt.Fprintf(out, ">> %s (within %v)\n", s.Check, o.Wait)
+				if em := b.Emulator; em != nil {
+					emulatePress(b, s.Name)
+				}
+			}
+			o.Report = func(r diag.Result) {
+				status := "ok  "
+				if !r.OK {
+					status = "FAIL"
+				}
+				detail := r.Detail
+				if detail == "" {
+					detail = r.Check
+				}
+				fmt.Fprintf(out, "%s %-18s %s\n", status, r.Name, detail)
+				if em := b.Emulator; em != nil {
+					printPins(out, r.Name, em)
+				}
+			}
+			results, err := diag.RunIO(ctx, b, o)
+			if err != nil {
+				return err
+			}
+			if b.Emulator != nil {
+				printScreen(out, b.Emulator.LCD.Visible())
+			}
+			var failed []string
+			for _, r := range results {
+				if !r.OK {
+					failed = append(failed, r.Name)
+				}
+			}
+			if len(failed) > 0 {
+				return fmt.Errorf("io test: %d step(s) failed: %s", len(failed), strings.Join(failed, ", "))
+			}
+			fmt.Fprintln(out, "io test done")
+			return nil
+		},
+	}
+	bf.register(testCmd.Flags())
+	f := testCmd.Flags()
+	f.DurationVar(&o.Hold, "hold", time.Second, "how long each LED stays lit (100ms with --emulate unless set)")
+	f.DurationVar(&o.Wait, "wait", 20*time.Second, "how long to wait for each press and for the case to open")
+	f.BoolVar(&o.SkipDrawer, "no-drawer", false, "do not open the cash drawer")
+	ioCmd.AddCommand(testCmd)
+	root.AddCommand(ioCmd)
+}
+
+// emulatePress plays the technician on the emulated board: it holds the contact the step
+// asks for until the board's watcher has seen it, then lets go.
+func emulatePress(b *board.Board, step string) {
+	em := b.Emulator
+	var in *gpioiotest.Input
+	var seen func() bool
+	switch step {
+	case "OK button":
+		in, seen = em.OK, b.OK.Pressed
+	case "CANCEL button":
+		in, seen = em.Cancel, b.Cancel.Pressed
+	case "tamper switch":
+		in, seen = em.Tamper, func() bool { return b.Tamper.State().Open }
+	default:
+		return
+	}
+	go func() {
+		in.Press()
+		for deadline := time.Now().Add(time.Second); !seen() && time.Now().Before(deadline); {
+			time.Sleep(5 * time.Millisecond)
+		}
+		time.Sleep(50 * time.Millisecond)
+		in.Release()
+	}()
+}
+
+// printPins prints, after an output step, what the emulated output pin did.
+func printPins(out interface{ Write([]byte) (int, error) }, step string, em *board.Emulator) {
+	var p *gpiosim.Pin
+	switch {
+	case step == "green LED":
+		p = em.Green
+	case step == "red LED":
+		p = em.Red
+	case strings.HasPrefix(step, "buzzer"):
+		p = em.Buzzer
+	case step == "cash drawer":
+		p = em.Drawer
+	default:
+		return
+	}
+	h := p.History()
+	p.ResetHistory()
+	if len(h) > 0 && !h[0].Level {
+		h = h[1:] // the initial "off"
+	}
+	var parts []string
+	for _, c := range h {
+		at := c.At.Sub(h[0].At).Round(time.Millisecond)
+		parts = append(parts, fmt.Sprintf("%s@%v", map[bool]string{true: "on", false: "off"}[bool(c.Level)], at))
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(out, "     pin %s: %s\n", p.N, strings.Join(parts, " "))
+	}
+}

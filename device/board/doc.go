@@ -1,0 +1,6 @@
+// Package board wires the terminal's GPIO parts to a board: a profile names the pin of
+// each part (periph gpioreg names, BCM numbering on a Raspberry Pi), Open looks them up
+// after host.Init and builds the drivers (display, LEDs, buzzer, drawer, buttons, tamper),
+// or, emulated, wires the same drivers to the pin-level LCD emulator, recording output
+// pins and fake contacts. The profile is selected by configuration (Config.Profile).
+package board

@@ -1,0 +1,100 @@
+package board
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// PinMap names the GPIO of each part, as gpioreg.ByName knows them ("GPIO25"; a header
+// alias such as "P1_22" works too on a Raspberry Pi). An empty backlight means none.
+type PinMap struct {
+	LCDRS, LCDE, LCDD4, LCDD5, LCDD6, LCDD7, LCDBacklight string
+	LEDGreen, LEDRed, Buzzer, Drawer                      string
+	ButtonOK, ButtonCancel, Tamper                        string
+}
+
+// pins lists the map's entries with what they are for, in a stable order.
+func (m PinMap) pins() []struct{ role, name string } {
+	return []struct{ role, name string }{
+		{"LCD RS", m.LCDRS}, {"LCD E", m.LCDE}, {"LCD D4", m.LCDD4}, {"LCD D5", m.LCDD5},
+		{"LCD D6", m.LCDD6}, {"LCD D7", m.LCDD7}, {"LCD backlight", m.LCDBacklight},
+		{"green LED", m.LEDGreen}, {"red LED", m.LEDRed}, {"buzzer", m.Buzzer}, {"cash drawer", m.Drawer},
+		{"OK button", m.ButtonOK}, {"CANCEL button", m.ButtonCancel}, {"tamper switch", m.Tamper},
+	}
+}
+
+// merge returns m with the non-empty entries of o.
+func (m PinMap) merge(o PinMap) PinMap {
+	set := func(dst *string, v string) {
+		if v != "" {
+			*dst = v
+		}
+	}
+	set(&m.LCDRS, o.LCDRS)
+	set(&m.LCDE, o.LCDE)
+	set(&m.LCDD4, o.LCDD4)
+	set(&m.LCDD5, o.LCDD5)
+	set(&m.LCDD6, o.LCDD6)
+	set(&m.LCDD7, o.LCDD7)
+	set(&m.LCDBacklight, o.LCDBacklight)
+	set(&m.LEDGreen, o.LEDGreen)
+	set(&m.LEDRed, o.LEDRed)
+	set(&m.Buzzer, o.Buzzer)
+	set(&m.Drawer, o.Drawer)
+	set(&m.ButtonOK, o.ButtonOK)
+	set(&m.ButtonCancel, o.ButtonCancel)
+	set(&m.Tamper, o.Tamper)
+	return m
+}
+
+// Profile is a board's wiring.
+type Profile struct {
+	Name        string
+	Description string
+	Pins        PinMap
+}
+
+// RaspberryPi is the reference wiring on the 40-pin header of a Raspberry Pi (any model
+// with that header, Pi 5 included), BCM numbering; physical header pins in brackets. It
+// leaves I²C (GPIO2/3), UART (GPIO14/15) and SPI0 (GPIO7–11) free.
+//
+//	LCD RS GPIO25 [22]  E GPIO24 [18]  D4 GPIO23 [16]  D5 GPIO22 [15]  D6 GPIO27 [13]  D7 GPIO17 [11]
+//	LCD backlight GPIO4 [7] (through a transistor)
+//	green LED GPIO5 [29]  red LED GPIO6 [31]  buzzer GPIO13 [33]  drawer GPIO12 [32] (driver stage)
+//	OK GPIO20 [38]  CANCEL GPIO21 [40]  (to ground, internal pull-ups)
+//	tamper GPIO16 [36] (closed to ground while the case is shut, internal pull-up)
+//
+// The panel runs at 3.3 V logic (a 5 V panel's inputs accept 3.3 V levels; R/W to ground
+// so it never drives the Pi's pins).
+var RaspberryPi = Profile{
+	Name:        "rpi",
+	Description: "Raspberry Pi 40-pin header, BCM numbering",
+	Pins: PinMap{
+		LCDRS: "GPIO25", LCDE: "GPIO24", LCDD4: "GPIO23", LCDD5: "GPIO22", LCDD6: "GPIO27", LCDD7: "GPIO17",
+		LCDBacklight: "GPIO4",
+		LEDGreen:     "GPIO5", LEDRed: "GPIO6", Buzzer: "GPIO13", Drawer: "GPIO12",
+		ButtonOK: "GPIO20", ButtonCancel: "GPIO21", Tamper: "GPIO16",
+	},
+}
+
+var profiles = map[string]Profile{RaspberryPi.Name: RaspberryPi}
+
+// Profiles returns the known profile names, sorted.
+func Profiles() []string {
+	var out []string
+	for n := range profiles {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Lookup returns the profile called name.
+func Lookup(name string) (Profile, error) {
+	p, ok := profiles[name]
+	if !ok {
+		return Profile{}, fmt.Errorf("board: unknown profile %q (known: %s)", name, strings.Join(Profiles(), ", "))
+	}
+	return p, nil
+}

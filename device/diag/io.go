@@ -1,0 +1,185 @@
+package diag
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+
+	"github.com/packterm/pos/device/board"
+	"github.com/packterm/pos/drivers/gpioio"
+)
+
+// IOOpts configures RunIO.
+type IOOpts struct {
+	// Hold is how long each LED stays lit (default 1 s).
+	Hold time.Duration
+	// Wait is how long a button press or the case opening is waited for (default 20 s).
+	Wait time.Duration
+	// SkipDrawer leaves the cash drawer shut.
+	SkipDrawer bool
+	// Clock times the steps; nil means the real clock.
+	Clock clockwork.Clock
+	// Prompt is called when a step needs the technician (press a button, open the case),
+	// before waiting; an emulated run presses the fake contact from here.
+	Prompt func(Step)
+	// Report receives each step's result as it completes.
+	Report func(Result)
+}
+
+// Result is the outcome of one step. Outputs cannot be checked by the board itself: their
+// steps succeed when driven, and Check says what the technician should have seen.
+type Result struct {
+	Step
+	OK     bool
+	Detail string
+}
+
+// RunIO walks through the LEDs, the buzzer patterns, the drawer, the OK and CANCEL
+// buttons and the tamper switch, prompting on the board's display too. It runs the
+// board's input watchers for its duration and returns every step's result; the error is
+// for a driver failure or a cancelled ctx, not for a failed step.
+func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
+	if o.Hold <= 0 {
+		o.Hold = time.Second
+	}
+	if o.Wait <= 0 {
+		o.Wait = 20 * time.Second
+	}
+	if o.Clock == nil {
+		o.Clock = clockwork.NewRealClock()
+	}
+	if o.Prompt == nil {
+		o.Prompt = func(Step) {}
+	}
+	watch, stop := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() { _ = b.Run(watch) })
+	defer wg.Wait()
+	defer stop()
+
+	var results []Result
+	report := func(r Result) {
+		results = append(results, r)
+		if o.Report != nil {
+			o.Report(r)
+		}
+	}
+	show := func(lines ...string) {
+		if b.Display != nil {
+			_ = b.Display.Show(lines...)
+		}
+	}
+	for _, led := range []struct {
+		l    *gpioio.LED
+		name string
+		fr   string
+	}{{b.Green, "green LED", "VERTE"}, {b.Red, "red LED", "ROUGE"}} {
+		show("TEST E/S", "LED "+led.fr)
+		if err := led.l.Set(true); err != nil {
+			return results, err
+		}
+		o.Clock.Sleep(o.Hold)
+		if err := led.l.Set(false); err != nil {
+			return results, err
+		}
+		report(Result{Step{led.name, fmt.Sprintf("lit for %v, then off", o.Hold)}, true, ""})
+	}
+	for _, p := range []struct {
+		name string
+		p    gpioio.Pattern
+	}{{"key", gpioio.BeepKey}, {"ok", gpioio.BeepOK}, {"refused", gpioio.BeepRefused}, {"attention", gpioio.BeepAttention}} {
+		show("TEST E/S", "BUZZER "+p.name)
+		if err := b.Buzzer.Play(ctx, p.p); err != nil {
+			return results, err
+		}
+		report(Result{Step{"buzzer " + p.name, fmt.Sprintf("%d beep(s)", len(p.p))}, true, ""})
+		o.Clock.Sleep(o.Hold / 2)
+	}
+	if o.SkipDrawer {
+		report(Result{Step{"cash drawer", "skipped"}, true, "skipped"})
+	} else {
+		show("TEST E/S", "TIROIR-CAISSE")
+		if err := b.Drawer.Open(ctx); err != nil {
+			return results, err
+		}
+		report(Result{Step{"cash drawer", "the drawer springs open"}, true, ""})
+	}
+	for _, bt := range []struct {
+		want, other *gpioio.Button
+		name, fr    string
+	}{{b.OK, b.Cancel, "OK button", "OK"}, {b.Cancel, b.OK, "CANCEL button", "ANNULER"}} {
+		step := Step{bt.name, "press and release " + strings.TrimSuffix(bt.name, " button")}
+		show("TEST E/S", "APPUYEZ SUR "+bt.fr)
+		bt.want.Drain()
+		bt.other.Drain()
+		o.Prompt(step)
+		r := Result{Step: step}
+		r.OK, r.Detail = waitButton(ctx, o, bt.want, bt.other)
+		report(r)
+		if err := ctx.Err(); err != nil {
+			return results, err
+		}
+	}
+	step := Step{"tamper switch", "open the case, then close it"}
+	show("TEST E/S", "OUVREZ LE BOITIER", "PUIS FERMEZ-LE")
+	before := b.Tamper.State().Edges
+	select {
+	case <-b.Tamper.Changed(): // forget an older notification
+	default:
+	}
+	o.Prompt(step)
+	r := Result{Step: step}
+	deadline := o.Clock.After(o.Wait)
+	for !r.OK {
+		select {
+		case <-b.Tamper.Changed():
+			st := b.Tamper.State()
+			if st.Edges-before >= 2 && !st.Open {
+				r.OK, r.Detail = true, fmt.Sprintf("%d edges, case closed again", st.Edges-before)
+			}
+		case <-deadline:
+			st := b.Tamper.State()
+			r.Detail = fmt.Sprintf("%d edges within %v, case open: %v", st.Edges-before, o.Wait, st.Open)
+			report(r)
+			show("TEST E/S", "TERMINÉ")
+			return results, nil
+		case <-ctx.Done():
+			return results, ctx.Err()
+		}
+	}
+	report(r)
+	show("TEST E/S", "TERMINÉ")
+	return results, nil
+}
+
+// waitButton waits for a press then a release of want; a press of other first fails
+// (swapped wiring).
+func waitButton(ctx context.Context, o IOOpts, want, other *gpioio.Button) (bool, string) {
+	deadline := o.Clock.After(o.Wait)
+	pressed := false
+	for {
+		select {
+		case ev := <-want.Events():
+			if ev.Active {
+				pressed = true
+			} else if pressed {
+				return true, "pressed and released"
+			}
+		case ev := <-other.Events():
+			if ev.Active {
+				return false, fmt.Sprintf("%s pressed instead: swapped wiring?", ev.Input)
+			}
+		case <-deadline:
+			if pressed {
+				return false, fmt.Sprintf("pressed but not released within %v", o.Wait)
+			}
+			return false, fmt.Sprintf("no press within %v", o.Wait)
+		case <-ctx.Done():
+			return false, ctx.Err().Error()
+		}
+	}
+}

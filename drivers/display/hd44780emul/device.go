@@ -1,0 +1,567 @@
+package hd44780emul
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+	"periph.io/x/conn/v3/gpio"
+
+	"github.com/packterm/pos/drivers/gpiosim"
+)
+
+// initState is the progress of the power-on handshake.
+type initState int
+
+const (
+	initPowerOn initState = iota // 8-bit interface after reset, nothing received
+	initGot1                     // first 0x3 received
+	initGot2                     // second 0x3 received
+	initGot3                     // third 0x3 received, waiting for 0x2
+	initFourBit                  // 4-bit interface, waiting for the function set
+	initReady                    // function set done: normal operation
+)
+
+// ProtocolError is a violation of the HD44780U interface rules seen by the emulator.
+type ProtocolError struct {
+	At  time.Duration // time since power-on
+	Msg string
+}
+
+func (e *ProtocolError) Error() string {
+	return fmt.Sprintf("hd44780emul: at %v: %s", e.At, e.Msg)
+}
+
+// maxErrors bounds the errors kept, so a broken driver in a loop cannot eat the memory.
+const maxErrors = 100
+
+// Device is an emulated HD44780U panel of Cols×Rows characters wired in 4-bit mode.
+//
+// The pins are the device's inputs: hand them to the driver. Set Timing and Names before
+// the first write; read the state through the methods, which are safe for concurrent use.
+type Device struct {
+	RS, E, D4, D5, D6, D7 *gpiosim.Pin
+	// BL is the backlight pin (high: lit).
+	BL *gpiosim.Pin
+	// Timing is the set of minimum delays enforced (default Timing3V).
+	Timing Timing
+	// Names maps CGRAM bitmaps (8 rows of 5 bits) to the character a person reads there,
+	// e.g. "€"; unnamed glyphs show as "{cgN}".
+	Names map[[8]byte]string
+
+	cols, rows int
+	clk        clockwork.Clock
+
+	mu      sync.Mutex
+	powerOn time.Time
+	levels  [6]gpio.Level // RS, E, D4..D7 as last seen
+	eRise   time.Time
+	rises   int
+	state   initState
+	// 4-bit transfer in progress: the high nibble received.
+	havePending bool
+	pendingRS   gpio.Level
+	pendingHigh byte
+	busyUntil   time.Time
+	busyWith    string // what keeps the controller busy; %#02x is busyByte
+	busyByte    byte
+
+	ddram     [80]byte
+	cgram     [64]byte
+	ac        byte
+	inCGRAM   bool
+	increment bool
+	shiftData bool
+	displayOn bool
+	cursorOn  bool
+	blinkOn   bool
+	twoLine   bool
+	bigFont   bool
+	offset    int // display shift: visible column 0 shows DDRAM column offset
+
+	transfers int
+	errs      []error
+	dropped   int
+}
+
+const (
+	iRS = iota
+	iE
+	iD4
+	iD5
+	iD6
+	iD7
+)
+
+// New returns a powered-on emulated panel of cols×rows characters (16×2, 20×4, or any
+// geometry up to 40 columns of 2 lines or 20 columns of 4) whose time comes from clk.
+// Power-on happens now, by clk.
+func New(cols, rows int, clk clockwork.Clock) (*Device, error) {
+	if cols < 1 || rows < 1 || rows > 4 || (rows <= 2 && cols > 40) || (rows > 2 && cols > 20) {
+		return nil, fmt.Errorf("hd44780emul: unsupported geometry %dx%d", cols, rows)
+	}
+	d := &Device{Timing: Timing3V(), cols: cols, rows: rows, clk: clk}
+	names := []string{"RS", "E", "D4", "D5", "D6", "D7"}
+	pins := []**gpiosim.Pin{&d.RS, &d.E, &d.D4, &d.D5, &d.D6, &d.D7}
+	for i, p := range pins {
+		pin := gpiosim.NewPin("LCD_"+names[i], i, clk)
+		i := i
+		pin.OnChange = func(l gpio.Level) { d.onPin(i, l) }
+		*p = pin
+	}
+	d.BL = gpiosim.NewPin("LCD_BL", 6, clk)
+	d.powerCycleLocked()
+	return d, nil
+}
+
+// PowerCycle emulates switching the panel off and on: everything is reset, as by the
+// internal reset circuit, and the power-on delay starts again.
+func (d *Device) PowerCycle() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.powerCycleLocked()
+}
+
+func (d *Device) powerCycleLocked() {
+	d.powerOn = d.clk.Now()
+	d.state = initPowerOn
+	d.havePending = false
+	d.busyUntil = d.powerOn.Add(d.Timing.PowerOn)
+	d.busyWith = "power-on reset"
+	for i := range d.ddram {
+		d.ddram[i] = ' '
+	}
+	// CGRAM content is undefined at power-on; zero is as good as anything.
+	d.cgram = [64]byte{}
+	d.ac, d.inCGRAM, d.offset = 0, false, 0
+	// Reset state (datasheet "Initializing by Internal Reset Circuit").
+	d.increment, d.shiftData = true, false
+	d.displayOn, d.cursorOn, d.blinkOn = false, false, false
+	d.twoLine, d.bigFont = false, false
+	d.errs, d.dropped, d.transfers = nil, 0, 0
+}
+
+func (d *Device) fail(format string, args ...any) {
+	if len(d.errs) >= maxErrors {
+		d.dropped++
+		return
+	}
+	d.errs = append(d.errs, &ProtocolError{At: d.clk.Now().Sub(d.powerOn), Msg: fmt.Sprintf(format, args...)})
+}
+
+// onPin is called on every Out of one of the six bus pins.
+func (d *Device) onPin(i int, l gpio.Level) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	prev := d.levels[i]
+	d.levels[i] = l
+	if prev == l {
+		return
+	}
+	now := d.clk.Now()
+	if i != iE {
+		if d.levels[iE] == gpio.High {
+			d.fail("%s changed while E was high (setup/hold violation)", []string{"RS", "E", "D4", "D5", "D6", "D7"}[i])
+		}
+		return
+	}
+	if l == gpio.High {
+		if d.rises > 0 && now.Sub(d.eRise) < d.Timing.EnableCycle {
+			d.fail("E cycle %v shorter than tcycE %v", now.Sub(d.eRise), d.Timing.EnableCycle)
+		}
+		d.eRise = now
+		d.rises++
+		return
+	}
+	if w := now.Sub(d.eRise); w < d.Timing.EnableHigh {
+		d.fail("E pulse %v shorter than PWEH %v", w, d.Timing.EnableHigh)
+	}
+	d.latch(now)
+}
+
+// latch handles a falling edge of E: one nibble on D4–D7.
+func (d *Device) latch(now time.Time) {
+	n := byte(0)
+	for b, idx := range []int{iD4, iD5, iD6, iD7} {
+		if d.levels[idx] == gpio.High {
+			n |= 1 << b
+		}
+	}
+	rs := d.levels[iRS]
+	if d.state < initFourBit {
+		d.checkBusy(now)
+		d.handshake(now, rs, n)
+		return
+	}
+	if !d.havePending {
+		d.checkBusy(now)
+		d.havePending, d.pendingRS, d.pendingHigh = true, rs, n
+		return
+	}
+	d.havePending = false
+	if rs != d.pendingRS {
+		d.fail("RS changed between the two nibbles of a transfer")
+	}
+	b := d.pendingHigh<<4 | n
+	d.transfers++
+	if d.pendingRS == gpio.High {
+		d.writeData(now, b)
+	} else {
+		d.instruction(now, b)
+	}
+}
+
+func (d *Device) checkBusy(now time.Time) {
+	if now.Before(d.busyUntil) {
+		what := d.busyWith
+		if strings.Contains(what, "%") {
+			what = fmt.Sprintf(what, d.busyByte)
+		}
+		d.fail("write %v too soon: still busy with %s for %v", now.Sub(d.powerOn), what, d.busyUntil.Sub(now))
+	}
+}
+
+// busy marks the controller busy for dur with what (a format taking b, or plain text);
+// formatting waits for an error, to keep the emulator cheap.
+func (d *Device) busy(now time.Time, dur time.Duration, what string, b ...byte) {
+	if len(b) > 0 {
+		d.busyByte = b[0]
+	}
+	d.busyUntil = now.Add(dur)
+	d.busyWith = what
+}
+
+// handshake runs the 8-bit interface steps of the power-on initialisation, where each
+// nibble is a whole instruction with D0–D3 low.
+func (d *Device) handshake(now time.Time, rs gpio.Level, n byte) {
+	if rs == gpio.High {
+		d.fail("data write before initialisation")
+		return
+	}
+	switch {
+	case n == 0x3 && d.state <= initGot2:
+		waits := []time.Duration{d.Timing.InitStep1, d.Timing.InitStep2, d.Timing.Exec}
+		d.busy(now, waits[d.state], "handshake step %d (0x3)", byte(d.state+1))
+		d.state++
+	case n == 0x2:
+		if d.state != initGot3 {
+			d.fail("4-bit switch (0x2) after %d of the three 0x3 handshake steps", int(d.state))
+		}
+		d.state = initFourBit
+		d.busy(now, d.Timing.Exec, "function set (4-bit)")
+	case n == 0x3:
+		// 0x3 once more: still a valid 8-bit function set.
+		d.busy(now, d.Timing.Exec, "function set (8-bit)")
+	default:
+		d.fail("command %#x before initialisation (4-bit handshake not done)", n<<4)
+		d.busy(now, d.Timing.Exec, "instruction before initialisation")
+	}
+}
+
+// instruction executes an 8-bit instruction received over the 4-bit interface.
+func (d *Device) instruction(now time.Time, b byte) {
+	if d.state == initFourBit && b&0xE0 != 0x20 {
+		d.fail("command %#02x before initialisation (function set expected first)", b)
+	}
+	switch {
+	case b == 0x01: // clear display
+		for i := range d.ddram {
+			d.ddram[i] = ' '
+		}
+		d.ac, d.inCGRAM, d.offset, d.increment = 0, false, 0, true
+		d.busy(now, d.Timing.ExecSlow, "clear display")
+		return
+	case b&0xFE == 0x02: // return home
+		d.ac, d.inCGRAM, d.offset = 0, false, 0
+		d.busy(now, d.Timing.ExecSlow, "return home")
+		return
+	case b&0xFC == 0x04: // entry mode set
+		d.increment, d.shiftData = b&0x02 != 0, b&0x01 != 0
+	case b&0xF8 == 0x08: // display on/off control
+		d.displayOn, d.cursorOn, d.blinkOn = b&0x04 != 0, b&0x02 != 0, b&0x01 != 0
+	case b&0xF0 == 0x10: // cursor or display shift
+		right := b&0x04 != 0
+		if b&0x08 != 0 {
+			if right {
+				d.offset--
+			} else {
+				d.offset++
+			}
+		} else {
+			d.ac = d.step(d.ac, right)
+		}
+	case b&0xE0 == 0x20: // function set
+		if b&0x10 != 0 {
+			// Back to the 8-bit interface, as at the start of a re-initialisation by
+			// instruction (D0–D3 are not wired, so only function sets make sense now).
+			d.state = initGot3
+			d.busy(now, d.Timing.Exec, "function set (8-bit)")
+			return
+		}
+		two, big := b&0x08 != 0, b&0x04 != 0
+		if d.state == initFourBit {
+			d.twoLine, d.bigFont = two, big
+			d.state = initReady
+		} else if two != d.twoLine || big != d.bigFont {
+			d.fail("function set %#02x changes lines/font after initialisation", b)
+		}
+	case b&0xC0 == 0x40: // set CGRAM address
+		d.ac, d.inCGRAM = b&0x3F, true
+	default: // set DDRAM address
+		a := b & 0x7F
+		if !d.validDDRAM(a) {
+			d.fail("set DDRAM address %#02x: no such address in %s mode", a, map[bool]string{true: "2-line", false: "1-line"}[d.twoLine])
+		}
+		d.ac, d.inCGRAM = a, false
+	}
+	d.busy(now, d.Timing.Exec, "instruction %#02x", b)
+}
+
+func (d *Device) writeData(now time.Time, b byte) {
+	if d.state != initReady {
+		d.fail("data write %#02x before initialisation", b)
+	}
+	if d.inCGRAM {
+		d.cgram[d.ac&0x3F] = b & 0x1F
+		if d.increment {
+			d.ac = (d.ac + 1) & 0x3F
+		} else {
+			d.ac = (d.ac - 1) & 0x3F
+		}
+	} else {
+		d.ddram[d.index(d.ac)] = b
+		d.ac = d.step(d.ac, d.increment)
+		if d.shiftData {
+			if d.increment {
+				d.offset++
+			} else {
+				d.offset--
+			}
+		}
+	}
+	d.busy(now, d.Timing.Exec, "data write %#02x", b)
+}
+
+func (d *Device) validDDRAM(a byte) bool {
+	if d.twoLine {
+		return a <= 0x27 || (a >= 0x40 && a <= 0x67)
+	}
+	return a <= 0x4F
+}
+
+// index maps a DDRAM address to the ddram array (0–39 line 1, 40–79 line 2 in 2-line mode).
+func (d *Device) index(a byte) int {
+	if d.twoLine {
+		if a >= 0x40 {
+			return 40 + int(a-0x40)%40
+		}
+		return int(a) % 40
+	}
+	return int(a) % 80
+}
+
+// step moves the DDRAM address counter one place, wrapping as the controller does.
+func (d *Device) step(a byte, forward bool) byte {
+	if d.twoLine {
+		switch {
+		case forward && a == 0x27:
+			return 0x40
+		case forward && a >= 0x67:
+			return 0x00
+		case !forward && a == 0x00:
+			return 0x67
+		case !forward && a == 0x40:
+			return 0x27
+		}
+	} else {
+		switch {
+		case forward && a >= 0x4F:
+			return 0
+		case !forward && a == 0:
+			return 0x4F
+		}
+	}
+	if forward {
+		return a + 1
+	}
+	return a - 1
+}
+
+// cell returns the DDRAM index shown at row r, column c, or -1 if nothing is shown there.
+func (d *Device) cell(r, c int) int {
+	if !d.twoLine {
+		if r > 0 {
+			return -1
+		}
+		return mod(c+d.offset, 80)
+	}
+	line, base := r%2, (r/2)*d.cols
+	return line*40 + mod(base+c+d.offset, 40)
+}
+
+func mod(a, m int) int { return ((a % m) + m) % m }
+
+// glyphName returns how a person reads CGRAM character n.
+func (d *Device) glyphName(n int) string {
+	var g [8]byte
+	copy(g[:], d.cgram[8*n:8*n+8])
+	if name, ok := d.Names[g]; ok {
+		return "{" + name + "}"
+	}
+	return fmt.Sprintf("{cg%d}", n)
+}
+
+func (d *Device) char(code byte) string {
+	if code < 0x10 {
+		return d.glyphName(int(code & 7))
+	}
+	return decodeROM(code)
+}
+
+// Cells returns what each cell shows, row by row: one character, or a glyph's name in
+// braces ("{€}", "{cg3}" when unnamed), whether or not the display is on.
+func (d *Device) Cells() [][]string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make([][]string, d.rows)
+	for r := range d.rows {
+		out[r] = make([]string, d.cols)
+		for c := range d.cols {
+			out[r][c] = " "
+			if i := d.cell(r, c); i >= 0 {
+				out[r][c] = d.char(d.ddram[i])
+			}
+		}
+	}
+	return out
+}
+
+// Lines returns what each row shows, glyphs in braces, whether or not the display is on.
+func (d *Device) Lines() []string {
+	cells := d.Cells()
+	out := make([]string, len(cells))
+	for r, row := range cells {
+		out[r] = strings.Join(row, "")
+	}
+	return out
+}
+
+// Text returns Lines joined by newlines.
+func (d *Device) Text() string { return strings.Join(d.Lines(), "\n") }
+
+// Visible returns what a person sees: the lines when the display is on and the
+// handshake is done, blank lines otherwise.
+func (d *Device) Visible() []string {
+	d.mu.Lock()
+	on := d.displayOn && d.state == initReady
+	d.mu.Unlock()
+	if on {
+		return d.Lines()
+	}
+	out := make([]string, d.rows)
+	for i := range out {
+		out[i] = strings.Repeat(" ", d.cols)
+	}
+	return out
+}
+
+// State is a snapshot of the controller's registers.
+type State struct {
+	Ready                    bool // handshake and function set done
+	DisplayOn, Cursor, Blink bool
+	TwoLine, Font5x10        bool
+	Increment, ShiftOnWrite  bool
+	InCGRAM                  bool
+	Address                  byte // address counter
+	Shift                    int  // display shift in columns (positive: content moved left)
+	CursorRow, CursorCol     int  // cursor position on screen, -1 if off screen or in CGRAM
+	Backlight                bool
+	Transfers                int // 8-bit transfers completed since power-on
+}
+
+// State returns the controller's registers.
+func (d *Device) State() State {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	s := State{
+		Ready: d.state == initReady, DisplayOn: d.displayOn, Cursor: d.cursorOn, Blink: d.blinkOn,
+		TwoLine: d.twoLine, Font5x10: d.bigFont, Increment: d.increment, ShiftOnWrite: d.shiftData,
+		InCGRAM: d.inCGRAM, Address: d.ac, Shift: d.offset, CursorRow: -1, CursorCol: -1,
+		Backlight: d.BL.Read() == gpio.High, Transfers: d.transfers,
+	}
+	if !d.inCGRAM {
+		idx := d.index(d.ac)
+		for r := range d.rows {
+			for c := range d.cols {
+				if d.cell(r, c) == idx {
+					s.CursorRow, s.CursorCol = r, c
+					return s
+				}
+			}
+		}
+	}
+	return s
+}
+
+// Errors returns the protocol errors seen since power-on (at most 100 are kept).
+func (d *Device) Errors() []error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := append([]error(nil), d.errs...)
+	if d.dropped > 0 {
+		out = append(out, fmt.Errorf("hd44780emul: %d more protocol errors dropped", d.dropped))
+	}
+	return out
+}
+
+// ClearErrors forgets the errors seen so far.
+func (d *Device) ClearErrors() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.errs, d.dropped = nil, 0
+}
+
+// Glyph returns the bitmap of CGRAM character n (0–7), one byte per row, 5 low bits used.
+func (d *Device) Glyph(n int) [8]byte {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var g [8]byte
+	copy(g[:], d.cgram[8*(n&7):8*(n&7)+8])
+	return g
+}
+
+// GlyphArt draws bitmap g as 8 lines of 5 characters, '#' for a lit dot and '.' for a dark
+// one.
+func GlyphArt(g [8]byte) string {
+	var sb strings.Builder
+	for i, row := range g {
+		for b := 4; b >= 0; b-- {
+			if row&(1<<b) != 0 {
+				sb.WriteByte('#')
+			} else {
+				sb.WriteByte('.')
+			}
+		}
+		if i < 7 {
+			sb.WriteByte('\n')
+		}
+	}
+	return sb.String()
+}
+
+// Cols returns the number of columns.
+func (d *Device) Cols() int { return d.cols }
+
+// Rows returns the number of rows.
+func (d *Device) Rows() int { return d.rows }
+
+// Writes returns the number of Out calls made on the six bus pins and the backlight pin.
+func (d *Device) Writes() int {
+	n := 0
+	for _, p := range []*gpiosim.Pin{d.RS, d.E, d.D4, d.D5, d.D6, d.D7, d.BL} {
+		n += p.Writes()
+	}
+	return n
+}
