@@ -2,7 +2,7 @@
 # The project's test command (the README's second command; .ci/run calls it).
 #
 #   1. gofmt check and go vet
-#   2. go test -race ./... on the host
+#   2. go test -race ./... on the host, then validate/... again at full counts without -race
 #   3. cross-builds of every command for linux/arm (GOARM=6, 7) and linux/arm64, static
 #   4. the test binaries of the hardware-free packages run under qemu-arm-static and
 #      qemu-aarch64-static (-test.short), installing qemu-user-static when missing and allowed
@@ -27,6 +27,9 @@ echo ok
 
 step "go test -race ./... (host)"
 go test -race -count=1 ./...
+
+step "go test ./validate/... (host, full counts without the race detector)"
+go test -count=1 ./validate/...
 
 step "cross-builds (CGO_ENABLED=0, static)"
 out=$(mktemp -d)

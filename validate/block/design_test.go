@@ -8,7 +8,7 @@ import (
 )
 
 func seeds(short, long int) int {
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		return short
 	}
 	return long

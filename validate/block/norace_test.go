@@ -1,0 +1,5 @@
+//go:build !race
+
+package block
+
+const raceEnabled = false
