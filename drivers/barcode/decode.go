@@ -111,13 +111,16 @@ func (d *Decoder) Decode(img image.Image) (Result, error) {
 	return Result{}, ErrNotFound
 }
 
-// decodeLinear reads bands across the bars of a linear candidate: each band averages a few
-// parallel lines, is upsampled so that a module spans ≥ 3 samples, thresholded against its
-// local envelope, and handed to gozxing's row decoders both ways round.
+// decodeLinear reads bands across the bars of a linear candidate: each band averages 21
+// parallel lines (noise), is upsampled so that a module spans ≥ 3 samples, turned into bars
+// by edge detection and by a local threshold, trimmed to the symbol (whatever lies beyond a
+// quiet zone is blanked: ticket edges, clutter) and handed to gozxing's row decoders both
+// ways round. The region is extended generously along the bars' normal, since the
+// locator's cells may miss the symbol's ends.
 func (d *Decoder) decodeLinear(g *gray, r region) (Result, bool) {
 	ux, uy := math.Cos(r.angle), math.Sin(r.angle)
 	vx, vy := -uy, ux
-	margin := 0.25*r.halfU + cellSize
+	margin := 0.5*r.halfU + 2*cellSize
 	length := 2 * (r.halfU + margin)
 	k := 2.0
 	if length > 900 {
@@ -129,10 +132,10 @@ func (d *Decoder) decodeLinear(g *gray, r region) (Result, bool) {
 	}
 	prof := make([]float64, n)
 	bits := make([]bool, n)
-	for _, f := range []float64{0, -0.2, 0.2, -0.4, 0.4, -0.6, 0.6} {
+	for _, f := range []float64{0, -0.25, 0.25, -0.5, 0.5} {
 		off := f * r.halfV
 		clear(prof)
-		for _, dv := range []float64{-2, -1, 0, 1, 2} {
+		for dv := -10.0; dv <= 10; dv++ {
 			sx := r.cx - (r.halfU+margin)*ux + (off+dv)*vx
 			sy := r.cy - (r.halfU+margin)*uy + (off+dv)*vy
 			for i := range prof {
@@ -140,17 +143,76 @@ func (d *Decoder) decodeLinear(g *gray, r region) (Result, bool) {
 				prof[i] += g.at(sx+t*ux, sy+t*uy)
 			}
 		}
-		binarize(prof, bits, max(12, n/10))
-		if res, ok := d.decodeBits(bits); ok {
-			return res, true
-		}
-		if edgeBits(prof, bits) {
+		for method := range 2 {
+			if method == 0 {
+				if !edgeBits(prof, bits) {
+					continue
+				}
+			} else {
+				binarize(prof, bits, max(12, n/10))
+			}
+			trimToSymbol(bits)
 			if res, ok := d.decodeBits(bits); ok {
 				return res, true
 			}
 		}
 	}
 	return Result{}, false
+}
+
+// trimToSymbol blanks everything beyond the quiet zones around the middle of the row: walking
+// out from the centre, the first space wider than 7 narrow elements ends the symbol (Code 128
+// and ITF elements are at most 4 modules wide, their quiet zones at least 10).
+func trimToSymbol(bits []bool) {
+	n := len(bits)
+	type run struct{ start, end int }
+	var runs []run
+	for i := 0; i < n; {
+		j := i
+		for j < n && bits[j] == bits[i] {
+			j++
+		}
+		runs = append(runs, run{i, j})
+		i = j
+	}
+	if len(runs) < 8 {
+		return
+	}
+	// Narrow element: the 25th percentile of run lengths in the middle half.
+	var ls []int
+	c := 0
+	for i, r := range runs {
+		if r.end > n/4 && r.start < 3*n/4 {
+			ls = append(ls, r.end-r.start)
+		}
+		if r.start <= n/2 && n/2 < r.end {
+			c = i
+		}
+	}
+	if len(ls) < 4 {
+		return
+	}
+	slices.Sort(ls)
+	gap := 7 * max(1, ls[len(ls)/4])
+	lo, hi := 0, n
+	for i := c; i >= 0; i-- {
+		if !bits[runs[i].start] && runs[i].end-runs[i].start > gap {
+			lo = runs[i].end - gap
+			break
+		}
+	}
+	for i := c; i < len(runs); i++ {
+		if !bits[runs[i].start] && runs[i].end-runs[i].start > gap {
+			hi = runs[i].start + gap
+			break
+		}
+	}
+	for i := 0; i < lo; i++ {
+		bits[i] = false
+	}
+	for i := hi; i < n; i++ {
+		bits[i] = false
+	}
 }
 
 // binarize thresholds a profile at the midpoint of its local minimum and maximum over a
@@ -293,21 +355,45 @@ func (d *Decoder) result(r *gozxing.Result, located bool) (Result, bool) {
 }
 
 // decodeMatrix resamples a matrix candidate upright (module grid on the axes), with a
-// margin for the quiet zone and at a scale where a module spans a few pixels, then runs
-// gozxing's QR and DataMatrix readers on that crop alone.
+// margin for the quiet zone, then runs gozxing's QR and DataMatrix readers on that crop
+// alone: first at about 240 pixels, then, for small or soft symbols, at about 480 pixels and
+// finally sharpened (unsharp mask) against lens blur.
 func (d *Decoder) decodeMatrix(g *gray, r region) (Result, bool) {
 	s := max(r.halfU, r.halfV)
 	s += max(0.3*s, 12)
-	k := min(3, max(1, 240/(2*s)))
-	n := int(2 * s * k)
-	if n < 24 || n > 1200 {
-		return Result{}, false
+	cos, sin := math.Cos(r.angle), math.Sin(r.angle)
+	ox := r.cx - s*(cos-sin)
+	oy := r.cy - s*(sin+cos)
+	var big gray
+	for attempt := range 3 {
+		size := 240.0
+		if attempt > 0 {
+			size = 480
+		}
+		k := min(4, max(1, size/(2*s)))
+		n := int(2 * s * k)
+		if n < 24 || n > 1200 {
+			return Result{}, false
+		}
+		if attempt == 1 && k <= 240/(2*s)+0.01 {
+			continue // already tried at this scale
+		}
+		var crop gray
+		switch attempt {
+		case 0, 1:
+			crop = g.resample(ox, oy, cos/k, sin/k, -sin/k, cos/k, n, n)
+			big = crop
+		default:
+			if big.pix == nil {
+				big = g.resample(ox, oy, cos/k, sin/k, -sin/k, cos/k, n, n)
+			}
+			crop = big.sharpen(max(1, int(k)), 1)
+		}
+		if res, ok := d.decode2D(&crop, true); ok {
+			return res, true
+		}
 	}
-	ux, uy := math.Cos(r.angle)/k, math.Sin(r.angle)/k
-	ox := r.cx - s*(math.Cos(r.angle)-math.Sin(r.angle))
-	oy := r.cy - s*(math.Sin(r.angle)+math.Cos(r.angle))
-	crop := g.resample(ox, oy, ux, uy, -uy, ux, n, n)
-	return d.decode2D(&crop, true)
+	return Result{}, false
 }
 
 func (d *Decoder) decode2D(g *gray, located bool) (Result, bool) {

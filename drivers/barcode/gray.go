@@ -101,3 +101,30 @@ func (g *gray) resample(ox, oy, dux, duy, dvx, dvy float64, w, h int) gray {
 	}
 	return out
 }
+
+// sharpen returns g with an unsharp mask of the given radius (box) and amount, which
+// restores the edges of modules softened by lens blur before binarization.
+func (g *gray) sharpen(radius int, amount float64) gray {
+	out := gray{w: g.w, h: g.h, pix: make([]byte, len(g.pix))}
+	// Box blur via an integral image.
+	w, h := g.w, g.h
+	integ := make([]int32, (w+1)*(h+1))
+	for y := 0; y < h; y++ {
+		var row int32
+		for x := 0; x < w; x++ {
+			row += int32(g.pix[y*w+x])
+			integ[(y+1)*(w+1)+x+1] = integ[y*(w+1)+x+1] + row
+		}
+	}
+	for y := 0; y < h; y++ {
+		y0, y1 := max(0, y-radius), min(h, y+radius+1)
+		for x := 0; x < w; x++ {
+			x0, x1 := max(0, x-radius), min(w, x+radius+1)
+			s := integ[y1*(w+1)+x1] - integ[y0*(w+1)+x1] - integ[y1*(w+1)+x0] + integ[y0*(w+1)+x0]
+			mean := float64(s) / float64((y1-y0)*(x1-x0))
+			v := float64(g.pix[y*w+x])
+			out.pix[y*w+x] = byte(max(0, min(255, math.Round(v+amount*(v-mean)))))
+		}
+	}
+	return out
+}

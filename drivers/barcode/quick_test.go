@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -12,12 +14,15 @@ func TestQuickRates(t *testing.T) {
 	if os.Getenv("QUICK") == "" {
 		t.Skip()
 	}
-	for _, f := range []Format{Code128, ITF, QRCode, DataMatrix} {
+	for _, f := range quickFormats() {
 		rng := rand.New(rand.NewPCG(7, uint64(f)))
 		d := NewDecoder(Options{Formats: f, ITFLengths: []int{14}})
 		ok, loc := 0, 0
 		var dt time.Duration
 		n := 100
+		if v := os.Getenv("QUICKN"); v != "" {
+			n, _ = strconv.Atoi(v)
+		}
 		for i := range n {
 			text := codeText(rng, f)
 			img, p := makeFrame(rng, f, text)
@@ -66,4 +71,17 @@ func TestQuickZbar(t *testing.T) {
 		}
 		t.Logf("zbar %v: %d/100 in %v", f, ok, time.Since(t0))
 	}
+}
+
+func quickFormats() []Format {
+	var fs []Format
+	for _, n := range strings.Split(os.Getenv("QUICKF"), ",") {
+		if f, ok := ParseFormat(n); ok {
+			fs = append(fs, f)
+		}
+	}
+	if len(fs) == 0 {
+		fs = []Format{Code128, ITF, QRCode, DataMatrix}
+	}
+	return fs
 }
