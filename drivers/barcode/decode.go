@@ -356,44 +356,36 @@ func (d *Decoder) result(r *gozxing.Result, located bool) (Result, bool) {
 
 // decodeMatrix resamples a matrix candidate upright (module grid on the axes), with a
 // margin for the quiet zone, then runs gozxing's QR and DataMatrix readers on that crop
-// alone: first at about 240 pixels, then, for small or soft symbols, at about 480 pixels and
-// finally sharpened (unsharp mask) against lens blur.
+// alone: first at about 240 pixels; then, for small or soft symbols, magnified 4× (gozxing's
+// binarizer and finder-pattern search want modules several pixels wide), plain and sharpened
+// (unsharp mask over about two source pixels) against lens blur.
 func (d *Decoder) decodeMatrix(g *gray, r region) (Result, bool) {
 	s := max(r.halfU, r.halfV)
 	s += max(0.3*s, 12)
 	cos, sin := math.Cos(r.angle), math.Sin(r.angle)
 	ox := r.cx - s*(cos-sin)
 	oy := r.cy - s*(sin+cos)
-	var big gray
-	for attempt := range 3 {
-		size := 240.0
-		if attempt > 0 {
-			size = 480
-		}
-		k := min(4, max(1, size/(2*s)))
+	k0 := min(4, max(1, 240/(2*s)))
+	k1 := min(4, 1000/(2*s))
+	crop := func(k float64) gray {
 		n := int(2 * s * k)
-		if n < 24 || n > 1200 {
-			return Result{}, false
-		}
-		if attempt == 1 && k <= 240/(2*s)+0.01 {
-			continue // already tried at this scale
-		}
-		var crop gray
-		switch attempt {
-		case 0, 1:
-			crop = g.resample(ox, oy, cos/k, sin/k, -sin/k, cos/k, n, n)
-			big = crop
-		default:
-			if big.pix == nil {
-				big = g.resample(ox, oy, cos/k, sin/k, -sin/k, cos/k, n, n)
-			}
-			crop = big.sharpen(max(1, int(k)), 1)
-		}
-		if res, ok := d.decode2D(&crop, true); ok {
+		return g.resample(ox, oy, cos/k, sin/k, -sin/k, cos/k, n, n)
+	}
+	if 2*s*k0 < 24 || 2*s > 1200 {
+		return Result{}, false
+	}
+	c := crop(k0)
+	if res, ok := d.decode2D(&c, true); ok {
+		return res, true
+	}
+	if k1 > k0*1.2 {
+		c = crop(k1)
+		if res, ok := d.decode2D(&c, true); ok {
 			return res, true
 		}
 	}
-	return Result{}, false
+	c = c.sharpen(max(1, int(2*k1)), 1.5)
+	return d.decode2D(&c, true)
 }
 
 func (d *Decoder) decode2D(g *gray, located bool) (Result, bool) {

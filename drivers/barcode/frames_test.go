@@ -126,7 +126,7 @@ func makeFrame(rng *rand.Rand, f Format, text string) (*image.Gray, frameParams)
 		}
 		return paper, true
 	}
-	// Rasterise with 3×3 supersampling (the lens blur comes next).
+	// Rasterise with 2×2 supersampling (the lens blur comes next).
 	rx := p.Module*(math.Abs(tw*cs)+math.Abs(th*sn))/2 + 2
 	ry := p.Module*(math.Abs(tw*sn)+math.Abs(th*cs))/2 + 2
 	x0, x1 := max(0, int(cx-rx)), min(frameW, int(cx+rx))
@@ -135,10 +135,10 @@ func makeFrame(rng *rand.Rand, f Format, text string) (*image.Gray, frameParams)
 		for x := x0; x < x1; x++ {
 			var sum float64
 			hits := 0
-			for sy := range 3 {
-				for sx := range 3 {
-					dx := float64(x) + (float64(sx)+0.5)/3 - cx
-					dy := float64(y) + (float64(sy)+0.5)/3 - cy
+			for sy := range 2 {
+				for sx := range 2 {
+					dx := float64(x) + (float64(sx)+0.5)/2 - cx
+					dy := float64(y) + (float64(sy)+0.5)/2 - cy
 					tx := (dx*cs+dy*sn)/p.Module + tw/2
 					ty := (-dx*sn+dy*cs)/p.Module + th/2
 					if v, ok := ticket(tx, ty); ok {
@@ -149,7 +149,7 @@ func makeFrame(rng *rand.Rand, f Format, text string) (*image.Gray, frameParams)
 			}
 			if hits > 0 {
 				i := y*frameW + x
-				fr[i] = (sum + float64(9-hits)*fr[i]) / 9
+				fr[i] = (sum + float64(4-hits)*fr[i]) / 4
 			}
 		}
 	}
@@ -167,6 +167,9 @@ func makeFrame(rng *rand.Rand, f Format, text string) (*image.Gray, frameParams)
 	sd := (rng.Float64() - 0.5) * 300
 	p.Noise = 2 + 6*rng.Float64()
 	img := image.NewGray(image.Rect(0, 0, frameW, frameH))
+	noise := normalTable()
+	ni := rng.IntN(len(noise))
+	step := 1 + 2*rng.IntN(1000)
 	for y := range frameH {
 		for x := range frameW {
 			px, py := float64(x-frameW/2), float64(y-frameH/2)
@@ -174,14 +177,46 @@ func makeFrame(rng *rand.Rand, f Format, text string) (*image.Gray, frameParams)
 			light := 1 - (1-p.Light)*(t+1)/2
 			if shadow {
 				s := (px*sx + py*sy - sd) / 40
-				light *= 1 - 0.25/(1+math.Exp(-s))
+				light *= 1 - 0.25*logistic(s)
 			}
-			v := fr[y*frameW+x]*light + rng.NormFloat64()*p.Noise
-			img.Pix[y*img.Stride+x] = byte(max(0, min(255, math.Round(v))))
+			ni = (ni + step) & (len(noise) - 1)
+			v := fr[y*frameW+x]*light + noise[ni]*p.Noise
+			img.Pix[y*img.Stride+x] = byte(max(0, min(255, v+0.5)))
 		}
 	}
 	return img, p
 }
+
+// normals holds 2¹⁸ standard normal samples (fixed seed), read with a random start and odd
+// stride per frame: sensor noise without a random draw per pixel.
+var normals = func() []float64 {
+	rng := rand.New(rand.NewPCG(99, 99))
+	t := make([]float64, 1<<18)
+	for i := range t {
+		t[i] = rng.NormFloat64()
+	}
+	return t
+}()
+
+func normalTable() []float64 { return normals }
+
+// logistic is 1/(1+e^−s), tabulated.
+func logistic(s float64) float64 {
+	if s <= -8 {
+		return 0
+	}
+	if s >= 8 {
+		return 1
+	}
+	return logisticTable[int((s+8)*64)]
+}
+
+var logisticTable = func() (t [16*64 + 1]float64) {
+	for i := range t {
+		t[i] = 1 / (1 + math.Exp(-(float64(i)/64 - 8)))
+	}
+	return
+}()
 
 func fillRotRect(fr []float64, cx, cy, w, h, a, v float64) {
 	cs, sn := math.Cos(a), math.Sin(a)
@@ -236,23 +271,34 @@ func gaussBlur(fr []float64, sigma float64) {
 	for i := range k {
 		k[i] /= sum
 	}
-	tmp := make([]float64, len(fr))
+	// Rows, with replicated edges in a padded line.
+	line := make([]float64, frameW+2*r)
 	for y := range frameH {
-		for x := range frameW {
+		row := fr[y*frameW : (y+1)*frameW]
+		copy(line[r:], row)
+		for i := range r {
+			line[i], line[r+frameW+i] = row[0], row[frameW-1]
+		}
+		for x := range row {
 			var s float64
 			for i, w := range k {
-				s += w * fr[y*frameW+max(0, min(frameW-1, x+i-r))]
+				s += w * line[x+i]
 			}
-			tmp[y*frameW+x] = s
+			row[x] = s
 		}
 	}
+	// Columns, a row at a time (cache friendly).
+	tmp := make([]float64, len(fr))
+	copy(tmp, fr)
 	for y := range frameH {
-		for x := range frameW {
-			var s float64
-			for i, w := range k {
-				s += w * tmp[max(0, min(frameH-1, y+i-r))*frameW+x]
+		out := fr[y*frameW : (y+1)*frameW]
+		clear(out)
+		for i, w := range k {
+			yy := max(0, min(frameH-1, y+i-r))
+			src := tmp[yy*frameW : (yy+1)*frameW]
+			for x := range out {
+				out[x] += w * src[x]
 			}
-			fr[y*frameW+x] = s
 		}
 	}
 }

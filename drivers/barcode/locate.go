@@ -69,14 +69,16 @@ func locate(g *gray) []region {
 			}
 		}
 	}
-	// Threshold: well above the noise floor (the median cell is paper or background) and a
-	// fraction of the busiest cell, so that dim light and low contrast still pass.
+	// Threshold: well above the noise floor (the quieter cells are paper or background; the
+	// 25th percentile, so that a symbol filling most of the image does not raise the floor)
+	// and a fraction of the busiest cell, so that dim light and low contrast still pass.
 	es := make([]float64, len(cells))
 	for i := range cells {
 		es[i] = cells[i].e
 	}
 	slices.Sort(es)
-	thr := max(6*es[len(es)/2], 0.08*es[len(es)-1], 200)
+	top := es[len(es)-1]
+	thr := max(min(6*es[len(es)/4], 0.25*top), 0.08*top, 200)
 	for i := range cells {
 		cells[i].active = cells[i].e >= thr
 	}
@@ -85,6 +87,7 @@ func locate(g *gray) []region {
 	label := make([]int32, len(cells))
 	// Linear codes: coherent cells whose orientations agree within ~17°.
 	regions = appendComponents(regions, cells, label, cw, ch, true)
+	regions = mergeLinear(regions)
 	clear(label)
 	// Matrix codes: any busy cells; kept when the cluster as a whole is incoherent.
 	regions = appendComponents(regions, cells, label, cw, ch, false)
@@ -209,4 +212,37 @@ func componentRegion(cells []cellStat, comp []int, cw int, linear bool) (region,
 		r.score = e * (1 - coh)
 	}
 	return r, true
+}
+
+// mergeLinear joins linear regions that are pieces of one symbol: same orientation, on the
+// same axis, and close along it. Wide bars and spaces of a large symbol leave cells without
+// gradient, which split its component.
+func mergeLinear(rs []region) []region {
+	for merged := true; merged; {
+		merged = false
+		for i := 0; i < len(rs) && !merged; i++ {
+			for j := i + 1; j < len(rs) && !merged; j++ {
+				a, b := rs[i], rs[j]
+				if !a.linear || !b.linear || angleDiff(a.angle, b.angle) > 0.15 {
+					continue
+				}
+				ux, uy := math.Cos(a.angle), math.Sin(a.angle)
+				dx, dy := b.cx-a.cx, b.cy-a.cy
+				du, dv := dx*ux+dy*uy, -dx*uy+dy*ux
+				if math.Abs(dv) > 0.5*max(a.halfV, b.halfV) || math.Abs(du)-a.halfU-b.halfU > max(3*cellSize, 0.5*(a.halfU+b.halfU)) {
+					continue
+				}
+				u0, u1 := min(-a.halfU, du-b.halfU), max(a.halfU, du+b.halfU)
+				v0, v1 := min(-a.halfV, dv-b.halfV), max(a.halfV, dv+b.halfV)
+				cu, cv := (u0+u1)/2, (v0+v1)/2
+				a.cx, a.cy = a.cx+cu*ux-cv*uy, a.cy+cu*uy+cv*ux
+				a.halfU, a.halfV = (u1-u0)/2, (v1-v0)/2
+				a.score += b.score
+				rs[i] = a
+				rs = append(rs[:j], rs[j+1:]...)
+				merged = true
+			}
+		}
+	}
+	return rs
 }

@@ -55,7 +55,7 @@ type zbarXML struct {
 func zbarScan(t testing.TB, f Format, files []string) map[string][]string {
 	t.Helper()
 	bin := needTool(t, "zbarimg", "zbar-tools")
-	args := append([]string{"--xml", "-q"}, zbarConfig(f)...)
+	args := append([]string{"--xml", "-q", "--nodbus"}, zbarConfig(f)...)
 	cmd := exec.Command(bin, append(args, files...)...)
 	out, err := cmd.Output()
 	// zbarimg exits 4 when some image held no symbol: not a failure here.
@@ -73,4 +73,26 @@ func zbarScan(t testing.TB, f Format, files []string) map[string][]string {
 		}
 	}
 	return res
+}
+
+func lookTool(name string) (string, bool) {
+	p, err := exec.LookPath(name)
+	return p, err == nil
+}
+
+// zbarScanParallel splits the files over two zbarimg processes.
+func zbarScanParallel(t testing.TB, f Format, files []string) map[string][]string {
+	half := len(files) / 2
+	var a, b map[string][]string
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		a = zbarScan(t, f, files[:half])
+	}()
+	b = zbarScan(t, f, files[half:])
+	<-done
+	for k, v := range b {
+		a[k] = v
+	}
+	return a
 }
