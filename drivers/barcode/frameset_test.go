@@ -1,0 +1,145 @@
+package barcode
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/makiuchi-d/gozxing"
+	"github.com/makiuchi-d/gozxing/datamatrix"
+	"github.com/makiuchi-d/gozxing/qrcode"
+)
+
+// frameSeed seeds every generated frame set. The decoder was tuned on other seeds.
+const frameSeed = 20261202
+
+// frameCase is one generated frame and what it holds.
+type frameCase struct {
+	f      Format
+	text   string
+	params frameParams
+	path   string // PGM copy for the independent tools, when written
+}
+
+// genFrames makes n frames of format f from the seed, decodes each with decode, and returns
+// the cases, which ones decode read correctly, and the decode times. Work is spread over two
+// goroutines; frames are written as PGM into dir when dir is not empty.
+func genFrames(t testing.TB, f Format, n int, dir string, decode func(*frameCase, []byte, int, int) bool) ([]frameCase, []bool, []time.Duration) {
+	cases := make([]frameCase, n)
+	ok := make([]bool, n)
+	times := make([]time.Duration, n)
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for w := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < n; i += 2 {
+				rng := rand.New(rand.NewPCG(frameSeed, uint64(f)<<32|uint64(i)))
+				text := codeText(rng, f)
+				img, p := makeFrame(rng, f, text)
+				c := frameCase{f: f, text: text, params: p}
+				if dir != "" {
+					c.path = filepath.Join(dir, fmt.Sprintf("%v-%04d.pgm", f, i))
+					if err := writePGM(c.path, img); err != nil {
+						errs <- err
+						return
+					}
+				}
+				t0 := time.Now()
+				ok[i] = decode(&c, img.Pix, img.Rect.Dx(), img.Rect.Dy())
+				times[i] = time.Since(t0)
+				cases[i] = c
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	return cases, ok, times
+}
+
+func count(ok []bool) int {
+	n := 0
+	for _, b := range ok {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+// decodeDefault reads a frame as the terminal does: barcode.Decode, default formats.
+func decodeDefault(c *frameCase, pix []byte, w, h int) bool {
+	r, err := Decode(grayFromPix(pix, w, h))
+	return err == nil && r.Text == c.text && r.Format == c.f && r.Symbology == c.f.Symbology()
+}
+
+// TestFramesSmoke is the quick version of the frame-set test, run in every mode (also -race
+// and under qemu with -short): a few frames per kind must all but one read.
+func TestFramesSmoke(t *testing.T) {
+	n := 24
+	if testing.Short() {
+		n = 8
+	}
+	for _, f := range []Format{Code128, ITF, QRCode} {
+		cases, ok, _ := genFrames(t, f, n, "", decodeDefault)
+		if got := count(ok); got < n-1 {
+			for i, c := range cases {
+				if !ok[i] {
+					t.Logf("%v frame %d unread: %+v", f, i, c.params)
+				}
+			}
+			t.Errorf("%v: read %d of %d frames", f, got, n)
+		}
+	}
+}
+
+// plainGozxing is gozxing alone on the whole frame (TRY_HARDER), for the DataMatrix/QR
+// comparison of docs/codes.md.
+func plainGozxing(f Format) func(*frameCase, []byte, int, int) bool {
+	return func(c *frameCase, pix []byte, w, h int) bool {
+		bmp, err := gozxing.NewBinaryBitmapFromImage(grayFromPix(pix, w, h))
+		if err != nil {
+			return false
+		}
+		hints := map[gozxing.DecodeHintType]interface{}{gozxing.DecodeHintType_TRY_HARDER: true}
+		var r *gozxing.Result
+		if f == QRCode {
+			r, err = qrcode.NewQRCodeReader().Decode(bmp, hints)
+		} else {
+			r, err = datamatrix.NewDataMatrixReader().Decode(bmp, hints)
+		}
+		return err == nil && r.GetText() == c.text
+	}
+}
+
+func withDecoder(opt Options) func(*frameCase, []byte, int, int) bool {
+	var mu sync.Mutex
+	decs := map[int]*Decoder{}
+	return func(c *frameCase, pix []byte, w, h int) bool {
+		mu.Lock()
+		d := NewDecoder(opt)
+		decs[len(decs)] = d
+		mu.Unlock()
+		r, err := d.Decode(grayFromPix(pix, w, h))
+		return err == nil && r.Text == c.text
+	}
+}
+
+// frameSetSize is the number of frames per kind of the full set.
+func frameSetSize() int {
+	if v := os.Getenv("FRAMES"); v != "" {
+		var n int
+		if _, err := fmt.Sscan(v, &n); err == nil && n > 0 {
+			return n
+		}
+	}
+	return 500
+}

@@ -1,0 +1,36 @@
+package barcode
+
+import (
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"testing"
+)
+
+func grayFromPix(pix []byte, w, h int) *image.Gray {
+	return &image.Gray{Pix: pix, Stride: w, Rect: image.Rect(0, 0, w, h)}
+}
+
+// greyPalette is a 256-level grey palette.
+func greyPalette() color.Palette {
+	p := make(color.Palette, 256)
+	for i := range p {
+		p[i] = color.Gray{Y: uint8(i)}
+	}
+	return p
+}
+
+func loadPNG(t testing.TB, path string) image.Image {
+	t.Helper()
+	fh, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	img, err := png.Decode(fh)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return img
+}
