@@ -1,0 +1,103 @@
+package barcode
+
+import (
+	"image"
+	"image/color"
+	"math"
+)
+
+// gray is an 8-bit luminance image with stride = width.
+type gray struct {
+	w, h int
+	pix  []byte
+}
+
+// toGray converts any image to luminance, with fast paths for the types cameras and
+// decoders produce (Gray, YCbCr: its Y plane, RGBA, NRGBA).
+func toGray(img image.Image) gray {
+	b := img.Bounds()
+	g := gray{w: b.Dx(), h: b.Dy()}
+	g.pix = make([]byte, g.w*g.h)
+	switch m := img.(type) {
+	case *image.Gray:
+		for y := 0; y < g.h; y++ {
+			off := m.PixOffset(b.Min.X, b.Min.Y+y)
+			copy(g.pix[y*g.w:(y+1)*g.w], m.Pix[off:off+g.w])
+		}
+	case *image.YCbCr:
+		for y := 0; y < g.h; y++ {
+			off := m.YOffset(b.Min.X, b.Min.Y+y)
+			copy(g.pix[y*g.w:(y+1)*g.w], m.Y[off:off+g.w])
+		}
+	case *image.RGBA:
+		for y := 0; y < g.h; y++ {
+			src := m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):]
+			dst := g.pix[y*g.w : (y+1)*g.w]
+			for x := range dst {
+				r, gg, bb := uint32(src[4*x]), uint32(src[4*x+1]), uint32(src[4*x+2])
+				dst[x] = byte((r + 2*gg + bb) >> 2)
+			}
+		}
+	case *image.NRGBA:
+		for y := 0; y < g.h; y++ {
+			src := m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):]
+			dst := g.pix[y*g.w : (y+1)*g.w]
+			for x := range dst {
+				r, gg, bb, a := uint32(src[4*x]), uint32(src[4*x+1]), uint32(src[4*x+2]), uint32(src[4*x+3])
+				l := (r + 2*gg + bb) >> 2
+				dst[x] = byte((l*a + 255*(255-a)) / 255) // transparent reads as white paper
+			}
+		}
+	default:
+		i := 0
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				c := color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
+				l := (uint32(c.R) + 2*uint32(c.G) + uint32(c.B)) >> 2
+				g.pix[i] = byte((l*uint32(c.A) + 255*(255-uint32(c.A))) / 255)
+				i++
+			}
+		}
+	}
+	return g
+}
+
+// at returns the bilinear interpolation at (x, y), clamped to the image.
+func (g *gray) at(x, y float64) float64 {
+	if x < 0 {
+		x = 0
+	}
+	if y < 0 {
+		y = 0
+	}
+	maxX, maxY := float64(g.w-1), float64(g.h-1)
+	if x > maxX {
+		x = maxX
+	}
+	if y > maxY {
+		y = maxY
+	}
+	x0, y0 := int(x), int(y)
+	fx, fy := x-float64(x0), y-float64(y0)
+	x1, y1 := min(x0+1, g.w-1), min(y0+1, g.h-1)
+	r0, r1 := g.pix[y0*g.w:], g.pix[y1*g.w:]
+	a := float64(r0[x0]) + fx*(float64(r0[x1])-float64(r0[x0]))
+	b := float64(r1[x0]) + fx*(float64(r1[x1])-float64(r1[x0]))
+	return a + fy*(b-a)
+}
+
+// resample returns the w×h image whose pixel (i, j) is g at o + (i+½)·du + (j+½)·dv: an
+// affine, rotated and scaled crop.
+func (g *gray) resample(ox, oy, dux, duy, dvx, dvy float64, w, h int) gray {
+	out := gray{w: w, h: h, pix: make([]byte, w*h)}
+	for j := 0; j < h; j++ {
+		fj := float64(j) + 0.5
+		bx, by := ox+fj*dvx, oy+fj*dvy
+		row := out.pix[j*w : (j+1)*w]
+		for i := range row {
+			fi := float64(i) + 0.5
+			row[i] = byte(math.Round(g.at(bx+fi*dux, by+fi*duy)))
+		}
+	}
+	return out
+}

@@ -1,0 +1,212 @@
+package barcode
+
+import (
+	"math"
+	"slices"
+)
+
+// The locator works on cells of cellSize×cellSize pixels, sampling the central-difference
+// gradient on every other pixel of every other row (64 samples per cell at full resolution,
+// so that bars one or two pixels wide still count). Per cell it sums the structure tensor
+// (gx², gy², gx·gy), whose dominant direction is the bars' normal, and a 4-fold orientation
+// moment, whose angle is the module grid's orientation of a matrix code.
+const cellSize = 16
+
+type cellStat struct {
+	sxx, syy, sxy float64 // structure tensor sums
+	c4, s4        float64 // Σ |g|²·(cos 4θ, sin 4θ)
+	e             float64 // mean squared gradient
+	coh           float64 // coherence in [0, 1]: 1 = one direction (bars)
+	ang           float64 // gradient direction mod π
+	active        bool
+}
+
+// region is a candidate symbol: a rotated rectangle in frame pixels. For a linear code u
+// (at angle) runs across the bars; for a matrix code u and v follow its module grid.
+type region struct {
+	linear       bool
+	cx, cy       float64
+	angle        float64
+	halfU, halfV float64
+	score        float64
+}
+
+// locate returns candidate regions, best first: linear ones (coherent cells with one
+// orientation) and matrix ones (busy, incoherent clusters).
+func locate(g *gray) []region {
+	cw, ch := g.w/cellSize, g.h/cellSize
+	if cw < 2 || ch < 2 {
+		return nil
+	}
+	cells := make([]cellStat, cw*ch)
+	w := g.w
+	for cy := 0; cy < ch; cy++ {
+		for cx := 0; cx < cw; cx++ {
+			c := &cells[cy*cw+cx]
+			for y := cy*cellSize + 1; y < (cy+1)*cellSize && y < g.h-1; y += 2 {
+				row := g.pix[y*w:]
+				up, down := g.pix[(y-1)*w:], g.pix[(y+1)*w:]
+				for x := cx*cellSize + 1; x < (cx+1)*cellSize && x < w-1; x += 2 {
+					gx := float64(int(row[x+1]) - int(row[x-1]))
+					gy := float64(int(down[x]) - int(up[x]))
+					xx, yy, xy := gx*gx, gy*gy, gx*gy
+					c.sxx += xx
+					c.syy += yy
+					c.sxy += xy
+					if m2 := xx + yy; m2 > 0 {
+						c2, s2 := xx-yy, 2*xy
+						c.c4 += (c2*c2 - s2*s2) / m2
+						c.s4 += 2 * c2 * s2 / m2
+					}
+				}
+			}
+			sum := c.sxx + c.syy
+			c.e = sum / 64
+			if sum > 0 {
+				d := c.sxx - c.syy
+				c.coh = math.Sqrt(d*d+4*c.sxy*c.sxy) / sum
+				c.ang = 0.5 * math.Atan2(2*c.sxy, d)
+			}
+		}
+	}
+	// Threshold: well above the noise floor (the median cell is paper or background) and a
+	// fraction of the busiest cell, so that dim light and low contrast still pass.
+	es := make([]float64, len(cells))
+	for i := range cells {
+		es[i] = cells[i].e
+	}
+	slices.Sort(es)
+	thr := max(6*es[len(es)/2], 0.08*es[len(es)-1], 200)
+	for i := range cells {
+		cells[i].active = cells[i].e >= thr
+	}
+
+	var regions []region
+	label := make([]int32, len(cells))
+	// Linear codes: coherent cells whose orientations agree within ~17°.
+	regions = appendComponents(regions, cells, label, cw, ch, true)
+	clear(label)
+	// Matrix codes: any busy cells; kept when the cluster as a whole is incoherent.
+	regions = appendComponents(regions, cells, label, cw, ch, false)
+	slices.SortFunc(regions, func(a, b region) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return 0
+	})
+	return regions
+}
+
+func angleDiff(a, b float64) float64 {
+	d := math.Abs(a - b)
+	for d > math.Pi/2 {
+		d = math.Abs(d - math.Pi)
+	}
+	return d
+}
+
+func appendComponents(out []region, cells []cellStat, label []int32, cw, ch int, linear bool) []region {
+	member := func(c *cellStat) bool { return c.active && (!linear || c.coh >= 0.5) }
+	var next int32
+	stack := make([]int, 0, 64)
+	var comp []int
+	for start := range cells {
+		if label[start] != 0 || !member(&cells[start]) {
+			continue
+		}
+		next++
+		label[start] = next
+		stack = append(stack[:0], start)
+		comp = comp[:0]
+		for len(stack) > 0 {
+			i := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			comp = append(comp, i)
+			x, y := i%cw, i/cw
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					nx, ny := x+dx, y+dy
+					if nx < 0 || ny < 0 || nx >= cw || ny >= ch {
+						continue
+					}
+					j := ny*cw + nx
+					if label[j] != 0 || !member(&cells[j]) {
+						continue
+					}
+					if linear && angleDiff(cells[i].ang, cells[j].ang) > 0.3 {
+						continue
+					}
+					label[j] = next
+					stack = append(stack, j)
+				}
+			}
+		}
+		if r, ok := componentRegion(cells, comp, cw, linear); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func componentRegion(cells []cellStat, comp []int, cw int, linear bool) (region, bool) {
+	if len(comp) < 3 {
+		return region{}, false
+	}
+	var sxx, syy, sxy, c4, s4, e, mx, my float64
+	for _, i := range comp {
+		c := &cells[i]
+		sxx += c.sxx
+		syy += c.syy
+		sxy += c.sxy
+		c4 += c.c4
+		s4 += c.s4
+		e += c.e
+		mx += float64(i%cw) + 0.5
+		my += float64(i/cw) + 0.5
+	}
+	n := float64(len(comp))
+	mx, my = mx/n*cellSize, my/n*cellSize
+	d := sxx - syy
+	coh := math.Sqrt(d*d+4*sxy*sxy) / (sxx + syy)
+	var ang float64
+	if linear {
+		if coh < 0.65 {
+			return region{}, false
+		}
+		ang = 0.5 * math.Atan2(2*sxy, d)
+	} else {
+		if coh > 0.6 || len(comp) < 4 {
+			return region{}, false
+		}
+		ang = 0.25 * math.Atan2(s4, c4)
+	}
+	ux, uy := math.Cos(ang), math.Sin(ang)
+	umin, umax, vmin, vmax := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, i := range comp {
+		px := (float64(i%cw)+0.5)*cellSize - mx
+		py := (float64(i/cw)+0.5)*cellSize - my
+		u := px*ux + py*uy
+		v := -px*uy + py*ux
+		umin, umax = min(umin, u), max(umax, u)
+		vmin, vmax = min(vmin, v), max(vmax, v)
+	}
+	// Cell centres are half a cell (up to a half diagonal once rotated) inside the symbol.
+	const half = cellSize * 0.6
+	cu, cv := (umin+umax)/2, (vmin+vmax)/2
+	r := region{
+		linear: linear,
+		cx:     mx + cu*ux - cv*uy,
+		cy:     my + cu*uy + cv*ux,
+		angle:  ang,
+		halfU:  (umax-umin)/2 + half,
+		halfV:  (vmax-vmin)/2 + half,
+		score:  e * coh,
+	}
+	if !linear {
+		r.score = e * (1 - coh)
+	}
+	return r, true
+}

@@ -1,0 +1,54 @@
+package codes
+
+import "testing"
+
+var sinkV ValidationCode
+
+func BenchmarkParseValidation(b *testing.B) {
+	text := "]Q1" + ValidationCodeOf(exID, exSecret).String() + "\r\n"
+	b.ReportAllocs()
+	for b.Loop() {
+		v, err := ParseValidation(text)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkV = v
+	}
+}
+
+func BenchmarkParseValidationManual(b *testing.B) {
+	text := ValidationCodeOf(exID, exSecret).Manual()
+	b.ReportAllocs()
+	for b.Loop() {
+		v, err := ParseValidation(text)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkV = v
+	}
+}
+
+func BenchmarkParseAny(b *testing.B) {
+	texts := []string{
+		"]C0" + PackCode{42, 123456}.String() + "\r\n",
+		"]I0" + TicketCodeOf(exID).String() + "\r\n",
+		"]Q1" + ValidationCodeOf(exID, exSecret).String() + "\r\n",
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, _, err := Parse(texts[i%3]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+func BenchmarkFormatValidation(b *testing.B) {
+	v := ValidationCodeOf(exID, exSecret)
+	buf := make([]byte, 0, 64)
+	b.ReportAllocs()
+	for b.Loop() {
+		buf, _ = v.AppendText(buf[:0])
+	}
+}
