@@ -209,9 +209,8 @@ type Info struct {
 	Size         int
 	// Signature is nil when the signature verifies with the trust store given, else why not.
 	Signature error
-	// Entries is nil when the hash tree and entries verify (checked only when the
-	// signature does), else why not.
-	Entries error
+	// Hashes is nil when the hash tree and every entry chunk verify, else why not.
+	Hashes error
 }
 
 // Inspect reads a ledger's header without trusting it, then checks the signature and the
@@ -227,7 +226,7 @@ func Inspect(data []byte, trust *TrustStore) (*Info, error) {
 	}
 	in := &Info{Header: fh.Header, KeyID: fh.keyID, Root: fh.root, ChunkEntries: fh.chunkEntries, Chunks: len(fh.leaves), Size: len(data)}
 	in.Signature = trust.verify(fmt.Sprintf("block %d ledger", fh.Block), fh.keyID, fh.signed, fh.signature)
-	in.Entries = verifyEntries(fh, data[fh.dataOff:])
+	in.Hashes = verifyEntries(fh, data[fh.dataOff:])
 	return in, nil
 }
 
