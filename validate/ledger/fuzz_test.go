@@ -130,14 +130,46 @@ func FuzzStatusList(f *testing.F) {
 	})
 }
 
-// TestWriteFuzzCorpus rewrites testdata/fuzz/Fuzz{Ledger,StatusList} when run with
+func keySeeds(tb testing.TB) [][]byte {
+	pub, priv := testKey(tb)
+	return [][]byte{MarshalPublicKey(pub, "operator"), MarshalPrivateKey(priv, ""), []byte(PublicKeyType + " AAAA\n"), []byte("\n\n"), {}}
+}
+
+// FuzzKeyFile: key files are read with a clear error (ErrKeyFile) or give a key that
+// writes back to the same line.
+func FuzzKeyFile(f *testing.F) {
+	for _, s := range keySeeds(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text []byte) {
+		if k, err := ParsePublicKey(text); err != nil {
+			if !errors.Is(err, ErrKeyFile) {
+				t.Fatalf("public key: %v", err)
+			}
+		} else if k2, err := ParsePublicKey(MarshalPublicKey(k, "c")); err != nil || !k2.Equal(k) {
+			t.Fatalf("public key does not round-trip: %v", err)
+		}
+		if k, err := ParsePrivateKey(text); err != nil {
+			if !errors.Is(err, ErrKeyFile) {
+				t.Fatalf("private key: %v", err)
+			}
+		} else if k2, err := ParsePrivateKey(MarshalPrivateKey(k, "")); err != nil || !k2.Equal(k) {
+			t.Fatalf("private key does not round-trip: %v", err)
+		}
+	})
+}
+
+// TestWriteFuzzCorpus rewrites testdata/fuzz/Fuzz{Ledger,StatusList,KeyFile} when run with
 // -update-corpus (signed by a key drawn for the occasion and discarded).
 func TestWriteFuzzCorpus(t *testing.T) {
 	if !*updateCorpus {
 		t.Skip("run with -update-corpus to rewrite the seed corpora")
 	}
 	_, priv := testKey(t)
-	for name, seeds := range map[string][][]byte{"FuzzLedger": ledgerSeeds(t, priv), "FuzzStatusList": statusSeeds(t, priv)} {
+	seeds := map[string][][]byte{"FuzzLedger": ledgerSeeds(t, priv), "FuzzStatusList": statusSeeds(t, priv), "FuzzKeyFile": keySeeds(t)}
+	// The key corpus must hold no usable private key: replace its seed by a fixed one.
+	seeds["FuzzKeyFile"][1] = []byte(PrivateKeyType + " AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8= not-a-secret\n")
+	for name, seeds := range seeds {
 		dir := filepath.Join("testdata", "fuzz", name)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)

@@ -166,12 +166,9 @@ func (l *Ledger) Lookup(code codes.ValidationCode) (Result, error) {
 		return Result{}, fmt.Errorf("ledger: lookup %v: ledger has packs 0..%d, positions 1..%d: %w", id, fh.Packs-1, tpp, ErrOutOfRange)
 	}
 	i := int(id.Pack)*tpp + int(id.Position) - 1
-	tier, err := Open(packedAt(l.data[fh.dataOff:], i), id, code.Secret)
-	if err != nil {
-		return Result{}, fmt.Errorf("ledger: lookup %v: %w", id, ErrForged)
-	}
+	tier, ok := open(packedAt(l.data[fh.dataOff:], i), id, &code.Secret)
 	g := &fh.Definition.Games[id.Position-1]
-	if int(tier) > len(g.Tiers) {
+	if !ok || int(tier) > len(g.Tiers) {
 		return Result{}, fmt.Errorf("ledger: lookup %v: %w", id, ErrForged)
 	}
 	r := Result{Ticket: id, Game: g, Tier: tier}

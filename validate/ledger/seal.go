@@ -66,11 +66,16 @@ func Seal(id codes.TicketID, secret [codes.SecretSize]byte, tier uint8) Entry {
 // or ErrForged when the secret is not the one e was sealed with (with probability
 // 1 − 2^-24 at least for any wrong secret).
 func Open(e Entry, id codes.TicketID, secret [codes.SecretSize]byte) (uint8, error) {
-	v := (uint32(e) & entryMask) ^ pad(id, &secret)
-	if v&checkMask != 0 {
+	tier, ok := open(e, id, &secret)
+	if !ok {
 		return 0, fmt.Errorf("ledger: open entry of ticket %v: %w", id, ErrForged)
 	}
-	return uint8(v >> CheckBits), nil
+	return tier, nil
+}
+
+func open(e Entry, id codes.TicketID, secret *[codes.SecretSize]byte) (uint8, bool) {
+	v := (uint32(e) & entryMask) ^ pad(id, secret)
+	return uint8(v >> CheckBits), v&checkMask == 0
 }
 
 // PackedSize is the number of bytes n packed entries take: 7 bytes per pair.
