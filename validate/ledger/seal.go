@@ -144,3 +144,12 @@ func paddingZero(buf []byte, n int) bool {
 	p := buf[len(buf)-7:]
 	return p[3]&0x0f == 0 && p[4] == 0 && p[5] == 0 && p[6] == 0
 }
+
+// WrapEntries uses buf, n entries packed as the file stores them, without copying (e.g.
+// a buffer the generator filled itself). len(buf) must be PackedSize(n).
+func WrapEntries(buf []byte, n int) (*Entries, error) {
+	if n < 0 || len(buf) != PackedSize(n) {
+		return nil, fmt.Errorf("ledger: %d bytes for %d packed entries, want %d: %w", len(buf), n, PackedSize(max(n, 0)), ErrFormat)
+	}
+	return &Entries{n: n, buf: buf}, nil
+}

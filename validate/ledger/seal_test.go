@@ -97,5 +97,12 @@ func TestEntriesPacking(t *testing.T) {
 		if !paddingZero(e.Bytes(), n) {
 			t.Fatalf("n=%d: padding not zero", n)
 		}
+		w, err := WrapEntries(e.Bytes(), n)
+		if err != nil || w.Len() != n || (n > 0 && w.At(n-1) != want[n-1]) {
+			t.Fatalf("n=%d: WrapEntries: %v", n, err)
+		}
+		if _, err := WrapEntries(e.Bytes(), n+2); err == nil {
+			t.Fatalf("n=%d: WrapEntries accepted a short buffer", n)
+		}
 	}
 }
