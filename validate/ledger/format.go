@@ -48,6 +48,12 @@ type Header struct {
 // Entries is the number of entries (tickets) h describes.
 func (h *Header) Entries() int { return int(h.Packs) * h.Definition.TicketsPerPack }
 
+// Index is the index of ticket id's entry: pack·T + position − 1 for T tickets per pack
+// (= id.Index() for the règlement's packs of 8).
+func (h *Header) Index(id codes.TicketID) int {
+	return int(id.Pack)*h.Definition.TicketsPerPack + int(id.Position) - 1
+}
+
 // check validates the header's fields against what the format can carry.
 func (h *Header) check() error {
 	if h.Block < codes.MinBlock || h.Block > codes.MaxBlock {

@@ -165,7 +165,7 @@ func (l *Ledger) Lookup(code codes.ValidationCode) (Result, error) {
 	if id.Pack >= fh.Packs || id.Position < 1 || int(id.Position) > tpp {
 		return Result{}, fmt.Errorf("ledger: lookup %v: ledger has packs 0..%d, positions 1..%d: %w", id, fh.Packs-1, tpp, ErrOutOfRange)
 	}
-	i := int(id.Pack)*tpp + int(id.Position) - 1
+	i := fh.Index(id)
 	tier, ok := open(packedAt(l.data[fh.dataOff:], i), id, &code.Secret)
 	g := &fh.Definition.Games[id.Position-1]
 	if !ok || int(tier) > len(g.Tiers) {

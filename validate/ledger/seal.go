@@ -110,7 +110,9 @@ func (e *Entries) Set(i int, v Entry) { setPacked(e.buf, i, v) }
 // At returns the entry at index i.
 func (e *Entries) At(i int) Entry { return packedAt(e.buf, i) }
 
-// Seal seals ticket id's tier at its index (id.Index()).
+// Seal seals ticket id's tier at its index id.Index() = pack·8 + position − 1, the index
+// for the règlement's packs of 8 tickets. With a definition of T ≠ 8 tickets per pack use
+// Set(h.Index(id), Seal(id, secret, tier)).
 func (e *Entries) Seal(id codes.TicketID, secret [codes.SecretSize]byte, tier uint8) {
 	e.Set(int(id.Index()), Seal(id, secret, tier))
 }
