@@ -1,0 +1,8 @@
+package main
+
+import "github.com/spf13/cobra"
+
+// keysCmd is the parent of the key commands (keys_*.go add their subcommands).
+var keysCmd = &cobra.Command{Use: "keys", Short: "Operator signing keys"}
+
+func init() { root.AddCommand(keysCmd) }

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/packterm/pos/validate/ledger"
+	"github.com/spf13/cobra"
+)
+
+func init() {
+	var out string
+	gen := &cobra.Command{
+		Use:   "gen --out DIR",
+		Short: "Generate the operator's Ed25519 key pair: DIR/operator.key (0600) and DIR/operator.pub",
+		Long: "Generate the operator's Ed25519 ledger signing key pair. DIR/operator.key is the private key\n" +
+			"(mode 0600, keep it offline); DIR/operator.pub is the public key terminals pin. Existing files\n" +
+			"are never overwritten. Key file format: docs/ledger.md.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if out == "" {
+				return fmt.Errorf("keys gen: --out DIR is required")
+			}
+			id, err := ledger.GenerateKey(out)
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "private key: %s (keep it secret)\n", filepath.Join(out, ledger.OperatorPrivateFile))
+			fmt.Fprintf(w, "public key:  %s\n", filepath.Join(out, ledger.OperatorPublicFile))
+			fmt.Fprintf(w, "key id:      %v\n", id)
+			return nil
+		},
+	}
+	gen.Flags().StringVar(&out, "out", "", "directory for operator.key and operator.pub (created if missing)")
+	keysCmd.AddCommand(gen)
+}

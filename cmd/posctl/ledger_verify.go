@@ -1,0 +1,36 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/packterm/pos/validate/ledger"
+	"github.com/spf13/cobra"
+)
+
+func init() {
+	var pubs []string
+	verify := &cobra.Command{
+		Use:   "verify --pub KEY FILE",
+		Short: "Verify a block ledger as a terminal would (exit 0, or exit 1 with the reason)",
+		Long: "Verify a block ledger as a terminal would before answering anything: format, operator\n" +
+			"signature against the trusted keys, hash tree and every chunk of entries.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			trust, err := loadTrust(pubs)
+			if err != nil {
+				return err
+			}
+			l, err := ledger.OpenFile(args[0], trust)
+			if err != nil {
+				return err
+			}
+			defer l.Close()
+			h := l.Header()
+			fmt.Fprintf(cmd.OutOrStdout(), "ok: block %d, ledger version %d, %s packs, %s tickets, signed by key %v\n",
+				h.Block, h.Version, groupInt(int64(h.Packs)), groupInt(int64(h.Entries())), l.KeyID())
+			return nil
+		},
+	}
+	addPubFlag(verify, &pubs, true)
+	ledgerCmd.AddCommand(verify)
+}
