@@ -1,0 +1,124 @@
+package block
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/packterm/pos/validate/ledger"
+)
+
+// PrintFileName is the printer's file of block b.
+func PrintFileName(b uint16) string { return fmt.Sprintf("block-%d.print.csv.gz", b) }
+
+// ManifestFileName records how block b was made (its seed: keep it as secret as the
+// printer's file).
+func ManifestFileName(b uint16) string { return fmt.Sprintf("block-%d.manifest.json", b) }
+
+// Manifest is the operator's record of a generation.
+type Manifest struct {
+	Block         uint16 `json:"block"`
+	LedgerVersion uint64 `json:"ledger_version"`
+	Seed          string `json:"seed"`
+	Packs         int    `json:"packs"`
+	Tickets       int    `json:"tickets"`
+	Patterns      int    `json:"design_patterns"`
+	Ledger        string `json:"ledger_file"`
+	LedgerSHA256  string `json:"ledger_sha256"`
+	Print         string `json:"print_file"`
+	PrintSHA256   string `json:"print_sha256"`
+}
+
+// Files writes the block of plan to dir: the signed ledger, the printer's file and the
+// manifest. Each file is written to a temporary name, synced, then renamed, so that a
+// crash leaves either the old file or the whole new one.
+func (p *Plan) Files(ctx context.Context, dir string, version uint64, key ed25519.PrivateKey, progress func(done int)) (*Manifest, error) {
+	h := ledger.Header{Block: p.Number, Version: version, Packs: uint32(p.Def.BlockPacks), Definition: p.Def}
+	entries := ledger.NewEntries(h.Entries())
+	printPath := filepath.Join(dir, PrintFileName(p.Number))
+	printSum, err := writeAtomic(printPath, 0o600, func(w io.Writer) error {
+		return p.Generate(ctx, Output{
+			Print:    w,
+			Ticket:   func(t *Ticket) error { entries.Set(h.Index(t.ID), ledger.Seal(t.ID, t.Secret, t.Tier)); return nil },
+			Progress: progress,
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	ledgerPath := filepath.Join(dir, ledger.FileName(p.Number))
+	if err := ledger.Write(ledgerPath, h, entries, key); err != nil {
+		return nil, err
+	}
+	ledgerSum, err := fileSHA256(ledgerPath)
+	if err != nil {
+		return nil, err
+	}
+	m := &Manifest{
+		Block: p.Number, LedgerVersion: version, Seed: p.Seed.String(),
+		Packs: p.Def.BlockPacks, Tickets: p.Def.TicketsPerBlock(), Patterns: len(p.Design.Patterns),
+		Ledger: ledger.FileName(p.Number), LedgerSHA256: hex.EncodeToString(ledgerSum),
+		Print: PrintFileName(p.Number), PrintSHA256: hex.EncodeToString(printSum),
+	}
+	_, err = writeAtomic(filepath.Join(dir, ManifestFileName(p.Number)), 0o600, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(m)
+	})
+	return m, err
+}
+
+// writeAtomic writes a file through fill, hashing what it writes, syncs it and renames
+// it into place, then syncs the directory.
+func writeAtomic(path string, mode os.FileMode, fill func(io.Writer) error) ([]byte, error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
+	if err != nil {
+		return nil, fmt.Errorf("block: writing %s: %w", path, err)
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // no-op after the rename
+	h := sha256.New()
+	if err := fill(io.MultiWriter(f, h)); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("block: writing %s: %w", path, err)
+	}
+	if err := f.Chmod(mode); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("block: writing %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("block: syncing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return nil, fmt.Errorf("block: writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return nil, fmt.Errorf("block: writing %s: %w", path, err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return h.Sum(nil), nil
+}
+
+func fileSHA256(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("block: hashing %s: %w", path, err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return nil, fmt.Errorf("block: hashing %s: %w", path, err)
+	}
+	return h.Sum(nil), nil
+}
