@@ -53,7 +53,7 @@ type Port struct {
 	once    sync.Once
 
 	mu        sync.Mutex
-	sp        *serial.Port // nil while disconnected
+	sp        *serial.Port  // nil while disconnected
 	connected chan struct{} // closed while connected, replaced on disconnect
 	lost      error         // set by Write when it sees the device gone
 
