@@ -111,7 +111,7 @@ func (p *Printer) ask(ctx context.Context, st escpos.Status, ns ...byte) (escpos
 	if _, err := p.port.Write(b); err != nil {
 		return st, fmt.Errorf("printer: status request: %w", err)
 	}
-	ctx, cancel := clockwork.WithTimeout(ctx, p.cfg.Clock, p.cfg.StatusTimeout)
+	ctx, cancel := p.timeout(ctx)
 	defer cancel()
 	for _, n := range ns {
 		r, err := p.readStatusByte(ctx)
@@ -125,12 +125,33 @@ func (p *Printer) ask(ctx context.Context, st escpos.Status, ns ...byte) (escpos
 	return st, nil
 }
 
+// timeout is ctx bounded by StatusTimeout on the injected clock. (clockwork.WithTimeout leaves
+// its fake timer registered after cancel, which confuses tests that count waiters.)
+func (p *Printer) timeout(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(parent)
+	t := p.cfg.Clock.NewTimer(p.cfg.StatusTimeout)
+	go func() {
+		select {
+		case <-t.Chan():
+			cancel(fmt.Errorf("no reply within %v", p.cfg.StatusTimeout))
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() {
+		t.Stop()
+		cancel(nil)
+	}
+}
+
 // readStatusByte skips whatever is not a DLE EOT reply (ASB blocks, XON/XOFF, 37h 25h 00h).
 func (p *Printer) readStatusByte(ctx context.Context) (byte, error) {
 	var b [1]byte
 	for {
 		n, err := p.port.ReadContext(ctx, b[:])
 		if err != nil {
+			if c := context.Cause(ctx); c != nil {
+				err = c
+			}
 			return 0, fmt.Errorf("printer: status reply: %w", err)
 		}
 		if n == 1 && escpos.IsStatusByte(b[0]) {

@@ -85,7 +85,7 @@ func encode(s string, cp CodePage) []byte {
 }
 
 // Render turns a receipt into the ESC/POS stream that prints it: init, code page, print area,
-// the items, then feed and partial cut, then the drawer pulse if asked.
+// the items, the drawer pulse if asked, then feed and partial cut.
 func Render(r Receipt, l Layout) ([]byte, error) {
 	l, err := l.withDefaults()
 	if err != nil {
@@ -101,10 +101,10 @@ func Render(r Receipt, l Layout) ([]byte, error) {
 			return nil, fmt.Errorf("printer: item %d: %w", i, err)
 		}
 	}
-	w.FeedCut(3)
 	if r.OpenDrawer {
 		w.Drawer(false, 50, 500)
 	}
+	w.FeedCut(3)
 	return w.Bytes()
 }
 
@@ -214,7 +214,7 @@ func renderItem(w *escpos.Builder, it Item, l Layout) error {
 		default:
 			return fmt.Errorf("barcode symbology %d", v.Symbology)
 		}
-		w.LF().Align(escpos.AlignLeft)
+		w.Align(escpos.AlignLeft) // GS k prints at once; no LF (it would feed a blank line)
 	case QR:
 		m, ecc := v.Module, v.ECC
 		if m == 0 {
@@ -223,7 +223,7 @@ func renderItem(w *escpos.Builder, it Item, l Layout) error {
 		if ecc == 0 {
 			ecc = 'M'
 		}
-		w.Align(escpos.AlignCenter).QR([]byte(v.Data), m, ecc).LF().Align(escpos.AlignLeft)
+		w.Align(escpos.AlignCenter).QR([]byte(v.Data), m, ecc).Align(escpos.AlignLeft)
 	default:
 		return fmt.Errorf("unknown item %T", it)
 	}

@@ -55,6 +55,7 @@ type Port struct {
 	mu        sync.Mutex
 	sp        *serial.Port  // nil while disconnected
 	connected chan struct{} // closed while connected, replaced on disconnect
+	gone      chan struct{} // closed while disconnected, replaced on connect
 	lost      error         // set by Write when it sees the device gone
 
 	rmu     sync.Mutex
@@ -74,7 +75,9 @@ func Open(cfg Config) (*Port, error) {
 		done:      make(chan struct{}),
 		stopped:   make(chan struct{}),
 		connected: make(chan struct{}),
+		gone:      make(chan struct{}),
 	}
+	close(p.gone)
 	go p.run()
 	return p, nil
 }
@@ -99,6 +102,21 @@ func (p *Port) WaitConnected(ctx context.Context) error {
 		return nil
 	case <-ctx.Done():
 		return fmt.Errorf("serialport: wait for %s: %w", p.cfg.Path, ctx.Err())
+	case <-p.done:
+		return ErrClosed
+	}
+}
+
+// WaitDisconnected blocks until the device is absent, ctx ends or the Port is closed.
+func (p *Port) WaitDisconnected(ctx context.Context) error {
+	p.mu.Lock()
+	ch := p.gone
+	p.mu.Unlock()
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("serialport: wait for %s to go: %w", p.cfg.Path, ctx.Err())
 	case <-p.done:
 		return ErrClosed
 	}
@@ -224,6 +242,7 @@ func (p *Port) run() {
 		p.mu.Lock()
 		p.sp, p.lost = sp, nil
 		close(p.connected)
+		p.gone = make(chan struct{})
 		p.mu.Unlock()
 		log.Info("serialport: device connected")
 		if !p.deliver(Packet{State: Connected}) {
@@ -259,6 +278,7 @@ func (p *Port) drop(sp *serial.Port) {
 	p.mu.Lock()
 	p.sp = nil
 	p.connected = make(chan struct{})
+	close(p.gone)
 	p.mu.Unlock()
 	_ = sp.Close()
 }
