@@ -91,12 +91,12 @@ type Receipt struct {
 	Unknown     []escpos.Command
 }
 
-func (r *Receipt) empty() bool {
+func (r Receipt) empty() bool {
 	return len(r.Lines) == 0 && len(r.Drawer) == 0 && len(r.Unknown) == 0
 }
 
 // PlainText is the text of the receipt's text lines, one per line, trimmed (for assertions).
-func (r *Receipt) PlainText() string {
+func (r Receipt) PlainText() string {
 	var b strings.Builder
 	for _, l := range r.Lines {
 		switch l.Kind {
@@ -114,7 +114,7 @@ func (r *Receipt) PlainText() string {
 
 // Text renders the receipt for a person and for golden files: the print area between bars,
 // double-width characters spread over two columns, styles listed after the line.
-func (r *Receipt) Text() string {
+func (r Receipt) Text() string {
 	var b strings.Builder
 	cols := 0
 	for _, l := range r.Lines {

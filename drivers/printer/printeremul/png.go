@@ -7,6 +7,7 @@ import (
 	"image/draw"
 	"image/png"
 	"io"
+	"sync"
 
 	"github.com/makiuchi-d/gozxing"
 	"github.com/makiuchi-d/gozxing/oned"
@@ -20,13 +21,26 @@ import (
 // margin is the white border around the print area in the PNG, in dots.
 const margin = 16
 
-// glyph renders r in an 8×16 cell of the inconsolata bitmap face (alpha mask).
+type glyphKey struct {
+	r    rune
+	bold bool
+}
+
+var glyphs sync.Map // glyphKey → *image.Alpha
+
+// glyph renders r in an 8×16 cell of the inconsolata bitmap face (alpha mask), cached.
 func glyph(r rune, bold bool) *image.Alpha {
+	k := glyphKey{r, bold}
+	if g, ok := glyphs.Load(k); ok {
+		return g.(*image.Alpha)
+	}
 	face := inconsolata.Regular8x16
 	if bold {
 		face = inconsolata.Bold8x16
 	}
-	return glyphFace(face, r)
+	g := glyphFace(face, r)
+	glyphs.Store(k, g)
+	return g
 }
 
 func glyphFace(face *basicfont.Face, r rune) *image.Alpha {
@@ -49,7 +63,7 @@ func drawCell(dst *image.Gray, g *image.Alpha, x, y, w, h int, ink color.Gray) {
 }
 
 // Image draws the receipt as the paper would look (1 pixel per dot, 180 dpi).
-func (r *Receipt) Image() (*image.Gray, error) {
+func (r Receipt) Image() (*image.Gray, error) {
 	dots := 0
 	for _, l := range r.Lines {
 		dots = max(dots, l.Dots)
@@ -89,7 +103,7 @@ func (r *Receipt) Image() (*image.Gray, error) {
 }
 
 // WritePNG encodes Image as PNG.
-func (r *Receipt) WritePNG(w io.Writer) error {
+func (r Receipt) WritePNG(w io.Writer) error {
 	img, err := r.Image()
 	if err != nil {
 		return err

@@ -51,7 +51,8 @@ type Printer struct {
 	m        modes
 	line     []Segment
 	lineCol  int // columns used on the current line
-	lineImg  bool
+	lineImg  bool // the current line holds a bit-image stripe: its LF feeds nothing more
+	stripe   bool // the last line printed is an ESC * stripe (the next one merges into it)
 	cur      Receipt
 	receipts []Receipt
 	pending  []escpos.Command
@@ -231,6 +232,7 @@ func (p *Printer) feedLine(l Line) {
 	}
 	l.Dots = p.m.printWidth - p.m.leftMargin
 	p.cur.Lines = append(p.cur.Lines, l)
+	p.stripe = false
 	p.lines++
 	if p.paperLeft > 0 {
 		p.paperLeft--
@@ -249,7 +251,7 @@ func (p *Printer) printLine(feedEmpty bool) {
 		p.lineImg = false
 		return
 	}
-	p.feedLine(Line{Kind: TextLine, Align: p.m.align, Segments: p.line, Columns: p.columns(Style{Width: 1, FontB: p.m.style.FontB})})
+	p.feedLine(Line{Kind: TextLine, Align: p.m.align, Segments: p.line, Columns: p.columns(Style{Width: 1})})
 	p.line, p.lineCol, p.lineImg = nil, 0, false
 }
 
@@ -469,17 +471,18 @@ func (p *Printer) bitImage(c escpos.Command) {
 			}
 		}
 	}
-	if n := len(p.cur.Lines); n > 0 && p.lineImg && len(p.line) == 0 {
+	if n := len(p.cur.Lines); n > 0 && p.stripe && len(p.line) == 0 {
 		last := &p.cur.Lines[n-1]
 		if last.Kind == ImageLine && last.Image.Rect.Dx() == img.Rect.Dx() {
 			last.Image = stack(last.Image, img)
 			last.Height = last.Image.Rect.Dy()
+			p.lineImg = true
 			return
 		}
 	}
 	p.printLine(false)
 	p.image(img)
-	p.lineImg = true
+	p.lineImg, p.stripe = true, true
 }
 
 func (p *Printer) graphics(c escpos.Command) {
@@ -505,7 +508,11 @@ func (p *Printer) qr(c escpos.Command) []byte {
 	case 65: // model
 	case 67:
 		if len(c.Args) == 3 {
-			p.m.qrModule = max(int(c.Args[2]), 1)
+			if n := int(c.Args[2]); n >= 1 && n <= 16 {
+				p.m.qrModule = n
+			} else {
+				p.report(c, "QR module size outside 1..16")
+			}
 		}
 	case 69:
 		if len(c.Args) == 3 && c.Args[2] >= 48 && c.Args[2] <= 51 {
