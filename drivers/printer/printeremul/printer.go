@@ -50,7 +50,7 @@ type Printer struct {
 	parser   escpos.Parser
 	m        modes
 	line     []Segment
-	lineCol  int // columns used on the current line
+	lineCol  int  // columns used on the current line
 	lineImg  bool // the current line holds a bit-image stripe: its LF feeds nothing more
 	stripe   bool // the last line printed is an ESC * stripe (the next one merges into it)
 	cur      Receipt
