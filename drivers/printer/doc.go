@@ -8,7 +8,12 @@
 // configuration for printers that lack PC858. Runes neither table has (œ, typographic quotes)
 // are replaced by their ASCII spelling, or "?" as a last resort.
 //
-// Real-time status (DLE EOT 1, 2, 3 and 4) is read before and after every receipt. A receipt
+// Real-time status (DLE EOT 1, 2, 3 and 4) is read before and after every receipt. A printer
+// answers DLE EOT the moment the request arrives, possibly before the receipt ahead of it has
+// printed, so each receipt is also followed by a process ID request (GS ( H fn 48, TM-T88V and
+// later; Config.NoPrintConfirm turns it off for older models) that the printer answers only
+// once everything before it has printed: a receipt counts as printed when that answer comes and
+// the status shows no fault; if it does not come within PrintTimeout the status is read again. A receipt
 // that cannot print is kept in a spool directory (written atomically, with fsync) and printed by
 // Flush or Run once the fault clears, in order; the caller learns of the fault at once through a
 // *FaultError that matches ErrPaperEnd, ErrCoverOpen, ErrOffline, ErrPrinterError or

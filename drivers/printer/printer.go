@@ -35,6 +35,13 @@ type Config struct {
 	StatusTimeout time.Duration
 	// PollInterval is how often Run checks a faulty printer (0: 2 s).
 	PollInterval time.Duration
+	// Baud of the line, to allow for the time a receipt takes to transmit (0: 9600).
+	Baud int
+	// PrintTimeout bounds the wait for the printer to confirm a receipt has printed (0: 10 s).
+	PrintTimeout time.Duration
+	// NoPrintConfirm: the printer lacks GS ( H (before TM-T88V); the status read after sending
+	// a receipt is then all the driver knows.
+	NoPrintConfirm bool
 	Clock        clockwork.Clock
 	Logger       *slog.Logger
 }
@@ -47,6 +54,7 @@ type Printer struct {
 
 	mu   sync.Mutex
 	last escpos.Status
+	seq  int // process IDs
 }
 
 // New returns a printer on port; receipts left in the spool by a previous run print at the
@@ -65,6 +73,12 @@ func New(port Port, cfg Config) (*Printer, error) {
 	}
 	if cfg.PollInterval <= 0 {
 		cfg.PollInterval = 2 * time.Second
+	}
+	if cfg.Baud <= 0 {
+		cfg.Baud = 9600
+	}
+	if cfg.PrintTimeout <= 0 {
+		cfg.PrintTimeout = 10 * time.Second
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = clockwork.NewRealClock()
@@ -111,29 +125,34 @@ func (p *Printer) ask(ctx context.Context, st escpos.Status, ns ...byte) (escpos
 	if _, err := p.port.Write(b); err != nil {
 		return st, fmt.Errorf("printer: status request: %w", err)
 	}
-	ctx, cancel := p.timeout(ctx)
+	ctx, cancel := p.timeout(ctx, p.cfg.StatusTimeout)
 	defer cancel()
-	for _, n := range ns {
-		r, err := p.readStatusByte(ctx)
-		if err != nil {
-			return st, err
-		}
-		if st, err = escpos.ParseStatus(st, n, r); err != nil {
+	r, _, err := p.collect(ctx, len(ns), nil)
+	if err != nil {
+		return st, err
+	}
+	return mergeStatus(st, ns, r)
+}
+
+func mergeStatus(st escpos.Status, ns, replies []byte) (escpos.Status, error) {
+	for i, n := range ns {
+		var err error
+		if st, err = escpos.ParseStatus(st, n, replies[i]); err != nil {
 			return st, err
 		}
 	}
 	return st, nil
 }
 
-// timeout is ctx bounded by StatusTimeout on the injected clock. (clockwork.WithTimeout leaves
-// its fake timer registered after cancel, which confuses tests that count waiters.)
-func (p *Printer) timeout(parent context.Context) (context.Context, context.CancelFunc) {
+// timeout is ctx bounded by d on the injected clock. (clockwork.WithTimeout leaves its fake
+// timer registered after cancel, which confuses tests that count waiters.)
+func (p *Printer) timeout(parent context.Context, d time.Duration) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancelCause(parent)
-	t := p.cfg.Clock.NewTimer(p.cfg.StatusTimeout)
+	t := p.cfg.Clock.NewTimer(d)
 	go func() {
 		select {
 		case <-t.Chan():
-			cancel(fmt.Errorf("no reply within %v", p.cfg.StatusTimeout))
+			cancel(fmt.Errorf("no reply within %v", d))
 		case <-ctx.Done():
 		}
 	}()
@@ -143,8 +162,7 @@ func (p *Printer) timeout(parent context.Context) (context.Context, context.Canc
 	}
 }
 
-// readStatusByte skips whatever is not a DLE EOT reply (ASB blocks, XON/XOFF, 37h 25h 00h).
-func (p *Printer) readStatusByte(ctx context.Context) (byte, error) {
+func (p *Printer) readByte(ctx context.Context) (byte, error) {
 	var b [1]byte
 	for {
 		n, err := p.port.ReadContext(ctx, b[:])
@@ -152,10 +170,68 @@ func (p *Printer) readStatusByte(ctx context.Context) (byte, error) {
 			if c := context.Cause(ctx); c != nil {
 				err = c
 			}
-			return 0, fmt.Errorf("printer: status reply: %w", err)
+			return 0, fmt.Errorf("printer: reply: %w", err)
 		}
-		if n == 1 && escpos.IsStatusByte(b[0]) {
+		if n == 1 {
 			return b[0], nil
+		}
+	}
+}
+
+// next reads one answer: a DLE EOT reply (status), a process ID reply (id set), or something
+// to skip (ASB blocks, XON/XOFF, the 37h 25h 00h of a buffer clear: neither set).
+func (p *Printer) next(ctx context.Context) (status byte, id []byte, err error) {
+	b, err := p.readByte(ctx)
+	if err != nil {
+		return 0, nil, err
+	}
+	if escpos.IsStatusByte(b) {
+		return b, nil, nil
+	}
+	if b != escpos.ProcessIDReply[0] {
+		return 0, nil, nil
+	}
+	if b, err = p.readByte(ctx); err != nil || b != escpos.ProcessIDReply[1] {
+		return 0, nil, err
+	}
+	var got [5]byte
+	for i := range got {
+		if got[i], err = p.readByte(ctx); err != nil {
+			return 0, nil, err
+		}
+	}
+	if got[4] != 0 {
+		return 0, nil, nil
+	}
+	return 0, got[:4], nil
+}
+
+// collect reads answers until it has n DLE EOT replies, noting a process ID reply equal to id.
+func (p *Printer) collect(ctx context.Context, n int, id []byte) (status []byte, gotID bool, err error) {
+	for len(status) < n {
+		st, got, err := p.next(ctx)
+		if err != nil {
+			return status, gotID, err
+		}
+		switch {
+		case st != 0:
+			status = append(status, st)
+		case got != nil && id != nil && string(got) == string(id):
+			gotID = true
+		}
+	}
+	return status, gotID, nil
+}
+
+// waitID reads answers until the process ID reply id arrives.
+func (p *Printer) waitID(ctx context.Context, id []byte) error {
+	for {
+		_, got, err := p.next(ctx)
+		if err != nil {
+			return err
+		}
+		if got != nil && string(got) == string(id) {
+			return nil
 		}
 	}
 }
@@ -218,20 +294,8 @@ func (p *Printer) flush(ctx context.Context) (int, error) {
 		if k := kindOf(st); k != nil {
 			return printed, p.fault(k, st, nil, false)
 		}
-		if _, err := p.port.Write(job.Data); err != nil {
-			// Unknown how much printed: the receipt stays and prints whole when the printer is back.
-			return printed, p.fault(ErrNoResponse, st, err, true)
-		}
-		st, err = p.status(ctx)
-		if err != nil {
-			return printed, p.fault(ErrNoResponse, st, err, true)
-		}
-		if k := kindOf(st); k != nil {
-			// Drop the rest of this copy from the printer's buffers; it prints whole later.
-			if _, err := p.port.Write(escpos.ClearBuffers); err != nil {
-				return printed, p.fault(k, st, err, true)
-			}
-			return printed, p.fault(k, st, nil, true)
+		if fe := p.send(ctx, job); fe != nil {
+			return printed, fe
 		}
 		if err := p.spool.Remove(job.Seq); err != nil {
 			return printed, err
@@ -240,6 +304,71 @@ func (p *Printer) flush(ctx context.Context) (int, error) {
 		p.cfg.Logger.Info("printer: receipt printed", "id", job.ID, "bytes", len(job.Data))
 	}
 	return printed, nil
+}
+
+// send writes one receipt followed by a process ID request (unless NoPrintConfirm) and status
+// requests, and decides whether it printed: a fault reported at once, or a confirmation that
+// never comes while the status shows a fault, interrupts it (buffers cleared, kept in spool).
+func (p *Printer) send(ctx context.Context, job Spooled) error {
+	p.seq = p.seq%9999 + 1
+	id := []byte(fmt.Sprintf("%04d", p.seq))
+	var w escpos.Builder
+	w.Raw(job.Data...)
+	if !p.cfg.NoPrintConfirm {
+		w.ProcessID([4]byte(id))
+	}
+	ns := []byte{escpos.StatusPrinter, escpos.StatusOffline, escpos.StatusPaper}
+	for _, n := range ns {
+		w.StatusRequest(n)
+	}
+	b, _ := w.Bytes()
+	p.port.Discard()
+	if _, err := p.port.Write(b); err != nil {
+		// Unknown how much printed: the receipt stays and prints whole when the printer is back.
+		return p.fault(ErrNoResponse, escpos.Status{}, err, true)
+	}
+	// The status requests queue behind the receipt on the line: allow its transmission time.
+	xmit := time.Duration(len(b)) * 10 * time.Second / time.Duration(p.cfg.Baud)
+	sctx, cancel := p.timeout(ctx, p.cfg.StatusTimeout+xmit)
+	r, gotID, err := p.collect(sctx, len(ns), id)
+	cancel()
+	if err != nil {
+		return p.fault(ErrNoResponse, escpos.Status{}, err, true)
+	}
+	st, err := mergeStatus(escpos.Status{}, ns, r)
+	if err != nil {
+		return p.fault(ErrNoResponse, st, err, true)
+	}
+	p.last = st
+	if k := kindOf(st); k != nil {
+		return p.interrupt(k, st)
+	}
+	if p.cfg.NoPrintConfirm || gotID {
+		return nil
+	}
+	pctx, cancel := p.timeout(ctx, p.cfg.PrintTimeout)
+	err = p.waitID(pctx, id)
+	cancel()
+	if err == nil {
+		return nil
+	}
+	st, serr := p.status(ctx)
+	if serr != nil {
+		return p.fault(ErrNoResponse, st, serr, true)
+	}
+	if k := kindOf(st); k != nil {
+		return p.interrupt(k, st)
+	}
+	return p.fault(ErrNoResponse, st, fmt.Errorf("printing not confirmed: %w", err), true)
+}
+
+// interrupt drops the rest of the receipt from the printer's buffers (DLE DC4 8): it prints
+// whole again when the fault clears.
+func (p *Printer) interrupt(k error, st escpos.Status) error {
+	if _, err := p.port.Write(escpos.ClearBuffers); err != nil {
+		return p.fault(k, st, err, true)
+	}
+	return p.fault(k, st, nil, true)
 }
 
 // Run retries the spool every PollInterval until ctx ends; it returns ctx's error.

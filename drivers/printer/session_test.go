@@ -1,12 +1,17 @@
 package printer_test
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/jonboulle/clockwork"
 
 	"github.com/packterm/pos/drivers/printer"
+	"github.com/packterm/pos/drivers/printer/escpos"
 	"github.com/packterm/pos/drivers/serialport/conntest"
 )
 
@@ -58,5 +63,46 @@ func session(t *testing.T, p *printer.Printer, paperOut, loadPaper func()) {
 	loadPaper()
 	if n, err := p.Flush(ctx(t)); n != 1 || err != nil {
 		t.Fatalf("Flush: %d, %v", n, err)
+	}
+}
+
+// A real printer answers DLE EOT as soon as the request arrives, maybe before the receipt has
+// printed. Here it reports ready, then runs out of paper while printing: the process ID reply
+// never comes, the driver asks again, sees paper end, clears the buffers and keeps the receipt.
+func TestConfirmationMissingThenPaperEnd(t *testing.T) {
+	data, err := printer.Render(sample(), printer.Layout{Columns: 48})
+	if err != nil {
+		t.Fatal(err)
+	}
+	statusReq := []byte{0x10, 4, 1, 0x10, 4, 2, 0x10, 4, 4}
+	job := append(append(append([]byte(nil), data...), 0x1D, '(', 'H', 6, 0, 48, 48, '0', '0', '0', '1'), statusReq...)
+	pb := &conntest.Playback{Ops: []conntest.IO{
+		{W: statusReq, R: []byte{0x12, 0x12, 0x12}}, // before: ready
+		{W: job, R: []byte{0x12, 0x12, 0x12}},       // sent: ready (still printing)
+		{W: statusReq, R: []byte{0x1A, 0x32, 0x72}}, // after the wait: paper end
+		{W: escpos.ClearBuffers, R: []byte{0x37, 0x25, 0}},
+	}}
+	fc := clockwork.NewFakeClock()
+	p, err := printer.New(pb, printer.Config{Layout: printer.Layout{Columns: 48}, SpoolDir: t.TempDir(), Clock: fc, PrintTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := fc.Now()
+	done := make(chan error, 1)
+	go func() { done <- p.Print(ctx(t), sample()) }()
+	// Replies are queued the moment a write matches, so only the confirmation wait can time out.
+	pctx, stop := context.WithCancel(ctx(t))
+	defer stop()
+	go pump(pctx, fc)
+	err = <-done
+	var fe *printer.FaultError
+	if !errors.As(err, &fe) || !errors.Is(err, printer.ErrPaperEnd) || !fe.Interrupted || fe.Pending != 1 {
+		t.Fatalf("Print: %v", err)
+	}
+	if err := pb.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := fc.Since(start); got < 5*time.Second {
+		t.Fatalf("gave up after %v, before PrintTimeout", got)
 	}
 }

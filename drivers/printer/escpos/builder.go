@@ -181,5 +181,16 @@ func (w *Builder) Drawer(pin5 bool, onMs, offMs int) *Builder {
 // StatusRequest is DLE EOT n.
 func (w *Builder) StatusRequest(n byte) *Builder { return w.put(DLE, EOT, n) }
 
+// ProcessID is GS ( H fn=48 (TM-T88V and later): the printer answers 37h 22h id NUL once all
+// data before it has been printed. id is four bytes in 30h..39h.
+func (w *Builder) ProcessID(id [4]byte) *Builder {
+	for _, c := range id {
+		if c < '0' || c > '9' {
+			return w.fail(fmt.Errorf("escpos: process id byte %#02x", c))
+		}
+	}
+	return w.put(GS, '(', 'H', 6, 0, 48, 48).put(id[:]...)
+}
+
 // Raw appends bytes as they are (for commands this Builder does not cover).
 func (w *Builder) Raw(b ...byte) *Builder { return w.put(b...) }

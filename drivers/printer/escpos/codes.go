@@ -49,3 +49,6 @@ var ClearBuffers = []byte{DLE, DC4, 8, 1, 3, 20, 1, 6, 2, 8}
 
 // ClearBuffersReply is the printer's answer to ClearBuffers.
 var ClearBuffersReply = []byte{0x37, 0x25, 0x00}
+
+// ProcessIDReply is the header of the answer to GS ( H fn=48 (then d1…d4 and NUL).
+var ProcessIDReply = []byte{0x37, 0x22}

@@ -61,6 +61,7 @@ const (
 	OpNVImage                      // FS p n m
 	OpBeep                         // ESC B n t / ESC ( A
 	OpSetting                      // accepted, layout-neutral settings (GS b, GS P, ESC U, ESC = …)
+	OpProcessID                    // GS ( H fn=48: answer 37h 22h d1…d4 00h once everything before has printed; Data = d1…d4
 )
 
 var opNames = [...]string{"unknown", "text", "LF", "CR", "HT", "FF", "CAN", "init", "print-mode",
@@ -70,7 +71,7 @@ var opNames = [...]string{"unknown", "text", "LF", "CR", "HT", "FF", "CAN", "ini
 	"hri-position", "hri-font", "barcode-height", "barcode-width", "barcode", "left-margin",
 	"print-width", "cut", "raster", "qr", "graphics", "function", "asb", "transmit-status",
 	"printer-id", "status-request", "recover", "clear-buffers", "real-time", "page-mode", "kanji",
-	"nv-image", "beep", "setting"}
+	"nv-image", "beep", "setting", "process-id"}
 
 func (o Op) String() string {
 	if int(o) >= 0 && int(o) < len(opNames) {

@@ -281,6 +281,11 @@ func parseGS(b []byte) (Command, int, error) {
 			return c, n, nil
 		case 'L':
 			return graphics(body, n)
+		case 'H':
+			if len(body) == 6 && body[0] == 48 && body[1] == 48 {
+				return Command{Op: OpProcessID, Data: append([]byte(nil), body[2:]...)}, n, nil
+			}
+			return unknown(n, "GS ( H other than a process ID request")
 		}
 		return Command{Op: OpFunction, Arg: int(b[2])}, n, nil
 	case '8':

@@ -37,7 +37,6 @@ type modes struct {
 	qrECC       byte
 	qrData      []byte
 	graphics    *image.Gray
-	upsideDown  bool
 }
 
 // Printer is the emulated device: feed it host bytes, it returns the bytes the printer answers.
@@ -352,8 +351,6 @@ func (p *Printer) apply(c escpos.Command) []byte {
 		p.feedLine(Line{Kind: FeedLine, Height: c.Arg, Columns: p.columns(Style{Width: 1})})
 	case escpos.OpDrawer:
 		p.pulse(Pulse{Pin5: b01(int(c.Args[0])), OnMs: int(c.Args[1]) * 2})
-	case escpos.OpUpsideDown:
-		p.m.upsideDown = b01(c.Arg)
 	case escpos.OpSize:
 		w, h := 1+(c.Arg>>4&7), 1+(c.Arg&7)
 		p.m.style.Width, p.m.style.Height = w, h
@@ -429,14 +426,25 @@ func (p *Printer) apply(c escpos.Command) []byte {
 			return append([]byte("_TM-T88 (emulated)"), 0)
 		}
 		p.report(c, "GS I with unknown n")
-	case escpos.OpPosition, escpos.OpCharSpacing, escpos.OpHRIFont, escpos.OpASB,
-		escpos.OpPanelButtons, escpos.OpKanji, escpos.OpSetting, escpos.OpRotate, escpos.OpBeep,
-		escpos.OpReverseFeed:
+	case escpos.OpCharSpacing, escpos.OpHRIFont, escpos.OpPanelButtons, escpos.OpKanji,
+		escpos.OpSetting, escpos.OpBeep, escpos.OpReverseFeed:
 		// Accepted; no effect on the emulated paper.
 	case escpos.OpPageMode:
 		p.report(c, "page mode not emulated")
 	case escpos.OpFunction:
 		p.report(c, "function not emulated")
+	case escpos.OpProcessID:
+		return append(append(append([]byte(nil), escpos.ProcessIDReply...), c.Data...), 0)
+	case escpos.OpASB:
+		if c.Arg != 0 {
+			p.report(c, "automatic status back not emulated")
+		}
+	case escpos.OpUpsideDown, escpos.OpRotate:
+		if c.Arg&1 != 0 {
+			p.report(c, "upside-down and rotated printing not emulated")
+		}
+	case escpos.OpPosition:
+		p.report(c, "absolute and relative print positions not emulated")
 	case escpos.OpUnknown:
 		p.report(c, "")
 	default:
