@@ -42,8 +42,8 @@ type Config struct {
 	// NoPrintConfirm: the printer lacks GS ( H (before TM-T88V); the status read after sending
 	// a receipt is then all the driver knows.
 	NoPrintConfirm bool
-	Clock        clockwork.Clock
-	Logger       *slog.Logger
+	Clock          clockwork.Clock
+	Logger         *slog.Logger
 }
 
 // Printer is an ESC/POS receipt printer. Its methods are safe for concurrent use.
