@@ -14,7 +14,7 @@ import (
 	"github.com/packterm/pos/drivers/scanner/scanneremul"
 )
 
-func run(t *testing.T, args ...string) (string, error) {
+func runDevices(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	var out bytes.Buffer
 	root.SetOut(&out)
@@ -22,13 +22,17 @@ func run(t *testing.T, args ...string) (string, error) {
 	root.SetArgs(args)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
+	// cobra keeps a subcommand's context from an earlier Execute in the same process.
+	if sub, _, err := root.Find(args); err == nil {
+		sub.SetContext(ctx)
+	}
 	err := root.ExecuteContext(ctx)
 	return out.String(), err
 }
 
 func TestPrinterRenderCapture(t *testing.T) {
 	dir := t.TempDir()
-	out, err := run(t, "printer", "render", "../../drivers/printer/printeremul/testdata/capture/python-escpos.bin", "--out", dir)
+	out, err := runDevices(t, "printer", "render", "../../drivers/printer/printeremul/testdata/capture/python-escpos.bin", "--out", dir)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -50,7 +54,7 @@ func TestPrinterRenderListsUnknown(t *testing.T) {
 	dir := t.TempDir()
 	capture := filepath.Join(dir, "c.bin")
 	os.WriteFile(capture, []byte("abc\n\x1b\x01\x1dV\x00"), 0o644)
-	out, err := run(t, "printer", "render", capture, "--out", filepath.Join(dir, "out"))
+	out, err := runDevices(t, "printer", "render", capture, "--out", filepath.Join(dir, "out"))
 	if err != nil || !strings.Contains(out, "unknown sequence: 1B 01") {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -62,7 +66,7 @@ func TestPrinterTestAndStatusOnEmulator(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer emu.Close()
-	out, err := run(t, "printer", "test", "--port", emu.Path(), "--columns", "42", "--drawer")
+	out, err := runDevices(t, "printer", "test", "--port", emu.Path(), "--columns", "42", "--drawer")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -71,7 +75,7 @@ func TestPrinterTestAndStatusOnEmulator(t *testing.T) {
 		t.Fatalf("emulator got %d receipts\n%s", len(rs), out)
 	}
 	emu.SetCoverOpen(true)
-	out, err = run(t, "printer", "status", "--port", emu.Path())
+	out, err = runDevices(t, "printer", "status", "--port", emu.Path())
 	if ee, ok := err.(*exitError); !ok || ee.code != 3 || !strings.Contains(out, "cover-open") {
 		t.Fatalf("status with cover open: %v\n%s", err, out)
 	}
@@ -88,7 +92,7 @@ func TestScannerListenOnEmulator(t *testing.T) {
 	emu.WriteRaw(ctx, []byte("\x00\x01garbage\r\n"))
 	emu.Scan(ctx, "PACK-0042", "]C0")
 	emu.Scan(ctx, "0123456789", "]I0")
-	out, err := run(t, "scanner", "listen", "--port", emu.Path(), "--suffix", "crlf", "--aim", "--count", "2")
+	out, err := runDevices(t, "scanner", "listen", "--port", emu.Path(), "--suffix", "crlf", "--aim", "--count", "2")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
