@@ -22,19 +22,19 @@ func init() {
 	root.AddCommand(cmd)
 }
 
-type portFlags struct {
+type printerPortFlags struct {
 	path string
 	baud int
 }
 
-func (f *portFlags) add(c *cobra.Command) {
+func (f *printerPortFlags) add(c *cobra.Command) {
 	c.Flags().StringVar(&f.path, "port", "", "serial device of the printer (e.g. /dev/ttyUSB0)")
 	c.Flags().IntVar(&f.baud, "baud", 9600, "baud rate (8N1)")
 	_ = c.MarkFlagRequired("port")
 }
 
 // openPrinter opens the port and waits for the device (up to wait).
-func openPrinter(ctx context.Context, f portFlags, cols int, spool string) (*printer.Printer, *serialport.Port, error) {
+func openPrinter(ctx context.Context, f printerPortFlags, cols int, spool string) (*printer.Printer, *serialport.Port, error) {
 	port, err := serialport.Open(serialport.Config{Path: f.path, Baud: f.baud})
 	if err != nil {
 		return nil, nil, err
@@ -54,7 +54,7 @@ func openPrinter(ctx context.Context, f portFlags, cols int, spool string) (*pri
 }
 
 func printerTestCmd() *cobra.Command {
-	var pf portFlags
+	var pf printerPortFlags
 	var cols int
 	var drawer bool
 	c := &cobra.Command{
@@ -90,7 +90,7 @@ func printerTestCmd() *cobra.Command {
 }
 
 func printerStatusCmd() *cobra.Command {
-	var pf portFlags
+	var pf printerPortFlags
 	c := &cobra.Command{
 		Use:   "status",
 		Short: "Read the printer's real-time status (DLE EOT)",

@@ -254,18 +254,24 @@ func (p *Printer) printLine(feedEmpty bool) {
 	p.line, p.lineCol, p.lineImg = nil, 0, false
 }
 
-func (p *Printer) addText(s string) {
-	for _, r := range s {
+// addText puts code page bytes on the line, wrapping at the print area. If paper runs out on
+// a wrapped line, the bytes not yet printed wait at the head of the buffer, as on the printer.
+func (p *Printer) addText(raw []byte) {
+	cm := p.charmap()
+	for i, b := range raw {
 		if p.lineCol+p.m.style.Width > p.columns(Style{Width: 1, FontB: p.m.style.FontB}) {
 			p.printLine(false)
 			if p.stopped() {
+				rest := escpos.Command{Op: escpos.OpText, Data: append([]byte(nil), raw[i:]...), Raw: append([]byte(nil), raw[i:]...)}
+				p.pending = append([]escpos.Command{rest}, p.pending...)
 				return
 			}
 		}
+		r := string(cm.DecodeByte(b))
 		if n := len(p.line); n > 0 && p.line[n-1].Style == p.m.style {
-			p.line[n-1].Text += string(r)
+			p.line[n-1].Text += r
 		} else {
-			p.line = append(p.line, Segment{Text: string(r), Style: p.m.style})
+			p.line = append(p.line, Segment{Text: r, Style: p.m.style})
 		}
 		p.lineCol += p.m.style.Width
 	}
@@ -294,18 +300,13 @@ func b01(n int) bool { return n&1 == 1 }
 func (p *Printer) apply(c escpos.Command) []byte {
 	switch c.Op {
 	case escpos.OpText:
-		var sb strings.Builder
-		cm := p.charmap()
-		for _, b := range c.Data {
-			sb.WriteRune(cm.DecodeByte(b))
-		}
-		p.addText(sb.String())
+		p.addText(c.Data)
 	case escpos.OpLF:
 		p.printLine(true)
 	case escpos.OpCR, escpos.OpFF, escpos.OpCAN:
 	case escpos.OpHT:
 		n := 8 - p.lineCol%8
-		p.addText(strings.Repeat(" ", n))
+		p.addText([]byte(strings.Repeat(" ", n)))
 	case escpos.OpInit:
 		p.reset()
 	case escpos.OpPrintMode:

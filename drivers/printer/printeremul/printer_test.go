@@ -292,3 +292,25 @@ func FuzzPrinter(f *testing.F) {
 		}
 	})
 }
+
+// Paper running out on a wrapped line keeps the rest of the text: it prints after the new roll
+// goes in (when the host does not clear the buffers).
+func TestPaperEndInsideWrappedText(t *testing.T) {
+	p := New(Config{Columns: 42, Logger: discard})
+	p.PaperOutAfter(1)
+	long := strings.Repeat("0123456789", 10) // 100 characters: three lines of 42
+	p.Write([]byte(long + "\n"))
+	if got := p.Current().PlainText(); got != long[:42]+"\n" {
+		t.Fatalf("before loading paper: %q", got)
+	}
+	p.LoadPaper()
+	var all strings.Builder
+	for _, l := range p.Current().Lines {
+		for _, s := range l.Segments {
+			all.WriteString(s.Text)
+		}
+	}
+	if all.String() != long {
+		t.Fatalf("after loading paper: %q", all.String())
+	}
+}
