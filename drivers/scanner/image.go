@@ -16,6 +16,19 @@ type ImageDecoder interface {
 	Decode(img image.Image) (text, symbology string, err error)
 }
 
+// DecoderFunc adapts a function to ImageDecoder, e.g. for package barcode:
+//
+//	scanner.DecoderFunc(func(img image.Image) (string, string, error) {
+//		r, err := barcode.Decode(img)
+//		return r.Text, r.Symbology, err
+//	})
+type DecoderFunc func(img image.Image) (text, symbology string, err error)
+
+// Decode calls f.
+func (f DecoderFunc) Decode(img image.Image) (string, string, error) { return f(img) }
+
+var _ ImageDecoder = DecoderFunc(nil)
+
 // ImageFrame is one image to decode; Name identifies it in events and logs (a file path, an upload).
 type ImageFrame struct {
 	Image image.Image
