@@ -225,20 +225,17 @@ func barcodeImage(l Line, dots int) (*image.Gray, error) {
 		return nil, fmt.Errorf("draw %s %q: %w", l.Symbology, l.Data, err)
 	}
 	bars := matrixImage(m, l.Module, l.Height)
-	parts := []*image.Gray{}
-	hri := textImage(Line{Align: 1, Segments: []Segment{{Text: l.Data, Style: Style{Width: 1, Height: 1}}}}, dots)
+	// The human-readable line is centred under (or over) the bars.
+	bw := max(bars.Rect.Dx(), len(l.Data)*12)
+	block := place(bars, bw, 1)
+	hri := textImage(Line{Align: 1, Segments: []Segment{{Text: l.Data, Style: Style{Width: 1, Height: 1}}}}, bw)
 	if l.HRI&1 != 0 {
-		parts = append(parts, hri)
+		block = stack(hri, block)
 	}
-	parts = append(parts, place(bars, dots, l.Align))
 	if l.HRI&2 != 0 {
-		parts = append(parts, hri)
+		block = stack(block, hri)
 	}
-	out := parts[0]
-	for _, p := range parts[1:] {
-		out = stack(out, p)
-	}
-	return stack(out, blank(dots, 6)), nil
+	return stack(place(block, dots, l.Align), blank(dots, 6)), nil
 }
 
 func qrImage(l Line, dots int) (*image.Gray, error) {
