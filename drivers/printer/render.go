@@ -85,7 +85,7 @@ func encode(s string, cp CodePage) []byte {
 }
 
 // Render turns a receipt into the ESC/POS stream that prints it: init, code page, print area,
-// the items, the drawer pulse if asked, then feed and partial cut.
+// the items, feed and partial cut, then the drawer pulse if asked.
 func Render(r Receipt, l Layout) ([]byte, error) {
 	l, err := l.withDefaults()
 	if err != nil {
@@ -101,10 +101,12 @@ func Render(r Receipt, l Layout) ([]byte, error) {
 			return nil, fmt.Errorf("printer: item %d: %w", i, err)
 		}
 	}
+	// The kick follows the cut: a receipt stopped by paper end before its cut never opens the
+	// drawer, so the reprint opens it exactly once.
+	w.FeedCut(3)
 	if r.OpenDrawer {
 		w.Drawer(false, 50, 500)
 	}
-	w.FeedCut(3)
 	return w.Bytes()
 }
 

@@ -58,7 +58,7 @@ func TestRenderStructure(t *testing.T) {
 		}
 	}
 	s := strings.Join(ops, " ")
-	for _, want := range []string{"init code-page left-margin print-width", "bold size text LF bold size", "drawer cut"} {
+	for _, want := range []string{"init code-page left-margin print-width", "bold size text LF bold size", "cut drawer"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("missing %q in %s", want, s)
 		}
