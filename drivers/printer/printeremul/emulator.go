@@ -17,7 +17,9 @@ type Emulator struct {
 // driver opens as its serial port).
 func NewEmulator(link string, cfg Config) (*Emulator, error) {
 	e := &Emulator{Printer: New(cfg)}
+	ready := make(chan struct{}) // e.dev is set before the handler uses it
 	dev, err := serialemul.New(link, func(b []byte) {
+		<-ready
 		if reply := e.Printer.Write(b); len(reply) > 0 {
 			_, _ = e.dev.Write(reply)
 		}
@@ -26,6 +28,7 @@ func NewEmulator(link string, cfg Config) (*Emulator, error) {
 		return nil, fmt.Errorf("printeremul: %w", err)
 	}
 	e.dev = dev
+	close(ready)
 	return e, nil
 }
 
