@@ -62,6 +62,8 @@ const (
 	OpBeep                         // ESC B n t / ESC ( A
 	OpSetting                      // accepted, layout-neutral settings (GS b, GS P, ESC U, ESC = …)
 	OpProcessID                    // GS ( H fn=48: answer 37h 22h d1…d4 00h once everything before has printed; Data = d1…d4
+	OpLineSpacing60                // ESC A n: line spacing n/60 inch (python-escpos line_spacing divisor 60)
+	OpLineSpacing360               // ESC + n: line spacing n/360 inch
 )
 
 var opNames = [...]string{"unknown", "text", "LF", "CR", "HT", "FF", "CAN", "init", "print-mode",
@@ -71,7 +73,7 @@ var opNames = [...]string{"unknown", "text", "LF", "CR", "HT", "FF", "CAN", "ini
 	"hri-position", "hri-font", "barcode-height", "barcode-width", "barcode", "left-margin",
 	"print-width", "cut", "raster", "qr", "graphics", "function", "asb", "transmit-status",
 	"printer-id", "status-request", "recover", "clear-buffers", "real-time", "page-mode", "kanji",
-	"nv-image", "beep", "setting", "process-id"}
+	"nv-image", "beep", "setting", "process-id", "line-spacing-60", "line-spacing-360"}
 
 func (o Op) String() string {
 	if int(o) >= 0 && int(o) < len(opNames) {

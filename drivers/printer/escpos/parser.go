@@ -110,7 +110,7 @@ var escFixed = map[byte]struct {
 	'i': {2, OpCut}, 'm': {2, OpCut}, 'L': {2, OpPageMode}, 'S': {2, OpPageMode},
 	'T': {3, OpPageMode}, 'W': {10, OpPageMode}, 'U': {3, OpSetting}, '=': {3, OpSetting},
 	'r': {3, OpSetting}, '%': {3, OpSetting}, '?': {3, OpSetting}, 'B': {4, OpBeep},
-	'c': {4, OpPanelButtons}, 'K': {3, OpSetting},
+	'c': {4, OpPanelButtons}, 'A': {3, OpLineSpacing60}, '+': {3, OpLineSpacing360},
 }
 
 func parseESC(b []byte) (Command, int, error) {
@@ -208,6 +208,7 @@ var gsFixed = map[byte]struct {
 	'W': {4, OpPrintWidth}, 'a': {3, OpASB}, 'r': {3, OpTransmitStatus}, 'I': {3, OpPrinterID},
 	'b': {3, OpSetting}, 'P': {4, OpSetting}, '$': {4, OpPosition}, '\\': {4, OpPosition},
 	'/': {3, OpSetting}, 'T': {3, OpSetting}, 'E': {3, OpSetting}, 'J': {3, OpSetting},
+	'|': {3, OpSetting}, // print density (python-escpos set(density=…))
 }
 
 func parseGS(b []byte) (Command, int, error) {

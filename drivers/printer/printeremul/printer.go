@@ -323,6 +323,10 @@ func (p *Printer) apply(c escpos.Command) []byte {
 		p.m.lineSpacing = 30
 	case escpos.OpLineSpacing:
 		p.m.lineSpacing = c.Arg
+	case escpos.OpLineSpacing60:
+		p.m.lineSpacing = c.Arg * 3 // 180 dpi
+	case escpos.OpLineSpacing360:
+		p.m.lineSpacing = c.Arg / 2
 	case escpos.OpAlign:
 		if a := c.Arg % 48; a <= 2 {
 			p.m.align = a

@@ -58,6 +58,10 @@ func pythonEscposStream() []byte {
 		w('\n')
 	}
 	w(esc, '2')
+	// image(impl="graphics"): GS ( L fn 112 store (8×2 raster), then fn 50 print; density GS |.
+	w(gs, '(', 'L', 12, 0, 48, 112, 48, 1, 1, 49, 8, 0, 2, 0, 0xAA, 0x55)
+	w(gs, '(', 'L', 2, 0, 48, 50)
+	w(gs, '|', 4, esc, 'A', 10, esc, '+', 60, esc, '2')
 	// barcode("1234567890128", "EAN13") and barcode("{BABC-123", "CODE128", function_type="B")
 	w(gs, 'h', 64, gs, 'w', 3, gs, 'f', 0, gs, 'H', 2)
 	w(gs, 'k', 2)
@@ -132,8 +136,9 @@ func TestPythonEscposStream(t *testing.T) {
 			imgs = append(imgs, l.Image.Rect)
 		}
 	}
-	if len(imgs) != 2 || imgs[0].Dx() != 16 || imgs[0].Dy() != 4 || imgs[1].Dx() != 4 || imgs[1].Dy() != 48 {
-		t.Errorf("images %v, want 16x4 raster and 4x48 merged stripes", imgs)
+	if len(imgs) != 3 || imgs[0].Dx() != 16 || imgs[0].Dy() != 4 || imgs[1].Dx() != 4 || imgs[1].Dy() != 48 ||
+		imgs[2].Dx() != 8 || imgs[2].Dy() != 2 {
+		t.Errorf("images %v, want 16x4 raster, 4x48 merged stripes, 8x2 graphics", imgs)
 	}
 	plain := r.PlainText()
 	for _, want := range []string{"BIG TITLE", "café", "[EAN13 1234567890128]", "[Code128 ABC-123]", "[QR hello python]"} {
