@@ -226,10 +226,17 @@ func (p *Port) run() {
 	defer close(p.stopped)
 	log := p.cfg.Logger
 	backoff := p.cfg.MinBackoff
+	failures := 0
 	for {
 		sp, info, err := p.open()
 		if err != nil {
-			log.Debug("serialport: open failed", "err", err, "retry_in", backoff)
+			// Say why once (absent, permission denied…), then quietly keep trying.
+			if failures == 0 {
+				log.Warn("serialport: cannot open device, retrying", "err", err)
+			} else {
+				log.Debug("serialport: open failed", "err", err, "retry_in", backoff)
+			}
+			failures++
 			select {
 			case <-p.cfg.Clock.After(backoff):
 			case <-p.done:
@@ -238,7 +245,7 @@ func (p *Port) run() {
 			backoff = min(backoff*2, p.cfg.MaxBackoff)
 			continue
 		}
-		backoff = p.cfg.MinBackoff
+		backoff, failures = p.cfg.MinBackoff, 0
 		p.mu.Lock()
 		p.sp, p.lost = sp, nil
 		close(p.connected)
