@@ -1,0 +1,224 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/packterm/pos/drivers/printer"
+	"github.com/packterm/pos/drivers/printer/printeremul"
+	"github.com/packterm/pos/drivers/serialport"
+)
+
+func init() {
+	cmd := &cobra.Command{Use: "printer", Short: "Receipt printer: test page, status, render captured ESC/POS, emulate"}
+	cmd.AddCommand(printerTestCmd(), printerStatusCmd(), printerRenderCmd(), printerEmulateCmd())
+	root.AddCommand(cmd)
+}
+
+type printerPortFlags struct {
+	path string
+	baud int
+}
+
+func (f *printerPortFlags) add(c *cobra.Command) {
+	c.Flags().StringVar(&f.path, "port", "", "serial device of the printer (e.g. /dev/ttyUSB0)")
+	c.Flags().IntVar(&f.baud, "baud", 9600, "baud rate (8N1)")
+	_ = c.MarkFlagRequired("port")
+}
+
+// openPrinter opens the port and waits for the device (up to wait).
+func openPrinter(ctx context.Context, f printerPortFlags, cols int, spool string) (*printer.Printer, *serialport.Port, error) {
+	port, err := serialport.Open(serialport.Config{Path: f.path, Baud: f.baud})
+	if err != nil {
+		return nil, nil, err
+	}
+	wctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	if err := port.WaitConnected(wctx); err != nil {
+		port.Close()
+		return nil, nil, &exitError{code: 2, err: fmt.Errorf("printer: %s not present: %w", f.path, err)}
+	}
+	p, err := printer.New(port, printer.Config{Layout: printer.Layout{Columns: cols}, SpoolDir: spool})
+	if err != nil {
+		port.Close()
+		return nil, nil, err
+	}
+	return p, port, nil
+}
+
+func printerTestCmd() *cobra.Command {
+	var pf printerPortFlags
+	var cols int
+	var drawer bool
+	c := &cobra.Command{
+		Use:   "test",
+		Short: "Print the technician test page (styles, accents, €, barcodes, QR) and report the status",
+		RunE: func(c *cobra.Command, _ []string) error {
+			spool, err := os.MkdirTemp("", "posctl-testpage-")
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(spool)
+			p, port, err := openPrinter(c.Context(), pf, cols, spool)
+			if err != nil {
+				return err
+			}
+			defer port.Close()
+			st, err := p.Status(c.Context())
+			if err != nil {
+				return &exitError{code: 2, err: err}
+			}
+			fmt.Fprintf(c.OutOrStdout(), "status before: %s\n", st)
+			if err := p.Print(c.Context(), printer.TestPage(p.Layout(), drawer)); err != nil {
+				return &exitError{code: 2, err: err}
+			}
+			fmt.Fprintf(c.OutOrStdout(), "test page printed (%d columns); status after: %s\n", p.Layout().Columns, p.LastStatus())
+			return nil
+		},
+	}
+	pf.add(c)
+	c.Flags().IntVar(&cols, "columns", 48, "characters per line: 42 or 48")
+	c.Flags().BoolVar(&drawer, "drawer", false, "also kick the cash drawer")
+	return c
+}
+
+func printerStatusCmd() *cobra.Command {
+	var pf printerPortFlags
+	c := &cobra.Command{
+		Use:   "status",
+		Short: "Read the printer's real-time status (DLE EOT)",
+		RunE: func(c *cobra.Command, _ []string) error {
+			spool, err := os.MkdirTemp("", "posctl-status-")
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(spool)
+			p, port, err := openPrinter(c.Context(), pf, 48, spool)
+			if err != nil {
+				return err
+			}
+			defer port.Close()
+			st, err := p.Status(c.Context())
+			if err != nil {
+				return &exitError{code: 2, err: err}
+			}
+			fmt.Fprintln(c.OutOrStdout(), st)
+			if !st.Ready() {
+				return &exitError{code: 3, err: fmt.Errorf("printer not ready: %s", st)}
+			}
+			return nil
+		},
+	}
+	pf.add(c)
+	return c
+}
+
+// writeReceipts writes DIR/NNNN.txt and DIR/NNNN.png for receipts numbered from first.
+func writeReceipts(dir string, first int, rs []printeremul.Receipt) error {
+	for i, r := range rs {
+		base := filepath.Join(dir, fmt.Sprintf("%04d", first+i))
+		if err := os.WriteFile(base+".txt", []byte(r.Text()), 0o644); err != nil {
+			return err
+		}
+		f, err := os.Create(base + ".png")
+		if err != nil {
+			return err
+		}
+		if err := r.WritePNG(f); err != nil {
+			f.Close()
+			return fmt.Errorf("%s.png: %w", base, err)
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func printerRenderCmd() *cobra.Command {
+	var out string
+	var cols int
+	c := &cobra.Command{
+		Use:   "render CAPTURE.bin",
+		Short: "Run a captured ESC/POS stream through the emulated printer: DIR/NNNN.txt and .png per receipt",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			data, err := os.ReadFile(args[0])
+			if err != nil {
+				return err
+			}
+			if err := os.MkdirAll(out, 0o755); err != nil {
+				return err
+			}
+			p := printeremul.New(printeremul.Config{Columns: cols})
+			p.Write(data)
+			p.Close()
+			rs := p.Receipts()
+			if err := writeReceipts(out, 1, rs); err != nil {
+				return err
+			}
+			w := c.OutOrStdout()
+			fmt.Fprintf(w, "%d receipt(s) written to %s\n", len(rs), out)
+			for _, u := range p.Unknown() {
+				fmt.Fprintf(w, "unknown sequence: % X (%s)\n", u.Raw, u.Reason)
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&out, "out", "", "output directory")
+	c.Flags().IntVar(&cols, "columns", 48, "characters per line of the emulated printer: 42 or 48")
+	_ = c.MarkFlagRequired("out")
+	return c
+}
+
+func printerEmulateCmd() *cobra.Command {
+	var link, out string
+	var cols int
+	c := &cobra.Command{
+		Use:   "emulate",
+		Short: "Run an emulated printer on a pseudo-terminal; each cut receipt goes to DIR/NNNN.txt and .png",
+		RunE: func(c *cobra.Command, _ []string) error {
+			if err := os.MkdirAll(out, 0o755); err != nil {
+				return err
+			}
+			e, err := printeremul.NewEmulator(link, printeremul.Config{Columns: cols})
+			if err != nil {
+				return err
+			}
+			defer e.Close()
+			fmt.Fprintf(c.OutOrStdout(), "emulated printer at %s; receipts to %s; Ctrl-C to stop\n", e.Path(), out)
+			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
+			defer stop()
+			done := 0
+			for {
+				rs, err := e.WaitReceipts(ctx, done+1)
+				if err != nil {
+					if errors.Is(err, context.Canceled) {
+						return nil
+					}
+					return err
+				}
+				if err := writeReceipts(out, done+1, rs[done:]); err != nil {
+					return err
+				}
+				for i := done; i < len(rs); i++ {
+					fmt.Fprintf(c.OutOrStdout(), "receipt %04d: %d lines, cut %q\n", i+1, len(rs[i].Lines), rs[i].Cut)
+				}
+				done = len(rs)
+			}
+		},
+	}
+	c.Flags().StringVar(&link, "link", "", "path of the device link to create (e.g. /tmp/ttyPRN)")
+	c.Flags().StringVar(&out, "out", "", "output directory")
+	c.Flags().IntVar(&cols, "columns", 48, "characters per line: 42 or 48")
+	_ = c.MarkFlagRequired("link")
+	_ = c.MarkFlagRequired("out")
+	return c
+}

@@ -1,0 +1,113 @@
+package scanner
+
+import (
+	"context"
+	"fmt"
+	"image"
+	_ "image/gif"  // frame formats
+	_ "image/jpeg" // frame formats
+	_ "image/png"  // frame formats
+	"os"
+)
+
+// ImageDecoder finds a code in an image and returns its text and AIM symbology identifier.
+// The codes package's barcode decoder (gozxing) is adapted to it by the terminal.
+type ImageDecoder interface {
+	Decode(img image.Image) (text, symbology string, err error)
+}
+
+// DecoderFunc adapts a function to ImageDecoder, e.g. for package barcode:
+//
+//	scanner.DecoderFunc(func(img image.Image) (string, string, error) {
+//		r, err := barcode.Decode(img)
+//		return r.Text, r.Symbology, err
+//	})
+type DecoderFunc func(img image.Image) (text, symbology string, err error)
+
+// Decode calls f.
+func (f DecoderFunc) Decode(img image.Image) (string, string, error) { return f(img) }
+
+var _ ImageDecoder = DecoderFunc(nil)
+
+// ImageFrame is one image to decode; Name identifies it in events and logs (a file path, an upload).
+type ImageFrame struct {
+	Image image.Image
+	Name  string
+	// Report: a frame that yields no code is an EventError (files, uploads), not silence
+	// (camera frames, most of which show no code).
+	Report bool
+}
+
+// LoadFrame reads a PNG, JPEG or GIF file as a reported frame.
+func LoadFrame(path string) (ImageFrame, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return ImageFrame{}, fmt.Errorf("scanner: image: %w", err)
+	}
+	defer f.Close()
+	img, _, err := image.Decode(f)
+	if err != nil {
+		return ImageFrame{}, fmt.Errorf("scanner: image %s: %w", path, err)
+	}
+	return ImageFrame{Image: img, Name: path, Report: true}, nil
+}
+
+// Images decodes frames into scan events.
+type Images struct {
+	cfg   Config
+	dec   ImageDecoder
+	dedup *Deduper
+}
+
+// NewImages returns an image source using dec.
+func NewImages(dec ImageDecoder, cfg Config) *Images {
+	cfg = cfg.withDefaults()
+	return &Images{cfg: cfg, dec: dec, dedup: NewDeduper(cfg.DedupWindow, cfg.Clock)}
+}
+
+// Decode turns one frame into an event; ok is false for a silent miss or a repeat.
+func (s *Images) Decode(fr ImageFrame) (ev Event, ok bool) {
+	text, sym, err := s.dec.Decode(fr.Image)
+	if err == nil && text == "" {
+		err = fmt.Errorf("empty code")
+	}
+	if err != nil {
+		if !fr.Report {
+			return Event{}, false
+		}
+		return Event{Kind: EventError, Err: fmt.Errorf("scanner: image %s: %w", fr.Name, err), Scan: Scan{Source: "image:" + fr.Name}}, true
+	}
+	if !printable([]byte(text)) {
+		s.cfg.Logger.Warn("scanner: decoded text discarded", "err", ErrBinary, "image", fr.Name)
+		return Event{}, false
+	}
+	if !s.dedup.Fresh(sym + text) {
+		return Event{}, false
+	}
+	return Event{Kind: EventScan, Scan: Scan{Text: text, Symbology: sym, Source: "image:" + fr.Name, At: s.cfg.Clock.Now()}}, true
+}
+
+// Run decodes frames until in closes (returns nil) or ctx ends (returns ctx's error).
+func (s *Images) Run(ctx context.Context, in <-chan ImageFrame, out chan<- Event) error {
+	for {
+		var fr ImageFrame
+		var more bool
+		select {
+		case fr, more = <-in:
+			if !more {
+				return nil
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		ev, ok := s.Decode(fr)
+		if !ok {
+			continue
+		}
+		select {
+		case out <- ev:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
