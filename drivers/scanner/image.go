@@ -3,6 +3,7 @@ package scanner
 import (
 	"context"
 	"fmt"
+	"github.com/packterm/pos/drivers/barcode"
 	"image"
 	_ "image/gif"  // frame formats
 	_ "image/jpeg" // frame formats
@@ -28,6 +29,13 @@ type DecoderFunc func(img image.Image) (text, symbology string, err error)
 func (f DecoderFunc) Decode(img image.Image) (string, string, error) { return f(img) }
 
 var _ ImageDecoder = DecoderFunc(nil)
+
+// Barcode is the terminal's image decoder: package barcode's locate-then-decode reader of
+// Code 128, ITF and QR in photo-like frames.
+var Barcode ImageDecoder = DecoderFunc(func(img image.Image) (string, string, error) {
+	r, err := barcode.Decode(img)
+	return r.Text, r.Symbology, err
+})
 
 // ImageFrame is one image to decode; Name identifies it in events and logs (a file path, an upload).
 type ImageFrame struct {

@@ -15,12 +15,9 @@ import (
 	"github.com/makiuchi-d/gozxing/qrcode"
 
 	"github.com/packterm/pos/drivers/scanner"
-	"github.com/packterm/pos/drivers/scanner/internal/zxdecode"
 	"github.com/packterm/pos/drivers/scanner/scanneremul"
 	"github.com/packterm/pos/drivers/serialport"
 )
-
-var _ scanner.ImageDecoder = zxdecode.Decoder{}
 
 func testCtx(t *testing.T) context.Context {
 	c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -212,7 +209,7 @@ func code128(t *testing.T, text string) image.Image {
 
 func TestEmulatorScanImage(t *testing.T) {
 	r := newRig(t, scanner.Config{Suffix: scanner.CR, AIM: true},
-		scanneremul.Config{Suffix: scanner.CR, AIM: true, Decoder: zxdecode.Decoder{}})
+		scanneremul.Config{Suffix: scanner.CR, AIM: true, Decoder: scanner.Barcode})
 	if err := r.emu.ScanImage(testCtx(t), code128(t, "PACK-7781")); err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +245,7 @@ func TestImagesFromFiles(t *testing.T) {
 		write("blank.png", image.NewGray(image.Rect(0, 0, 50, 50))),
 		write("again.png", code128(t, "PACK-0001")), // repeat within the window
 	}
-	src := scanner.NewImages(zxdecode.Decoder{}, scanner.Config{Clock: clockwork.NewFakeClock()})
+	src := scanner.NewImages(scanner.Barcode, scanner.Config{Clock: clockwork.NewFakeClock()})
 	in := make(chan scanner.ImageFrame)
 	out := make(chan scanner.Event, 8)
 	ctx := testCtx(t)
