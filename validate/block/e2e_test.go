@@ -29,20 +29,15 @@ type generated struct {
 
 func generate(t testing.TB, d *game.Definition, block uint16, seed Seed) *generated {
 	t.Helper()
-	pub, priv, err := ed25519.GenerateKey(nil)
+	g, err := generateIn(t.TempDir(), d, block, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := NewPlan(d, block, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	m, err := p.Files(context.Background(), dir, 1, priv, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &generated{dir: dir, plan: p, pub: pub, priv: priv, man: m, trust: ledger.NewTrustStore(pub)}
+	return g
+}
+
+func ed25519GenerateKey() (ed25519.PublicKey, ed25519.PrivateKey, error) {
+	return ed25519.GenerateKey(nil)
 }
 
 func (g *generated) audit(t testing.TB, printPath string) *Report {
