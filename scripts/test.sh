@@ -14,6 +14,24 @@ export CGO_ENABLED=${CGO_ENABLED:-1}
 
 step() { printf '\n== %s\n' "$*"; }
 
+step "test tools"
+# command:package pairs the tests use; installed when missing and allowed (CI=true or root).
+tools="qemu-arm-static:qemu-user-static qemu-aarch64-static:qemu-user-static zbarimg:zbar-tools dmtxread:dmtx-utils dmtxwrite:dmtx-utils zint:zint"
+missing=""
+for t in $tools; do
+	command -v "${t%%:*}" >/dev/null || missing="$missing ${t#*:}"
+done
+missing=$(echo $missing | tr ' ' '\n' | sort -u | tr '\n' ' ')
+if [ -z "${missing// /}" ]; then
+	echo "all present"
+elif [ "${CI:-}" = true ] || [ "$(id -u)" = 0 ]; then
+	echo "installing:$missing"
+	(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing) >/dev/null 2>&1 ||
+		{ echo "apt-get install$missing failed"; exit 1; }
+else
+	echo "missing and not allowed to install (not root, CI unset):$missing — tests that need them skip"
+fi
+
 step "gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [ -n "$unformatted" ]; then
@@ -56,13 +74,8 @@ if [ "${QEMU:-1}" = 0 ]; then
 	echo "skipped (QEMU=0)"
 else
 	if ! command -v qemu-arm-static >/dev/null || ! command -v qemu-aarch64-static >/dev/null; then
-		if [ "${CI:-}" = true ] || [ "$(id -u)" = 0 ]; then
-			echo "installing qemu-user-static"
-			(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user-static) >/dev/null
-		else
-			echo "qemu-user-static missing and not allowed to install it (not root, CI unset): skipped"
-			exit 0
-		fi
+		echo "qemu-user-static missing and not allowed to install it (not root, CI unset): skipped"
+		exit 0
 	fi
 	# Hardware-free packages: everything under validate/ plus the pure-software driver
 	# packages listed in scripts/qemu-packages.txt (one import path pattern per line).
