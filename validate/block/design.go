@@ -48,7 +48,7 @@ func (ds *Design) Packs() int {
 // Solver limits. Columns caps the compositions offered to the linear program per pack
 // amount (the fewest winners first); the residual search gets every composition.
 const (
-	columnsPerAmount = 1500
+	columnsPerAmount = 600
 	minColumns       = 24
 	searchBudget     = 400_000 // nodes per residual search
 	maxRounds        = 12
@@ -67,18 +67,9 @@ func Solve(d *game.Definition, r *rand.Rand) (*Design, error) {
 		return nil, fmt.Errorf("block: %d games, at most %d", len(d.Games), MaxGames)
 	}
 	p := newProblem(d)
-	var cols []Composition
-	var x []float64
-	var err error
-	// Few columns make a fast linear program; widen the offer if it proves infeasible.
-	for perCount := 4; ; perCount *= 4 {
-		cols = p.columns(r, perCount)
-		if x, err = p.relax(cols, r); err == nil {
-			break
-		}
-		if perCount > 1000 {
-			return nil, err
-		}
+	cols, x, err := p.mixedRelaxation(r)
+	if err != nil {
+		return nil, err
 	}
 	// Integer part, and what remains for the search.
 	counts := make([]int, len(cols))
@@ -251,6 +242,51 @@ func (p *problem) relax(cols []Composition, r *rand.Rand) ([]float64, error) {
 		return nil, fmt.Errorf("%w: linear relaxation: %v", ErrNoDesign, err)
 	}
 	return x, nil
+}
+
+// vertices is the number of solutions of the linear relaxation (each for its own random
+// cost and column sample) averaged into the design: a mean of feasible solutions is
+// feasible, and it mixes more compositions than any one vertex holds (at most one per row).
+const vertices = 4
+
+// mixedRelaxation solves the relaxation for several random costs and averages the
+// solutions over the union of their columns.
+func (p *problem) mixedRelaxation(r *rand.Rand) ([]Composition, []float64, error) {
+	index := map[Composition]int{}
+	var cols []Composition
+	var sum []float64
+	for range vertices {
+		var vc []Composition
+		var vx []float64
+		var err error
+		// Few columns make a fast linear program; widen the offer if it proves infeasible.
+		for perCount := 4; ; perCount *= 4 {
+			vc = p.columns(r, perCount)
+			if vx, err = p.relax(vc, r); err == nil {
+				break
+			}
+			if perCount > 1000 {
+				return nil, nil, err
+			}
+		}
+		for j, c := range vc {
+			if vx[j] <= 1e-9 {
+				continue
+			}
+			i, ok := index[c]
+			if !ok {
+				i = len(cols)
+				index[c] = i
+				cols = append(cols, c)
+				sum = append(sum, 0)
+			}
+			sum[i] += vx[j]
+		}
+	}
+	for i := range sum {
+		sum[i] /= vertices
+	}
+	return cols, sum, nil
 }
 
 // independentRows picks a maximal set of linearly independent rows of a (the rows of the
