@@ -100,7 +100,7 @@ func (d *Decoder) Decode(img image.Image) (Result, error) {
 					return res, nil
 				}
 			}
-			if !r.linear && d.opt.Formats&TwoD != 0 && tried2D < 4 {
+			if !r.linear && d.opt.Formats&TwoD != 0 && tried2D < 4-2*stage {
 				tried2D++
 				if res, ok := d.decodeMatrix(&g, r, stage == 1); ok {
 					return res, nil
@@ -425,7 +425,7 @@ func (d *Decoder) decodeMatrix(g *gray, r region, magnified bool) (Result, bool)
 	ox := r.cx - s*(cos-sin)
 	oy := r.cy - s*(sin+cos)
 	k0 := min(4, max(1, 240/(2*s)))
-	k1 := min(4, 1000/(2*s))
+	k1 := min(4, 640/(2*s))
 	crop := func(k float64) gray {
 		n := int(2 * s * k)
 		return g.resample(ox, oy, cos/k, sin/k, -sin/k, cos/k, n, n)
@@ -436,6 +436,11 @@ func (d *Decoder) decodeMatrix(g *gray, r region, magnified bool) (Result, bool)
 	if !magnified {
 		c := crop(k0)
 		return d.decode2D(&c, true)
+	}
+	// Only small symbols need magnifying; on a large busy region (noise, a page of text)
+	// gozxing's finder-pattern search turns cubic in its candidates and costs seconds.
+	if 2*s > 320 {
+		return Result{}, false
 	}
 	c := crop(k1)
 	if k1 > k0*1.2 {
