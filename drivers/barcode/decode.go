@@ -449,11 +449,23 @@ func (d *Decoder) decodeMatrix(g *gray, r region, magnified bool) (Result, bool)
 		}
 	}
 	c = c.sharpen(max(1, int(2*k1)), 1.5)
-	return d.decode2D(&c, true)
+	if res, ok := d.decode2D(&c, true); ok {
+		return res, true
+	}
+	// A global threshold sometimes holds where the local one breaks up soft modules.
+	return d.decode2DWith(&c, true, gozxing.NewGlobalHistgramBinarizer)
 }
 
 func (d *Decoder) decode2D(g *gray, located bool) (Result, bool) {
-	bmp, err := bitmap(g)
+	return d.decode2DWith(g, located, gozxing.NewHybridBinarizer)
+}
+
+func (d *Decoder) decode2DWith(g *gray, located bool, binarizer func(gozxing.LuminanceSource) gozxing.Binarizer) (Result, bool) {
+	src, err := gozxing.NewPlanarYUVLuminanceSource(g.pix, g.w, g.h, 0, 0, g.w, g.h, false)
+	if err != nil {
+		return Result{}, false
+	}
+	bmp, err := gozxing.NewBinaryBitmap(binarizer(src))
 	if err != nil {
 		return Result{}, false
 	}
