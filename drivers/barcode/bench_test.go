@@ -93,3 +93,27 @@ func BenchmarkZbarimgFrame(b *testing.B) {
 	b.ReportMetric(float64(per)/1e6, "ms/frame")
 	b.ReportMetric(float64(per)/float64(ours), "zbar/ours")
 }
+
+// BenchmarkDecodeEmptyFrame is the cost of a frame with clutter but no code: what a camera
+// loop pays between scans.
+func BenchmarkDecodeEmptyFrame(b *testing.B) {
+	var frames []*image.Gray
+	for i := range 20 {
+		rng := rand.New(rand.NewPCG(frameSeed+3, uint64(i)))
+		img, _ := makeFrame(rng, 0, "")
+		frames = append(frames, img)
+	}
+	var times []time.Duration
+	i := 0
+	for b.Loop() {
+		t0 := time.Now()
+		if _, err := Decode(frames[i%len(frames)]); err == nil {
+			b.Fatal("a code found in clutter")
+		}
+		times = append(times, time.Since(t0))
+		i++
+	}
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2])/1e6, "ms-median")
+	b.ReportMetric(float64(times[len(times)*9/10])/1e6, "ms-p90")
+}

@@ -439,7 +439,8 @@ func (d *Decoder) decodeMatrix(g *gray, r region, magnified bool) (Result, bool)
 	}
 	// Only small symbols need magnifying; on a large busy region (noise, a page of text)
 	// gozxing's finder-pattern search turns cubic in its candidates and costs seconds.
-	if 2*s > 320 {
+	// Matrix symbols are square: an elongated cluster (a line of text) is not worth it.
+	if 2*s > 320 || max(r.halfU, r.halfV) > 1.8*min(r.halfU, r.halfV) {
 		return Result{}, false
 	}
 	c := crop(k1)
@@ -499,7 +500,7 @@ func (d *Decoder) decodeFull(g *gray) (Result, bool) {
 			return Result{}, false
 		}
 		hints := map[gozxing.DecodeHintType]interface{}{
-			gozxing.DecodeHintType_TRY_HARDER: true, gozxing.DecodeHintType_ALLOWED_LENGTHS: d.itfLengths(),
+			gozxing.DecodeHintType_ALLOWED_LENGTHS: d.itfLengths(),
 		}
 		for _, f := range []Format{Code128, ITF} {
 			if d.opt.Formats&f == 0 {

@@ -139,3 +139,19 @@ func frameSetSize() int {
 	}
 	return 500
 }
+
+// TestClutterFramesReadNothing: frames of clutter alone (text blocks, lines, stripes of
+// rectangles) must never yield a code: a false read would reach the terminal as a scan.
+func TestClutterFramesReadNothing(t *testing.T) {
+	n := 100
+	if testing.Short() {
+		n = 10
+	}
+	for i := range n {
+		rng := rand.New(rand.NewPCG(frameSeed+2, uint64(i)))
+		img, _ := makeFrame(rng, 0, "")
+		if r, err := NewDecoder(Options{Formats: AllFormats}).Decode(img); err == nil {
+			t.Errorf("clutter frame %d read as %+v", i, r)
+		}
+	}
+}
