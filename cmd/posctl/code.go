@@ -104,6 +104,9 @@ func codeFromArgs(args []string, secretHex string) (codes.Code, error) {
 	if len(nums) != want {
 		return nil, fmt.Errorf("%s takes %d numbers, got %d", args[0], want, len(nums))
 	}
+	if secretHex != "" && args[0] != "validation" {
+		return nil, errors.New("--secret only applies to validation codes")
+	}
 	var c codes.Code
 	switch args[0] {
 	case "pack":
@@ -119,9 +122,6 @@ func codeFromArgs(args []string, secretHex string) (codes.Code, error) {
 		}
 		c = codes.TicketCodeOf(id)
 	default:
-		if secretHex != "" && args[0] != "validation" {
-			return nil, errors.New("--secret only applies to validation codes")
-		}
 		id := codes.TicketID{Block: uint16(nums[0]), Pack: uint32(nums[1]), Position: uint8(nums[2])}
 		if err := id.Validate(); err != nil {
 			return nil, err

@@ -93,6 +93,7 @@ func TestCodeRenderErrors(t *testing.T) {
 		{"validation", "1", "1", "1", "--secret", "abcd"},
 		{"pack", "1", "x"},
 		{"pack", "1", "2", "3"},
+		{"pack", "1", "2", "--secret", "00112233445566778899"},
 	} {
 		full := append(append([]string{"code", "render"}, args...), "--out", out)
 		if !containsFlag(args, "--secret") {
