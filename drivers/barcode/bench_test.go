@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -62,7 +63,7 @@ func BenchmarkDecodeFrame(b *testing.B) {
 // frames in one process per op and reports its time per frame and the ratio to ours.
 func BenchmarkZbarimgFrame(b *testing.B) {
 	bin := needTool(b, "zbarimg", "zbar-tools")
-	frames, grays, _ := benchFrames(b)
+	frames, grays, texts := benchFrames(b)
 	dir := b.TempDir()
 	files := make([]string, len(grays))
 	for i, g := range grays {
@@ -81,17 +82,26 @@ func BenchmarkZbarimgFrame(b *testing.B) {
 	ours := time.Since(t0) / time.Duration(3*len(frames))
 	b.ResetTimer()
 	start := time.Now()
+	var out []byte
 	for b.Loop() {
-		cmd := exec.Command(bin, append([]string{"-q", "--nodbus"}, files...)...)
-		if err := cmd.Run(); err != nil {
+		var err error
+		out, err = exec.Command(bin, append([]string{"-q", "--nodbus"}, files...)...).Output()
+		if err != nil {
 			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 4 {
 				b.Fatal(err)
 			}
 		}
 	}
 	per := time.Since(start) / time.Duration(b.N*len(files))
+	read := 0
+	for _, t := range texts {
+		if strings.Contains(string(out), ":"+t+"\n") {
+			read++
+		}
+	}
 	b.ReportMetric(float64(per)/1e6, "ms/frame")
 	b.ReportMetric(float64(per)/float64(ours), "zbar/ours")
+	b.ReportMetric(100*float64(read)/float64(len(texts)), "%-read")
 }
 
 // BenchmarkDecodeEmptyFrame is the cost of a frame with clutter but no code: what a camera
