@@ -46,8 +46,10 @@ echo ok
 step "go test -race ./... (host)"
 go test -race -count=1 ./...
 
-step "go test ./validate/... (host, full counts without the race detector)"
+step "full-size tests without the race detector (validate/... at full counts, barcode read rates)"
 go test -count=1 ./validate/...
+# 500 photo-like frames per code kind: read rate ≥ 99 %, and at least zbarimg's (excluded under -race).
+go test -count=1 -run 'TestFrameSet' ./drivers/barcode
 
 step "cross-builds (CGO_ENABLED=0, static)"
 out=$(mktemp -d)

@@ -19,7 +19,9 @@ func run(t *testing.T, args ...string) (string, error) {
 	synctest.Test(t, func(t *testing.T) {
 		root.SetArgs(args)
 		root.SetOut(&out)
+		root.SetErr(&out)
 		defer root.SetOut(nil)
+		defer root.SetErr(nil)
 		err = root.Execute()
 	})
 	return out.String(), err

@@ -89,19 +89,22 @@ func (d *Decoder) Decode(img image.Image) (Result, error) {
 	}
 	g := toGray(img)
 	regions := locate(&g)
-	tried2D := 0
-	tried1D := 0
-	for _, r := range regions {
-		if r.linear && d.opt.Formats&OneD != 0 && tried1D < 4 {
-			tried1D++
-			if res, ok := d.decodeLinear(&g, r); ok {
-				return res, nil
+	// Cheap attempts on every candidate first, best first; the costly magnified matrix
+	// crops only when those fail.
+	for stage := range 2 {
+		tried1D, tried2D := 0, 0
+		for _, r := range regions {
+			if r.linear && stage == 0 && d.opt.Formats&OneD != 0 && tried1D < 4 {
+				tried1D++
+				if res, ok := d.decodeLinear(&g, r); ok {
+					return res, nil
+				}
 			}
-		}
-		if !r.linear && d.opt.Formats&TwoD != 0 && tried2D < 4 {
-			tried2D++
-			if res, ok := d.decodeMatrix(&g, r); ok {
-				return res, nil
+			if !r.linear && d.opt.Formats&TwoD != 0 && tried2D < 4-2*stage {
+				tried2D++
+				if res, ok := d.decodeMatrix(&g, r, stage == 1); ok {
+					return res, nil
+				}
 			}
 		}
 	}
@@ -118,9 +121,10 @@ func (d *Decoder) Decode(img image.Image) (Result, error) {
 // ways round. The region is extended generously along the bars' normal, since the
 // locator's cells may miss the symbol's ends.
 func (d *Decoder) decodeLinear(g *gray, r region) (Result, bool) {
+	margin := 0.5*r.halfU + 2*cellSize
+	r.angle = refineAngle(g, r, margin)
 	ux, uy := math.Cos(r.angle), math.Sin(r.angle)
 	vx, vy := -uy, ux
-	margin := 0.5*r.halfU + 2*cellSize
 	length := 2 * (r.halfU + margin)
 	k := 2.0
 	if length > 900 {
@@ -158,6 +162,61 @@ func (d *Decoder) decodeLinear(g *gray, r region) (Result, bool) {
 		}
 	}
 	return Result{}, false
+}
+
+// refineAngle corrects the bars' orientation, which the cell statistics give to a degree or
+// two (too coarse for averaging 21 lines over bars 1.5 pixels wide): it compares the
+// derivative profiles of two lines ±D apart and turns the axis by the shift between them.
+func refineAngle(g *gray, r region, margin float64) float64 {
+	const k = 2.0
+	D := min(0.35*r.halfV, 16)
+	if D < 3 {
+		return r.angle
+	}
+	ux, uy := math.Cos(r.angle), math.Sin(r.angle)
+	vx, vy := -uy, ux
+	n := int(2 * (r.halfU + margin) * k)
+	if n < 32 || n > 4000 {
+		return r.angle
+	}
+	line := func(off float64) []float64 {
+		p := make([]float64, n)
+		for dv := -1.0; dv <= 1; dv++ {
+			sx := r.cx - (r.halfU+margin)*ux + (off+dv)*vx
+			sy := r.cy - (r.halfU+margin)*uy + (off+dv)*vy
+			for i := range p {
+				t := (float64(i) + 0.5) / k
+				p[i] += g.at(sx+t*ux, sy+t*uy)
+			}
+		}
+		for i := n - 1; i > 0; i-- {
+			p[i] -= p[i-1]
+		}
+		p[0] = 0
+		return p
+	}
+	a, b := line(-D), line(D)
+	S := int(math.Ceil(2*D*math.Tan(12*math.Pi/180)*k)) + 1
+	corr := make([]float64, 2*S+1)
+	best := 0
+	for s := -S; s <= S; s++ {
+		var c float64
+		for i := max(0, -s); i < n && i+s < n; i++ {
+			c += a[i] * b[i+s]
+		}
+		corr[s+S] = c
+		if c > corr[best] {
+			best = s + S
+		}
+	}
+	shift := float64(best - S)
+	if best > 0 && best < 2*S {
+		l, m, h := corr[best-1], corr[best], corr[best+1]
+		if den := l - 2*m + h; den < 0 {
+			shift += 0.5 * (l - h) / den
+		}
+	}
+	return r.angle - math.Atan2(shift/k, 2*D)
 }
 
 // trimToSymbol blanks everything beyond the quiet zones around the middle of the row: walking
@@ -359,14 +418,14 @@ func (d *Decoder) result(r *gozxing.Result, located bool) (Result, bool) {
 // alone: first at about 240 pixels; then, for small or soft symbols, magnified 4× (gozxing's
 // binarizer and finder-pattern search want modules several pixels wide), plain and sharpened
 // (unsharp mask over about two source pixels) against lens blur.
-func (d *Decoder) decodeMatrix(g *gray, r region) (Result, bool) {
+func (d *Decoder) decodeMatrix(g *gray, r region, magnified bool) (Result, bool) {
 	s := max(r.halfU, r.halfV)
 	s += max(0.3*s, 12)
 	cos, sin := math.Cos(r.angle), math.Sin(r.angle)
 	ox := r.cx - s*(cos-sin)
 	oy := r.cy - s*(sin+cos)
 	k0 := min(4, max(1, 240/(2*s)))
-	k1 := min(4, 1000/(2*s))
+	k1 := min(4, 640/(2*s))
 	crop := func(k float64) gray {
 		n := int(2 * s * k)
 		return g.resample(ox, oy, cos/k, sin/k, -sin/k, cos/k, n, n)
@@ -374,22 +433,40 @@ func (d *Decoder) decodeMatrix(g *gray, r region) (Result, bool) {
 	if 2*s*k0 < 24 || 2*s > 1200 {
 		return Result{}, false
 	}
-	c := crop(k0)
-	if res, ok := d.decode2D(&c, true); ok {
-		return res, true
+	if !magnified {
+		c := crop(k0)
+		return d.decode2D(&c, true)
 	}
+	// Only small symbols need magnifying; on a large busy region (noise, a page of text)
+	// gozxing's finder-pattern search turns cubic in its candidates and costs seconds.
+	// Matrix symbols are square: an elongated cluster (a line of text) is not worth it.
+	if 2*s > 320 || max(r.halfU, r.halfV) > 1.8*min(r.halfU, r.halfV) {
+		return Result{}, false
+	}
+	c := crop(k1)
 	if k1 > k0*1.2 {
-		c = crop(k1)
 		if res, ok := d.decode2D(&c, true); ok {
 			return res, true
 		}
 	}
 	c = c.sharpen(max(1, int(2*k1)), 1.5)
-	return d.decode2D(&c, true)
+	if res, ok := d.decode2D(&c, true); ok {
+		return res, true
+	}
+	// A global threshold sometimes holds where the local one breaks up soft modules.
+	return d.decode2DWith(&c, true, gozxing.NewGlobalHistgramBinarizer)
 }
 
 func (d *Decoder) decode2D(g *gray, located bool) (Result, bool) {
-	bmp, err := bitmap(g)
+	return d.decode2DWith(g, located, gozxing.NewHybridBinarizer)
+}
+
+func (d *Decoder) decode2DWith(g *gray, located bool, binarizer func(gozxing.LuminanceSource) gozxing.Binarizer) (Result, bool) {
+	src, err := gozxing.NewPlanarYUVLuminanceSource(g.pix, g.w, g.h, 0, 0, g.w, g.h, false)
+	if err != nil {
+		return Result{}, false
+	}
+	bmp, err := gozxing.NewBinaryBitmap(binarizer(src))
 	if err != nil {
 		return Result{}, false
 	}
@@ -423,7 +500,7 @@ func (d *Decoder) decodeFull(g *gray) (Result, bool) {
 			return Result{}, false
 		}
 		hints := map[gozxing.DecodeHintType]interface{}{
-			gozxing.DecodeHintType_TRY_HARDER: true, gozxing.DecodeHintType_ALLOWED_LENGTHS: d.itfLengths(),
+			gozxing.DecodeHintType_ALLOWED_LENGTHS: d.itfLengths(),
 		}
 		for _, f := range []Format{Code128, ITF} {
 			if d.opt.Formats&f == 0 {

@@ -73,6 +73,80 @@ func makeFrame(rng *rand.Rand, f Format, text string) (*image.Gray, frameParams)
 		}
 	}
 
+	// The ticket (none when text is empty: a frame of clutter only).
+	var p frameParams
+	if text == "" {
+		p.Module = 3
+	} else {
+		p = drawTicket(fr, rng, f, text)
+	}
+	// Optics, light, sensor.
+	// Lens blur: σ 0.3–1.2 px, at most half a module (beyond that the narrowest bars
+	// vanish into noise: no reader can resolve them, the camera must come closer).
+	p.Blur = min(0.3+0.9*rng.Float64(), 0.5*p.Module)
+	gaussBlur(fr, p.Blur)
+	p.Light = 0.45 + 0.45*rng.Float64()
+	la := rng.Float64() * 2 * math.Pi
+	lx, ly := math.Cos(la), math.Sin(la)
+	shadow := rng.IntN(2) == 0
+	sa := rng.Float64() * 2 * math.Pi
+	sx, sy := math.Cos(sa), math.Sin(sa)
+	sd := (rng.Float64() - 0.5) * 300
+	p.Noise = 2 + 6*rng.Float64()
+	img := image.NewGray(image.Rect(0, 0, frameW, frameH))
+	noise := normalTable()
+	ni := rng.IntN(len(noise))
+	step := 1 + 2*rng.IntN(1000)
+	for y := range frameH {
+		for x := range frameW {
+			px, py := float64(x-frameW/2), float64(y-frameH/2)
+			t := (px*lx + py*ly) / 400 // −1..1
+			light := 1 - (1-p.Light)*(t+1)/2
+			if shadow {
+				s := (px*sx + py*sy - sd) / 40
+				light *= 1 - 0.25*logistic(s)
+			}
+			ni = (ni + step) & (len(noise) - 1)
+			v := fr[y*frameW+x]*light + noise[ni]*p.Noise
+			img.Pix[y*img.Stride+x] = byte(max(0, min(255, v+0.5)))
+		}
+	}
+	return img, p
+}
+
+// normals holds 2¹⁸ standard normal samples (fixed seed), read with a random start and odd
+// stride per frame: sensor noise without a random draw per pixel.
+var normals = func() []float64 {
+	rng := rand.New(rand.NewPCG(99, 99))
+	t := make([]float64, 1<<18)
+	for i := range t {
+		t[i] = rng.NormFloat64()
+	}
+	return t
+}()
+
+func normalTable() []float64 { return normals }
+
+// logistic is 1/(1+e^−s), tabulated.
+func logistic(s float64) float64 {
+	if s <= -8 {
+		return 0
+	}
+	if s >= 8 {
+		return 1
+	}
+	return logisticTable[int((s+8)*64)]
+}
+
+var logisticTable = func() (t [16*64 + 1]float64) {
+	for i := range t {
+		t[i] = 1 / (1 + math.Exp(-(float64(i)/64 - 8)))
+	}
+	return
+}()
+
+// drawTicket draws the ticket carrying text as f into fr and returns its parameters.
+func drawTicket(fr []float64, rng *rand.Rand, f Format, text string) frameParams {
 	// The ticket: the code at one pixel per module, on paper with a text line under it.
 	var p frameParams
 	linear := f&OneD != 0
@@ -153,70 +227,8 @@ func makeFrame(rng *rand.Rand, f Format, text string) (*image.Gray, frameParams)
 			}
 		}
 	}
-	// Optics, light, sensor.
-	// Lens blur: σ 0.3–1.2 px, at most half a module (beyond that the narrowest bars
-	// vanish into noise: no reader can resolve them, the camera must come closer).
-	p.Blur = min(0.3+0.9*rng.Float64(), 0.5*p.Module)
-	gaussBlur(fr, p.Blur)
-	p.Light = 0.45 + 0.45*rng.Float64()
-	la := rng.Float64() * 2 * math.Pi
-	lx, ly := math.Cos(la), math.Sin(la)
-	shadow := rng.IntN(2) == 0
-	sa := rng.Float64() * 2 * math.Pi
-	sx, sy := math.Cos(sa), math.Sin(sa)
-	sd := (rng.Float64() - 0.5) * 300
-	p.Noise = 2 + 6*rng.Float64()
-	img := image.NewGray(image.Rect(0, 0, frameW, frameH))
-	noise := normalTable()
-	ni := rng.IntN(len(noise))
-	step := 1 + 2*rng.IntN(1000)
-	for y := range frameH {
-		for x := range frameW {
-			px, py := float64(x-frameW/2), float64(y-frameH/2)
-			t := (px*lx + py*ly) / 400 // −1..1
-			light := 1 - (1-p.Light)*(t+1)/2
-			if shadow {
-				s := (px*sx + py*sy - sd) / 40
-				light *= 1 - 0.25*logistic(s)
-			}
-			ni = (ni + step) & (len(noise) - 1)
-			v := fr[y*frameW+x]*light + noise[ni]*p.Noise
-			img.Pix[y*img.Stride+x] = byte(max(0, min(255, v+0.5)))
-		}
-	}
-	return img, p
+	return p
 }
-
-// normals holds 2¹⁸ standard normal samples (fixed seed), read with a random start and odd
-// stride per frame: sensor noise without a random draw per pixel.
-var normals = func() []float64 {
-	rng := rand.New(rand.NewPCG(99, 99))
-	t := make([]float64, 1<<18)
-	for i := range t {
-		t[i] = rng.NormFloat64()
-	}
-	return t
-}()
-
-func normalTable() []float64 { return normals }
-
-// logistic is 1/(1+e^−s), tabulated.
-func logistic(s float64) float64 {
-	if s <= -8 {
-		return 0
-	}
-	if s >= 8 {
-		return 1
-	}
-	return logisticTable[int((s+8)*64)]
-}
-
-var logisticTable = func() (t [16*64 + 1]float64) {
-	for i := range t {
-		t[i] = 1 / (1 + math.Exp(-(float64(i)/64 - 8)))
-	}
-	return
-}()
 
 func fillRotRect(fr []float64, cx, cy, w, h, a, v float64) {
 	cs, sn := math.Cos(a), math.Sin(a)

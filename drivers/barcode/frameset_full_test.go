@@ -47,11 +47,9 @@ func TestFrameSet(t *testing.T) {
 		}
 		zr := zbarScanParallel(t, f, files)
 		zgot := 0
-		for i, c := range cases {
+		for _, c := range cases {
 			if texts := zr[c.path]; len(texts) > 0 && texts[0] == c.text {
 				zgot++
-			} else if ok[i] {
-				continue
 			}
 		}
 		t.Logf("%-8v zbarimg: %d/%d = %.1f %%", f, zgot, n, 100*float64(zgot)/float64(n))

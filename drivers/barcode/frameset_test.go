@@ -120,15 +120,11 @@ func plainGozxing(f Format) func(*frameCase, []byte, int, int) bool {
 	}
 }
 
+// withDecoder reads a frame with a Decoder of the given options (one per frame: decoders
+// are not safe for concurrent use and genFrames runs two goroutines).
 func withDecoder(opt Options) func(*frameCase, []byte, int, int) bool {
-	var mu sync.Mutex
-	decs := map[int]*Decoder{}
 	return func(c *frameCase, pix []byte, w, h int) bool {
-		mu.Lock()
-		d := NewDecoder(opt)
-		decs[len(decs)] = d
-		mu.Unlock()
-		r, err := d.Decode(grayFromPix(pix, w, h))
+		r, err := NewDecoder(opt).Decode(grayFromPix(pix, w, h))
 		return err == nil && r.Text == c.text
 	}
 }
@@ -142,4 +138,20 @@ func frameSetSize() int {
 		}
 	}
 	return 500
+}
+
+// TestClutterFramesReadNothing: frames of clutter alone (text blocks, lines, stripes of
+// rectangles) must never yield a code: a false read would reach the terminal as a scan.
+func TestClutterFramesReadNothing(t *testing.T) {
+	n := 100
+	if testing.Short() {
+		n = 10
+	}
+	for i := range n {
+		rng := rand.New(rand.NewPCG(frameSeed+2, uint64(i)))
+		img, _ := makeFrame(rng, 0, "")
+		if r, err := NewDecoder(Options{Formats: AllFormats}).Decode(img); err == nil {
+			t.Errorf("clutter frame %d read as %+v", i, r)
+		}
+	}
 }

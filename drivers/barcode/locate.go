@@ -12,6 +12,10 @@ import (
 // moment, whose angle is the module grid's orientation of a matrix code.
 const cellSize = 16
 
+// matrixMaxCoh bounds the coherence of cells joining a matrix candidate: straight edges (a
+// ticket border, a ruler) would otherwise glue clutter to the symbol.
+const matrixMaxCoh = 0.75
+
 type cellStat struct {
 	sxx, syy, sxy float64 // structure tensor sums
 	c4, s4        float64 // Σ |g|²·(cos 4θ, sin 4θ)
@@ -112,7 +116,12 @@ func angleDiff(a, b float64) float64 {
 }
 
 func appendComponents(out []region, cells []cellStat, label []int32, cw, ch int, linear bool) []region {
-	member := func(c *cellStat) bool { return c.active && (!linear || c.coh >= 0.5) }
+	member := func(c *cellStat) bool {
+		if linear {
+			return c.active && c.coh >= 0.5
+		}
+		return c.active && c.coh < matrixMaxCoh
+	}
 	var next int32
 	stack := make([]int, 0, 64)
 	var comp []int

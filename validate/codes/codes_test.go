@@ -2,6 +2,7 @@ package codes
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -246,4 +247,21 @@ func withCheck32(s string) string {
 		d[i] = b32Value[s[i]]
 	}
 	return s + string(crockford[check32(d)])
+}
+
+func TestTicketIDBinary(t *testing.T) {
+	b, err := exID.MarshalBinary()
+	if err != nil || fmt.Sprintf("%x", b) != "002a0001e24003" {
+		t.Fatalf("%x %v", b, err)
+	}
+	var id TicketID
+	if err := id.UnmarshalBinary(b); err != nil || id != exID {
+		t.Fatalf("%+v %v", id, err)
+	}
+	if _, err := (TicketID{}).MarshalBinary(); !errors.Is(err, ErrRange) {
+		t.Errorf("zero identity: %v", err)
+	}
+	if err := id.UnmarshalBinary(b[:6]); !errors.Is(err, ErrLength) || id != exID {
+		t.Errorf("short: %v", err)
+	}
 }

@@ -73,3 +73,27 @@ func FuzzValidationFields(f *testing.F) {
 		}
 	})
 }
+
+// FuzzTicketIDBinary: any bytes either read as an in-range identity that writes back to the
+// same bytes, or are refused with a typed error leaving the value unchanged.
+func FuzzTicketIDBinary(f *testing.F) {
+	f.Add([]byte{0, 42, 0, 1, 0xe2, 0x40, 3})
+	f.Add([]byte{0, 0, 0, 0, 0, 0, 1})
+	f.Add([]byte{0x27, 0x0f, 0, 0x16, 0xe3, 0x5f, 8})
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		id := TicketID{Block: 7, Pack: 7, Position: 7}
+		err := id.UnmarshalBinary(b)
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) || id != (TicketID{Block: 7, Pack: 7, Position: 7}) {
+				t.Fatalf("%x: %v, id %+v", b, err, id)
+			}
+			return
+		}
+		out, err := id.MarshalBinary()
+		if err != nil || string(out) != string(b) {
+			t.Fatalf("%x → %+v → %x %v", b, id, out, err)
+		}
+	})
+}

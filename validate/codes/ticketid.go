@@ -40,6 +40,42 @@ func (id TicketID) String() string {
 	return string(b)
 }
 
+// BinarySize is the length of a TicketID's binary form.
+const BinarySize = 7
+
+// AppendBinary appends the identity's canonical 7-byte form, big-endian: block (2 bytes),
+// pack (4), position (1). It is the stable key for hashing and key derivation (the ledger,
+// the claims registry); it refuses an identity out of range (encoding.BinaryAppender).
+func (id TicketID) AppendBinary(b []byte) ([]byte, error) {
+	if err := id.Validate(); err != nil {
+		return b, err
+	}
+	return append(b, byte(id.Block>>8), byte(id.Block),
+		byte(id.Pack>>24), byte(id.Pack>>16), byte(id.Pack>>8), byte(id.Pack), id.Position), nil
+}
+
+// MarshalBinary implements encoding.BinaryMarshaler with AppendBinary's form.
+func (id TicketID) MarshalBinary() ([]byte, error) {
+	return id.AppendBinary(make([]byte, 0, BinarySize))
+}
+
+// UnmarshalBinary reads AppendBinary's form; on error id is unchanged.
+func (id *TicketID) UnmarshalBinary(b []byte) error {
+	if len(b) != BinarySize {
+		return fail(KindUnknown, ErrLength, "ticket identity: %d bytes, want %d", len(b), BinarySize)
+	}
+	v := TicketID{
+		Block:    uint16(b[0])<<8 | uint16(b[1]),
+		Pack:     uint32(b[2])<<24 | uint32(b[3])<<16 | uint32(b[4])<<8 | uint32(b[5]),
+		Position: b[6],
+	}
+	if err := v.Validate(); err != nil {
+		return err
+	}
+	*id = v
+	return nil
+}
+
 func checkBlockPack(k Kind, block uint16, pack uint32) error {
 	if block < MinBlock || block > MaxBlock {
 		return fail(k, ErrRange, "block %d not in %d..%d", block, MinBlock, MaxBlock)
