@@ -28,7 +28,7 @@ echo "== what a terminal checks"
 "$bin" ledger inspect --pub "$out/keys/operator.pub" "$out/block/block-42.ledger" >"$out/inspect.txt"
 sed -n 1,12p "$out/inspect.txt"
 echo
-echo "== a winning ticket, then the same code mistyped"
+echo "== a winning ticket, the same code mistyped, and the same ticket with a forged secret"
 # (awk stops reading early: the pipeline's SIGPIPE is expected)
 row=$(set +o pipefail; gzip -dc "$out/block/block-42.print.csv.gz" 2>/dev/null | awk -F, 'NR > 1 && $4 >= 100000 { print; exit }')
 code=$(echo "$row" | cut -d, -f5)
@@ -36,6 +36,9 @@ echo "ticket pack $(echo "$row" | cut -d, -f1), position $(echo "$row" | cut -d,
 "$bin" ledger check --pub "$out/keys/operator.pub" "$out/block/block-42.ledger" "$code"
 mistyped="${code:0:20}$(echo "${code:20:4}" | tr '0-9A-Z' 'A-Z0-9')${code:24}"
 "$bin" ledger check --pub "$out/keys/operator.pub" "$out/block/block-42.ledger" "$mistyped" || true
+pack=$(echo "$row" | cut -d, -f1); pos=$(echo "$row" | cut -d, -f2)
+forged=$("$bin" code render validation 42 "$pack" "$pos" --secret 00112233445566778899 --out "$out/forged.png" | head -1)
+"$bin" ledger check --pub "$out/keys/operator.pub" "$out/block/block-42.ledger" "$forged" || true
 echo
 echo "== audit"
 "$bin" ledger audit --pub "$out/keys/operator.pub" "$out/block"
