@@ -33,24 +33,30 @@ func (f *printerPortFlags) add(c *cobra.Command) {
 	_ = c.MarkFlagRequired("port")
 }
 
-// openPrinter opens the port and waits for the device (up to wait).
-func openPrinter(ctx context.Context, f printerPortFlags, cols int, spool string) (*printer.Printer, *serialport.Port, error) {
-	port, err := serialport.Open(serialport.Config{Path: f.path, Baud: f.baud})
+// openPrinter opens the port, waits for the device (up to 3 s) and starts a driver with
+// a temporary spool; closing releases the port and removes the spool.
+func openPrinter(ctx context.Context, f printerPortFlags, cols int) (p *printer.Printer, closing func(), err error) {
+	spool, err := os.MkdirTemp("", "posctl-printer-")
 	if err != nil {
 		return nil, nil, err
 	}
+	port, err := serialport.Open(serialport.Config{Path: f.path, Baud: f.baud})
+	if err != nil {
+		os.RemoveAll(spool)
+		return nil, nil, err
+	}
+	closing = func() { port.Close(); os.RemoveAll(spool) }
 	wctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	if err := port.WaitConnected(wctx); err != nil {
-		port.Close()
+		closing()
 		return nil, nil, &exitError{code: 2, err: fmt.Errorf("printer: %s not present: %w", f.path, err)}
 	}
-	p, err := printer.New(port, printer.Config{Layout: printer.Layout{Columns: cols}, SpoolDir: spool})
-	if err != nil {
-		port.Close()
+	if p, err = printer.New(port, printer.Config{Layout: printer.Layout{Columns: cols}, SpoolDir: spool}); err != nil {
+		closing()
 		return nil, nil, err
 	}
-	return p, port, nil
+	return p, closing, nil
 }
 
 func printerTestCmd() *cobra.Command {
@@ -61,16 +67,11 @@ func printerTestCmd() *cobra.Command {
 		Use:   "test",
 		Short: "Print the technician test page (styles, accents, €, barcodes, QR) and report the status",
 		RunE: func(c *cobra.Command, _ []string) error {
-			spool, err := os.MkdirTemp("", "posctl-testpage-")
+			p, closing, err := openPrinter(c.Context(), pf, cols)
 			if err != nil {
 				return err
 			}
-			defer os.RemoveAll(spool)
-			p, port, err := openPrinter(c.Context(), pf, cols, spool)
-			if err != nil {
-				return err
-			}
-			defer port.Close()
+			defer closing()
 			st, err := p.Status(c.Context())
 			if err != nil {
 				return &exitError{code: 2, err: err}
@@ -95,16 +96,11 @@ func printerStatusCmd() *cobra.Command {
 		Use:   "status",
 		Short: "Read the printer's real-time status (DLE EOT)",
 		RunE: func(c *cobra.Command, _ []string) error {
-			spool, err := os.MkdirTemp("", "posctl-status-")
+			p, closing, err := openPrinter(c.Context(), pf, 48)
 			if err != nil {
 				return err
 			}
-			defer os.RemoveAll(spool)
-			p, port, err := openPrinter(c.Context(), pf, 48, spool)
-			if err != nil {
-				return err
-			}
-			defer port.Close()
+			defer closing()
 			st, err := p.Status(c.Context())
 			if err != nil {
 				return &exitError{code: 2, err: err}
