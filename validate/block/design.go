@@ -33,7 +33,9 @@ type Design struct {
 type SolveStats struct {
 	Columns  int // compositions offered to the linear program
 	Residual int // packs placed by the exact search
-	Rounds   int // searches run (1 when the first succeeded)
+	Rounds   int // searches run in the successful attempt (1 when the first succeeded)
+	Attempts int // relaxations tried (1 when the first, mixed one succeeded)
+	Vertices int // solutions of the relaxation mixed in the successful attempt
 }
 
 // Packs is the number of packs of the design.
@@ -50,8 +52,8 @@ func (ds *Design) Packs() int {
 const (
 	columnsPerAmount = 600
 	minColumns       = 24
-	searchBudget     = 400_000 // nodes per residual search
-	maxRounds        = 12
+	searchBudget     = 100_000 // nodes per residual search
+	maxRounds        = 6
 )
 
 // ErrNoDesign is returned when no design satisfying the definition was found.
@@ -67,16 +69,42 @@ func Solve(d *game.Definition, r *rand.Rand) (*Design, error) {
 		return nil, fmt.Errorf("block: %d games, at most %d", len(d.Games), MaxGames)
 	}
 	p := newProblem(d)
-	cols, x, err := p.mixedRelaxation(r)
+	// Mixing several vertices gives varied designs but leaves more to the exact search;
+	// should that search fail, fall back to single vertices with fresh random costs.
+	for attempt, k := range []int{vertices, 1, 1, 2, 1, 1, 1, 1} {
+		ds, err := p.attempt(r, k)
+		if err == nil {
+			ds.Stats.Attempts = attempt + 1
+			ds.Stats.Vertices = k
+			return ds, nil
+		}
+		if !errors.Is(err, errSearch) {
+			return nil, err
+		}
+	}
+	return nil, fmt.Errorf("%w: the exact search failed after every relaxation", ErrNoDesign)
+}
+
+var errSearch = errors.New("block: residual search failed")
+
+// attempt solves the relaxation (mixing k vertices), keeps its integer part and
+// completes it by the exact search, handing packs back on failure.
+func (p *problem) attempt(r *rand.Rand, k int) (*Design, error) {
+	d := p.d
+	cols, x, err := p.mixedRelaxation(r, k)
 	if err != nil {
 		return nil, err
 	}
 	// Integer part, and what remains for the search.
 	counts := make([]int, len(cols))
 	need := p.target()
+	support := map[Composition]bool{}
 	for i, v := range x {
 		counts[i] = int(math.Floor(v + 1e-7))
 		need.take(p, cols[i], counts[i])
+		if v > 1e-7 {
+			support[cols[i]] = true
+		}
 	}
 	slack := 0
 	for round := 0; round < maxRounds; round++ {
@@ -85,7 +113,7 @@ func Solve(d *game.Definition, r *rand.Rand) (*Design, error) {
 			slack = max(16, 2*slack)
 			handBack(p, cols, counts, need, slack, r)
 		}
-		if extra, ok := p.search(need, r); ok {
+		if extra, ok := p.search(need, support, r); ok {
 			ds := &Design{Stats: SolveStats{Columns: len(cols), Residual: len(extra), Rounds: round + 1}}
 			add := map[Composition]int{}
 			for i, n := range counts {
@@ -106,7 +134,7 @@ func Solve(d *game.Definition, r *rand.Rand) (*Design, error) {
 			return ds, nil
 		}
 	}
-	return nil, fmt.Errorf("%w: the residual search failed %d times", ErrNoDesign, maxRounds)
+	return nil, errSearch
 }
 
 func (ds *Design) sort() {
@@ -251,7 +279,7 @@ const vertices = 4
 
 // mixedRelaxation solves the relaxation for several random costs and averages the
 // solutions over the union of their columns.
-func (p *problem) mixedRelaxation(r *rand.Rand) ([]Composition, []float64, error) {
+func (p *problem) mixedRelaxation(r *rand.Rand, vertices int) ([]Composition, []float64, error) {
 	index := map[Composition]int{}
 	var cols []Composition
 	var sum []float64
@@ -284,7 +312,7 @@ func (p *problem) mixedRelaxation(r *rand.Rand) ([]Composition, []float64, error
 		}
 	}
 	for i := range sum {
-		sum[i] /= vertices
+		sum[i] /= float64(vertices)
 	}
 	return cols, sum, nil
 }

@@ -11,7 +11,7 @@ const branching = 6
 // places the largest remaining lot first (big lots fit in few packs), choosing among
 // the compositions that hold it and fit what remains, in random order, with a bounded
 // number of alternatives per step and of steps overall.
-func (p *problem) search(need counts, r *rand.Rand) ([]Composition, bool) {
+func (p *problem) search(need counts, support map[Composition]bool, r *rand.Rand) ([]Composition, bool) {
 	need = append(counts(nil), need...)
 	// A negative row (rounding) cannot be searched; the caller hands packs back.
 	for _, v := range need {
@@ -20,7 +20,7 @@ func (p *problem) search(need counts, r *rand.Rand) ([]Composition, bool) {
 		}
 	}
 	s := &searcher{p: p, need: need, r: r, budget: searchBudget}
-	s.index()
+	s.index(support)
 	if s.dfs() {
 		return s.placed, true
 	}
@@ -35,6 +35,8 @@ type searcher struct {
 	placed []Composition
 	// holding[row] lists every allowed composition holding the lot of that row.
 	holding [][]candidate
+	// preferred[row] is how many of holding[row], at its start, the relaxation used.
+	preferred []int
 	// lotRows lists lot rows by decreasing amount.
 	lotRows []int
 }
@@ -44,15 +46,26 @@ type candidate struct {
 	row int // its pack amount's row
 }
 
-func (s *searcher) index() {
+// index lists, for each lot, the compositions that hold it: first those the linear
+// relaxation used (support), which a solution is likely to need, then the others.
+func (s *searcher) index(support map[Composition]bool) {
 	p := s.p
 	s.holding = make([][]candidate, p.rows)
-	for ai, all := range p.all {
-		for _, c := range all {
-			for g, k := range c[:len(p.d.Games)] {
-				if k != 0 {
-					row := p.lotRow[g][k]
-					s.holding[row] = append(s.holding[row], candidate{c, ai})
+	s.preferred = make([]int, p.rows)
+	for pass := range 2 {
+		for ai, all := range p.all {
+			for _, c := range all {
+				if support[c] != (pass == 0) {
+					continue
+				}
+				for g, k := range c[:len(p.d.Games)] {
+					if k != 0 {
+						row := p.lotRow[g][k]
+						s.holding[row] = append(s.holding[row], candidate{c, ai})
+						if pass == 0 {
+							s.preferred[row]++
+						}
+					}
 				}
 			}
 		}
@@ -123,10 +136,19 @@ func (s *searcher) dfs() bool {
 		return false
 	}
 	cands := s.holding[row]
-	start := s.r.IntN(len(cands) + 1)
+	pref := s.preferred[row]
+	// The relaxation's compositions first (in random order), then the others from a
+	// random starting point.
+	startPref := s.r.IntN(pref + 1)
+	startRest := s.r.IntN(len(cands) - pref + 1)
 	tried := 0
 	for i := 0; i < len(cands) && tried < branching; i++ {
-		c := cands[(start+i)%len(cands)]
+		var c candidate
+		if i < pref {
+			c = cands[(startPref+i)%pref]
+		} else {
+			c = cands[pref+(startRest+i-pref)%(len(cands)-pref)]
+		}
 		if !s.need.fits(s.p, c.c, c.row, 1) {
 			continue
 		}
