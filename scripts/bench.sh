@@ -24,9 +24,9 @@ awk '
 		else if (u == "allocs/op") al = v
 		else extra = extra (extra == "" ? "" : "  ") v " " u
 	}
-	rows[++n] = sprintf("%-24s %-44s %14s %12s %10s  %s", pkg, name, ns, b, al, extra)
+	rows[++n] = sprintf("%-28s %-40s %14s %12s %10s  %s", pkg, name, ns, b, al, extra)
 }
 END {
-	printf("%-24s %-44s %14s %12s %10s  %s\n", "package", "benchmark", "ns/op", "B/op", "allocs/op", "other metrics")
+	printf("%-28s %-40s %14s %12s %10s  %s\n", "package", "benchmark", "ns/op", "B/op", "allocs/op", "other metrics")
 	for (i = 1; i <= n; i++) print rows[i]
 }' "$raw"
