@@ -32,17 +32,3 @@ func loadTrust(pubs []string) (*ledger.TrustStore, error) {
 	}
 	return t, nil
 }
-
-// groupInt formats n with thin groups of thousands, the French way: 12 000 000.
-func groupInt(n int64) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return "-" + groupInt(-n)
-	}
-	out := ""
-	for len(s) > 3 {
-		out = " " + s[len(s)-3:] + out
-		s = s[:len(s)-3]
-	}
-	return s + out
-}

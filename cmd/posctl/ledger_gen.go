@@ -66,13 +66,13 @@ gives the same files. Keep the manifest and the printer's file secret.`,
 			}
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "block %d, ledger version %d: %s packs, %s tickets in %v\n", m.Block, m.LedgerVersion,
-				groupInt(int64(m.Packs)), groupInt(int64(m.Tickets)), time.Since(start).Round(time.Millisecond))
+				game.GroupDigits(int64(m.Packs)), game.GroupDigits(int64(m.Tickets)), time.Since(start).Round(time.Millisecond))
 			for _, f := range []struct{ name, sum string }{{m.Ledger, m.LedgerSHA256}, {m.Print, m.PrintSHA256}} {
 				st, err := os.Stat(filepath.Join(out, f.name))
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(w, "  %s  %s bytes  sha256 %s\n", filepath.Join(out, f.name), groupInt(st.Size()), f.sum)
+				fmt.Fprintf(w, "  %s  %s bytes  sha256 %s\n", filepath.Join(out, f.name), game.GroupDigits(st.Size()), f.sum)
 			}
 			fmt.Fprintf(w, "  %s  (seed recorded here: keep it secret)\n", filepath.Join(out, block.ManifestFileName(m.Block)))
 			return nil

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/hex"
 	"fmt"
+	"github.com/packterm/pos/validate/game"
 	"text/tabwriter"
 
 	"github.com/packterm/pos/validate/ledger"
@@ -31,13 +32,13 @@ func init() {
 				return err
 			}
 			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "file:            %s (%s bytes)\n", args[0], groupInt(int64(in.Size)))
+			fmt.Fprintf(w, "file:            %s (%s bytes)\n", args[0], game.GroupDigits(int64(in.Size)))
 			fmt.Fprintf(w, "format:          %s version %d, %d-bit entries (%d tier bits, %d check bits)\n", ledger.Magic, ledger.FormatVersion, ledger.EntryBits, ledger.TierBits, ledger.CheckBits)
 			fmt.Fprintf(w, "block:           %d\n", in.Block)
 			fmt.Fprintf(w, "ledger version:  %d\n", in.Version)
-			fmt.Fprintf(w, "packs:           %s of %d tickets\n", groupInt(int64(in.Packs)), in.Definition.TicketsPerPack)
-			fmt.Fprintf(w, "tickets:         %s\n", groupInt(int64(in.Entries())))
-			fmt.Fprintf(w, "hash tree:       %d chunk(s) of up to %s entries, root %s\n", in.Chunks, groupInt(int64(in.ChunkEntries)), hex.EncodeToString(in.Root[:]))
+			fmt.Fprintf(w, "packs:           %s of %d tickets\n", game.GroupDigits(int64(in.Packs)), in.Definition.TicketsPerPack)
+			fmt.Fprintf(w, "tickets:         %s\n", game.GroupDigits(int64(in.Entries())))
+			fmt.Fprintf(w, "hash tree:       %d chunk(s) of up to %s entries, root %s\n", in.Chunks, game.GroupDigits(int64(in.ChunkEntries)), hex.EncodeToString(in.Root[:]))
 			fmt.Fprintf(w, "signing key:     %v\n", in.KeyID)
 			switch {
 			case trust == nil:
@@ -53,14 +54,14 @@ func init() {
 				fmt.Fprintf(w, "entries:         match the hash tree\n")
 			}
 			d := in.Definition
-			fmt.Fprintf(w, "game:            pack of %d tickets at %v; tables per block of %s packs\n", d.TicketsPerPack, d.PackPrice, groupInt(int64(d.BlockPacks)))
+			fmt.Fprintf(w, "game:            pack of %d tickets at %v; tables per block of %s packs\n", d.TicketsPerPack, d.PackPrice, game.GroupDigits(int64(d.BlockPacks)))
 			for _, g := range d.Games {
-				fmt.Fprintf(w, "\ngame %d, « %s » (article %s): %s winners\n", g.Number, g.Name, g.Article, groupInt(int64(g.Winners())))
+				fmt.Fprintf(w, "\ngame %d, « %s » (article %s): %s winners\n", g.Number, g.Name, g.Article, game.GroupDigits(int64(g.Winners())))
 				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 				fmt.Fprintf(tw, "  tier\tlot\tcount\t\n")
-				fmt.Fprintf(tw, "  0\tperdant\t%s\t\n", groupInt(int64(d.BlockPacks-g.Winners())))
+				fmt.Fprintf(tw, "  0\tperdant\t%s\t\n", game.GroupDigits(int64(d.BlockPacks-g.Winners())))
 				for k, t := range g.Tiers {
-					fmt.Fprintf(tw, "  %d\t%v\t%s\t\n", k+1, t.Amount, groupInt(int64(t.Count)))
+					fmt.Fprintf(tw, "  %d\t%v\t%s\t\n", k+1, t.Amount, game.GroupDigits(int64(t.Count)))
 				}
 				tw.Flush()
 			}

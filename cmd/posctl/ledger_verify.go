@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/packterm/pos/validate/game"
 
 	"github.com/packterm/pos/validate/ledger"
 	"github.com/spf13/cobra"
@@ -27,7 +28,7 @@ func init() {
 			defer l.Close()
 			h := l.Header()
 			fmt.Fprintf(cmd.OutOrStdout(), "ok: block %d, ledger version %d, %s packs, %s tickets, signed by key %v\n",
-				h.Block, h.Version, groupInt(int64(h.Packs)), groupInt(int64(h.Entries())), l.KeyID())
+				h.Block, h.Version, game.GroupDigits(int64(h.Packs)), game.GroupDigits(int64(h.Entries())), l.KeyID())
 			return nil
 		},
 	}

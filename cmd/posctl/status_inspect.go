@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/packterm/pos/validate/game"
 	"os"
 	"time"
 
@@ -46,7 +47,7 @@ func init() {
 			}
 			fmt.Fprintf(w, "ranges:     %d\n", len(s.Ranges))
 			for _, r := range s.Ranges {
-				fmt.Fprintf(w, "  %-9v block %d, packs %d–%d (%s)\n", r.State, r.Block, r.First, r.First+r.Count-1, groupInt(int64(r.Count)))
+				fmt.Fprintf(w, "  %-9v block %d, packs %d–%d (%s)\n", r.State, r.Block, r.First, r.First+r.Count-1, game.GroupDigits(int64(r.Count)))
 			}
 			if trust != nil && sigErr != nil {
 				return sigErr

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -175,7 +176,7 @@ func TestAuditFindsTampering(t *testing.T) {
 	}
 	tamper("a prize raised", func(ls []string) []string {
 		r, _ := ParseRow(ls[winner])
-		ls[winner] = strings.Replace(ls[winner], ","+itoa(int(r.Prize))+",", ","+itoa(int(r.Prize)+100)+",", 1)
+		ls[winner] = strings.Replace(ls[winner], ","+strconv.Itoa(int(r.Prize))+",", ","+strconv.Itoa(int(r.Prize)+100)+",", 1)
 		return ls
 	}, "le jeu imprimé gagne")
 	tamper("a row dropped", func(ls []string) []string { return append(ls[:5], ls[6:]...) }, "tickets présents")
@@ -209,5 +210,3 @@ func TestAuditFindsTampering(t *testing.T) {
 		t.Errorf("another block's ledger confirmed %d rows", rep.Checked.Ledger)
 	}
 }
-
-func itoa(n int) string { return strings.TrimSpace(strings.Replace(group(n), " ", "", -1)) }

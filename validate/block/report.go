@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/packterm/pos/validate/game"
@@ -33,7 +31,7 @@ func (r *Report) Write(w io.Writer) error {
 	if err := table(w, d.PackTable, r.PackCounts); err != nil {
 		return err
 	}
-	p("\nArticle 3.2, packs par nombre de tickets gagnants (autorisés : %s)\n", ints(d.WinnersPerPack))
+	p("\nArticle 3.2, packs par nombre de tickets gagnants (autorisés : %s)\n", d.WinnersText())
 	for n, c := range r.ByWinners {
 		if c > 0 {
 			mark := ""
@@ -85,22 +83,4 @@ func table(w io.Writer, tiers []game.Tier, got map[game.Cents]int) error {
 	return tw.Flush()
 }
 
-func group(n int) string {
-	s := strconv.Itoa(n)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
-
-func ints(a []int) string {
-	s := make([]string, len(a))
-	for i, n := range a {
-		s[i] = strconv.Itoa(n)
-	}
-	return strings.Join(s, ", ")
-}
+func group(n int) string { return game.GroupDigits(int64(n)) }

@@ -28,6 +28,14 @@ func (c Cents) String() string {
 	return s + " €"
 }
 
+// GroupDigits writes n with its thousands separated by spaces, the French way: 12 000 000.
+func GroupDigits(n int64) string {
+	if n < 0 {
+		return "-" + groupThousands(strconv.FormatInt(-n, 10))
+	}
+	return groupThousands(strconv.FormatInt(n, 10))
+}
+
 func groupThousands(d string) string {
 	if len(d) <= 3 {
 		return d

@@ -33,3 +33,14 @@ func TestInLetters(t *testing.T) {
 		t.Errorf("2,50: %q", got)
 	}
 }
+
+func TestGroupDigits(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1 000", 42_006_947: "42 006 947", -1_500_000: "-1 500 000"} {
+		if got := GroupDigits(n); got != want {
+			t.Errorf("%d: %q, want %q", n, got, want)
+		}
+	}
+	if got := Reglement().WinnersText(); got != "1, 2, 3, 4, 5, 7" {
+		t.Errorf("WinnersText: %q", got)
+	}
+}

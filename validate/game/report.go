@@ -32,7 +32,7 @@ func (d *Definition) WriteTables(w io.Writer) error {
 		return err
 	}
 	p("Montants accessibles seulement par cumul de tickets : %s\n", amounts(d.PackCumulationOnly))
-	p("Article 3.2 : %s tickets gagnants par pack, au moins %v par pack\n", ints(d.WinnersPerPack), d.PackMinimum)
+	p("Article 3.2 : %s tickets gagnants par pack, au moins %v par pack\n", d.WinnersText(), d.PackMinimum)
 	var all Cents
 	for _, g := range d.Games {
 		p("\nJeu %d, « %s » (article %s.2)\n", g.Number, g.Name, g.Article)
@@ -51,7 +51,7 @@ func (d *Definition) WriteTables(w io.Writer) error {
 	return err
 }
 
-func count(n int) string { return groupThousands(strconv.Itoa(n)) }
+func count(n int) string { return GroupDigits(int64(n)) }
 
 func amounts(a []Cents) string {
 	s := make([]string, len(a))
@@ -61,9 +61,10 @@ func amounts(a []Cents) string {
 	return strings.Join(s, ", ")
 }
 
-func ints(a []int) string {
-	s := make([]string, len(a))
-	for i, n := range a {
+// WinnersText lists the allowed numbers of winning tickets per pack (3.2): "1, 2, 3, 4, 5, 7".
+func (d *Definition) WinnersText() string {
+	s := make([]string, len(d.WinnersPerPack))
+	for i, n := range d.WinnersPerPack {
 		s[i] = strconv.Itoa(n)
 	}
 	return strings.Join(s, ", ")
