@@ -3,7 +3,7 @@ package printer_test
 import (
 	"context"
 	"errors"
-	"flag"
+	"github.com/packterm/pos/drivers/printer/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,8 +16,6 @@ import (
 	"github.com/packterm/pos/drivers/printer/printeremul"
 	"github.com/packterm/pos/drivers/serialport"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden receipts in testdata")
 
 type rig struct {
 	emu   *printeremul.Emulator
@@ -70,24 +68,6 @@ func waitConnected(t *testing.T, p *serialport.Port) {
 	}
 }
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from golden:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
-}
-
 func sample() printer.Receipt {
 	return printer.Receipt{ID: "vente-17", Items: []printer.Item{
 		printer.Text{Text: "PACK TERMINAL", Style: printer.Style{Align: printer.Center, Bold: true, DoubleWidth: true}},
@@ -125,8 +105,8 @@ func TestGoldenReceipts(t *testing.T) {
 			}
 			for i, name := range []string{"sale", "testpage"} {
 				base := name + "-" + map[int]string{42: "42", 48: "48"}[cols]
-				golden(t, base+".txt", got[i].Text())
-				if *update {
+				golden.Check(t, base+".txt", got[i].Text())
+				if golden.Updating() {
 					f, err := os.Create(filepath.Join("testdata", base+".png"))
 					if err != nil {
 						t.Fatal(err)

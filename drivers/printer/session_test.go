@@ -3,6 +3,7 @@ package printer_test
 import (
 	"context"
 	"errors"
+	"github.com/packterm/pos/drivers/printer/internal/golden"
 	"os"
 	"path/filepath"
 	"testing"
@@ -20,7 +21,7 @@ import (
 // the roll is changed. Any change in the bytes the driver sends fails here, without a pty.
 func TestSessionPlayback(t *testing.T) {
 	path := filepath.Join("testdata", "sessions.conntest")
-	if *update {
+	if golden.Updating() {
 		r := newRig(t, 48)
 		rec := &conntest.Record{Port: r.port}
 		p, err := printer.New(rec, printer.Config{Layout: printer.Layout{Columns: 48}, SpoolDir: t.TempDir(), Clock: r.clock})

@@ -2,10 +2,9 @@ package printeremul
 
 import (
 	"bytes"
-	"flag"
+	"github.com/packterm/pos/drivers/printer/internal/golden"
 	"image"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,8 +15,6 @@ import (
 	"github.com/packterm/pos/drivers/printer"
 	"github.com/packterm/pos/drivers/printer/escpos"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files in testdata")
 
 const (
 	esc = escpos.ESC
@@ -87,27 +84,9 @@ func pythonEscposStream() []byte {
 	return b.Bytes()
 }
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
-}
-
 func TestPythonEscposStream(t *testing.T) {
 	stream := pythonEscposStream()
-	if *update {
+	if golden.Updating() {
 		if err := os.WriteFile("testdata/capture/python-escpos.bin", stream, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +107,7 @@ func TestPythonEscposStream(t *testing.T) {
 	for _, r := range rs {
 		txt.WriteString(r.Text())
 	}
-	golden(t, "python-escpos.txt", txt.String())
+	golden.Check(t, "python-escpos.txt", txt.String())
 	r := rs[0]
 	var imgs []image.Rectangle
 	for _, l := range r.Lines {
