@@ -22,20 +22,7 @@ func BenchmarkShow20x4(b *testing.B) {
 			screens[i][j] += strings.Repeat("#_"[i:i+1], 20)
 		}
 	}
-	if err := r.dev.Show(screens[1]...); err != nil {
-		b.Fatal(err)
-	}
-	w0, t0 := r.emu.Writes(), r.clk.Now()
-	b.ResetTimer()
-	for i := range b.N {
-		if err := r.dev.Show(screens[i%2]...); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.StopTimer()
-	b.ReportMetric(float64(r.emu.Writes()-w0)/float64(b.N), "gpio-writes/op")
-	b.ReportMetric(float64(r.clk.Since(t0).Microseconds())/float64(b.N), "lcd-us/op")
-	r.clean(b)
+	benchShow(b, r, screens)
 }
 
 // BenchmarkShowAmount20x4 is the common case: one field (an amount) changes on an
@@ -46,6 +33,12 @@ func BenchmarkShowAmount20x4(b *testing.B) {
 		{"TICKET GAGNANT", "GAGNÉ : 20,00 €", "OK : PAYER", "ANNULER : RETOUR"},
 		{"TICKET GAGNANT", "GAGNÉ : 50,00 €", "OK : PAYER", "ANNULER : RETOUR"},
 	}
+	benchShow(b, r, screens)
+}
+
+// benchShow alternates two screens through the driver and reports the GPIO writes and
+// the panel time (injected clock) per update.
+func benchShow(b *testing.B, r *rig, screens [2][]string) {
 	if err := r.dev.Show(screens[1]...); err != nil {
 		b.Fatal(err)
 	}

@@ -669,29 +669,25 @@ func (p *Printer) SetNearEnd(on bool) {
 
 // LoadPaper puts a new roll in: paper end clears and waiting commands print.
 func (p *Printer) LoadPaper() []byte {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.paperEnd, p.paperLeft, p.nearEnd = false, -1, false
-	out := p.resume()
-	p.notify()
-	return out
+	return p.clearFault(func() { p.paperEnd, p.paperLeft, p.nearEnd = false, -1, false })
 }
 
 // SetCoverOpen opens or closes the cover.
 func (p *Printer) SetCoverOpen(open bool) []byte {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.coverOpen = open
-	out := p.resume()
-	p.notify()
-	return out
+	return p.clearFault(func() { p.coverOpen = open })
 }
 
 // SetOffline puts the printer offline or back online.
 func (p *Printer) SetOffline(off bool) []byte {
+	return p.clearFault(func() { p.offline = off })
+}
+
+// clearFault changes a sensor under the lock, then prints what waited for the fault to
+// clear (if it has) and wakes the waiters; it returns the replies printing produced.
+func (p *Printer) clearFault(change func()) []byte {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.offline = off
+	change()
 	out := p.resume()
 	p.notify()
 	return out
