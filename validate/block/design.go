@@ -60,10 +60,11 @@ const (
 var ErrNoDesign = errors.New("block: no design satisfies the definition")
 
 // Solve finds a design for definition d. It solves the linear relaxation of the design
-// problem over pack compositions with a random objective drawn from r (so that the
-// design varies with the seed), keeps the integer part of its solution, and completes
-// the small remainder exactly by a bounded search; should the search fail, it hands more
-// packs back to the search and tries again. The result is checked with Verify.
+// problem over pack compositions for several random objectives drawn from r and averages
+// the solutions (so that designs are varied and differ with the seed), keeps the integer
+// part, and completes the small remainder exactly by a bounded search; should the search
+// fail, it hands packs back to the search, and then falls back to single solutions of the
+// relaxation with fresh objectives (docs/block.md). The result is checked with Verify.
 func Solve(d *game.Definition, r *rand.Rand) (*Design, error) {
 	if len(d.Games) > MaxGames {
 		return nil, fmt.Errorf("block: %d games, at most %d", len(d.Games), MaxGames)
@@ -71,7 +72,7 @@ func Solve(d *game.Definition, r *rand.Rand) (*Design, error) {
 	p := newProblem(d)
 	// Mixing several vertices gives varied designs but leaves more to the exact search;
 	// should that search fail, fall back to single vertices with fresh random costs.
-	for attempt, k := range []int{vertices, 1, 1, 2, 1, 1, 1, 1} {
+	for attempt, k := range []int{mixedVertices, 1, 1, 2, 1, 1, 1, 1} {
 		ds, err := p.attempt(r, k)
 		if err == nil {
 			ds.Stats.Attempts = attempt + 1
@@ -272,18 +273,19 @@ func (p *problem) relax(cols []Composition, r *rand.Rand) ([]float64, error) {
 	return x, nil
 }
 
-// vertices is the number of solutions of the linear relaxation (each for its own random
-// cost and column sample) averaged into the design: a mean of feasible solutions is
-// feasible, and it mixes more compositions than any one vertex holds (at most one per row).
-const vertices = 4
+// mixedVertices is the number of solutions of the linear relaxation (each for its own
+// random cost and column sample) a first attempt averages into the design: a mean of
+// feasible solutions is feasible, and it mixes more compositions than any one vertex
+// holds (at most one per row).
+const mixedVertices = 4
 
-// mixedRelaxation solves the relaxation for several random costs and averages the
-// solutions over the union of their columns.
-func (p *problem) mixedRelaxation(r *rand.Rand, vertices int) ([]Composition, []float64, error) {
+// mixedRelaxation solves the relaxation for k random costs and averages the solutions
+// over the union of their columns.
+func (p *problem) mixedRelaxation(r *rand.Rand, k int) ([]Composition, []float64, error) {
 	index := map[Composition]int{}
 	var cols []Composition
 	var sum []float64
-	for range vertices {
+	for range k {
 		var vc []Composition
 		var vx []float64
 		var err error
@@ -312,7 +314,7 @@ func (p *problem) mixedRelaxation(r *rand.Rand, vertices int) ([]Composition, []
 		}
 	}
 	for i := range sum {
-		sum[i] /= float64(vertices)
+		sum[i] /= float64(k)
 	}
 	return cols, sum, nil
 }
