@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/packterm/pos/validate/internal/atomicfile"
 	"io"
 	"os"
 	"path/filepath"
@@ -42,16 +43,18 @@ func (p *Plan) Files(ctx context.Context, dir string, version uint64, key ed2551
 	h := ledger.Header{Block: p.Number, Version: version, Packs: uint32(p.Def.BlockPacks), Definition: p.Def}
 	entries := ledger.NewEntries(h.Entries())
 	printPath := filepath.Join(dir, PrintFileName(p.Number))
-	printSum, err := writeAtomic(printPath, 0o600, func(w io.Writer) error {
+	hash := sha256.New()
+	err := atomicfile.Write(printPath, 0o600, func(w io.Writer) error {
 		return p.Generate(ctx, Output{
-			Print:    w,
+			Print:    io.MultiWriter(w, hash),
 			Ticket:   func(t *Ticket) error { entries.Set(h.Index(t.ID), ledger.Seal(t.ID, t.Secret, t.Tier)); return nil },
 			Progress: progress,
 		})
-	})
+	}, nil)
 	if err != nil {
 		return nil, err
 	}
+	printSum := hash.Sum(nil)
 	ledgerPath := filepath.Join(dir, ledger.FileName(p.Number))
 	if err := ledger.Write(ledgerPath, h, entries, key); err != nil {
 		return nil, err
@@ -66,48 +69,12 @@ func (p *Plan) Files(ctx context.Context, dir string, version uint64, key ed2551
 		Ledger: ledger.FileName(p.Number), LedgerSHA256: hex.EncodeToString(ledgerSum),
 		Print: PrintFileName(p.Number), PrintSHA256: hex.EncodeToString(printSum),
 	}
-	_, err = writeAtomic(filepath.Join(dir, ManifestFileName(p.Number)), 0o600, func(w io.Writer) error {
+	err = atomicfile.Write(filepath.Join(dir, ManifestFileName(p.Number)), 0o600, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(m)
-	})
+	}, nil)
 	return m, err
-}
-
-// writeAtomic writes a file through fill, hashing what it writes, syncs it and renames
-// it into place, then syncs the directory.
-func writeAtomic(path string, mode os.FileMode, fill func(io.Writer) error) ([]byte, error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
-	if err != nil {
-		return nil, fmt.Errorf("block: writing %s: %w", path, err)
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // no-op after the rename
-	h := sha256.New()
-	if err := fill(io.MultiWriter(f, h)); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("block: writing %s: %w", path, err)
-	}
-	if err := f.Chmod(mode); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("block: writing %s: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("block: syncing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return nil, fmt.Errorf("block: writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return nil, fmt.Errorf("block: writing %s: %w", path, err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return h.Sum(nil), nil
 }
 
 func fileSHA256(path string) ([]byte, error) {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/packterm/pos/validate/internal/atomicfile"
 	"io"
 	"io/fs"
 	"os"
@@ -54,7 +55,7 @@ func Install(dir, file string, trust *TrustStore) (Installed, error) {
 	if had && h.Version < prev {
 		return Installed{}, fmt.Errorf("ledger: install block %d: version %d, installed %d: %w", h.Block, h.Version, prev, ErrOlderVersion)
 	}
-	err = writeAtomic(res.Path, func(w io.Writer) error { _, err := w.Write(data); return err }, func(tmp string) error {
+	err = atomicfile.Write(res.Path, 0o644, func(w io.Writer) error { _, err := w.Write(data); return err }, func(tmp string) error {
 		l2, err := OpenFile(tmp, trust)
 		if err != nil {
 			return fmt.Errorf("ledger: install: copy does not verify: %w", err)
@@ -95,7 +96,7 @@ func InstallStatus(dir, file string, trust *TrustStore) (Installed, error) {
 			return Installed{}, fmt.Errorf("ledger: install status list: version %d, installed %d: %w", s.Version, prev, ErrOlderVersion)
 		}
 	}
-	err = writeAtomic(res.Path, func(w io.Writer) error { _, err := w.Write(data); return err }, func(tmp string) error {
+	err = atomicfile.Write(res.Path, 0o644, func(w io.Writer) error { _, err := w.Write(data); return err }, func(tmp string) error {
 		if _, err := LoadStatus(tmp, trust); err != nil {
 			return fmt.Errorf("ledger: install status list: copy does not verify: %w", err)
 		}

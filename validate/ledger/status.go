@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"encoding/binary"
 	"fmt"
+	"github.com/packterm/pos/validate/internal/atomicfile"
 	"io"
 	"os"
 	"slices"
@@ -213,7 +214,7 @@ func WriteStatus(path string, s *StatusList, key ed25519.PrivateKey) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(path, func(w io.Writer) error { _, err := w.Write(b); return err }, nil)
+	return atomicfile.Write(path, 0o644, func(w io.Writer) error { _, err := w.Write(b); return err }, nil)
 }
 
 // statusHead is the untrusted reading of a list's header.

@@ -1,12 +1,10 @@
 package ledger
 
 import (
-	"bufio"
 	"crypto/ed25519"
 	"fmt"
+	"github.com/packterm/pos/validate/internal/atomicfile"
 	"io"
-	"os"
-	"path/filepath"
 )
 
 // FileName is the name of block b's ledger file: "block-B.ledger".
@@ -23,7 +21,7 @@ func Write(path string, h Header, entries *Entries, key ed25519.PrivateKey) erro
 	if err != nil {
 		return err
 	}
-	return writeAtomic(path, func(w io.Writer) error {
+	return atomicfile.Write(path, 0o644, func(w io.Writer) error {
 		if _, err := w.Write(hdr); err != nil {
 			return err
 		}
@@ -84,61 +82,6 @@ func signedHeader(h *Header, entries *Entries, key ed25519.PrivateKey, chunk int
 func checkPadding(entries *Entries) error {
 	if !paddingZero(entries.Bytes(), entries.Len()) {
 		return fmt.Errorf("ledger: write: padding after the last entry is not zero: %w", ErrFormat)
-	}
-	return nil
-}
-
-// writeAtomic writes path through a temporary file in its directory: write, fsync,
-// check the written file (when check is not nil), rename, fsync the directory. On any
-// failure path is left as it was.
-func writeAtomic(path string, write func(io.Writer) error, check func(tmp string) error) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("ledger: write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	bw := bufio.NewWriterSize(f, 1<<20)
-	if err = write(bw); err != nil {
-		return fmt.Errorf("ledger: write %s: %w", path, err)
-	}
-	if err = bw.Flush(); err != nil {
-		return fmt.Errorf("ledger: write %s: %w", path, err)
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return fmt.Errorf("ledger: write %s: %w", path, err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("ledger: write %s: sync: %w", path, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("ledger: write %s: %w", path, err)
-	}
-	if check != nil {
-		if err = check(tmp); err != nil {
-			return err
-		}
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("ledger: write %s: %w", path, err)
-	}
-	return syncDir(dir)
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("ledger: sync %s: %w", dir, err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("ledger: sync %s: %w", dir, err)
 	}
 	return nil
 }
