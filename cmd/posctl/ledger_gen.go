@@ -23,7 +23,8 @@ func init() {
 cryptographically secure shuffle, draw every ticket's secret and play, and write
 OUT/block-B.ledger (signed), OUT/block-B.print.csv.gz and OUT/block-B.manifest.json.
 The seed (random unless --seed is given) is recorded in the manifest: the same seed
-gives the same files. Keep the manifest and the printer's file secret.`,
+gives the same files. Keep the manifest and the printer's file secret. Files of the
+same block already in OUT are never replaced: the command refuses and changes nothing.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			key, err := ledger.LoadPrivateKey(keyPath)

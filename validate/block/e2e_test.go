@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"crypto/ed25519"
+	"errors"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -130,6 +131,14 @@ func TestSameSeedSameBytes(t *testing.T) {
 		if !bytes.Equal(x, y) {
 			t.Errorf("%s differs between two generations from the same seed", name)
 		}
+	}
+	// A second generation into the same directory is refused and changes nothing.
+	before, _ := os.ReadFile(a.printPath())
+	if _, err := b.plan.Files(context.Background(), a.dir, 1, b.priv, nil); !errors.Is(err, ErrExists) {
+		t.Errorf("generating over an existing block: %v, want ErrExists", err)
+	}
+	if after, _ := os.ReadFile(a.printPath()); !bytes.Equal(before, after) {
+		t.Error("a refused generation changed the printer's file")
 	}
 	// Worker count does not change the output.
 	var one, many bytes.Buffer

@@ -6,14 +6,19 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/packterm/pos/validate/internal/atomicfile"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/packterm/pos/validate/ledger"
 )
+
+// ErrExists is returned when the output directory already holds files of the block.
+var ErrExists = errors.New("files of this block exist; remove them or choose another directory")
 
 // PrintFileName is the printer's file of block b.
 func PrintFileName(b uint16) string { return fmt.Sprintf("block-%d.print.csv.gz", b) }
@@ -39,7 +44,18 @@ type Manifest struct {
 // Files writes the block of plan to dir: the signed ledger, the printer's file and the
 // manifest. Each file is written to a temporary name, synced, then renamed, so that a
 // crash leaves either the old file or the whole new one.
+//
+// It refuses to replace any file of the same block already in dir (ErrExists): a block's
+// printer's file, ledger and manifest belong together, and a printed block's must never
+// be overwritten by another generation.
 func (p *Plan) Files(ctx context.Context, dir string, version uint64, key ed25519.PrivateKey, progress func(done int)) (*Manifest, error) {
+	for _, name := range []string{PrintFileName(p.Number), ledger.FileName(p.Number), ManifestFileName(p.Number)} {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
+			return nil, fmt.Errorf("block: %s already holds %s: %w", dir, name, ErrExists)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("block: checking %s: %w", dir, err)
+		}
+	}
 	h := ledger.Header{Block: p.Number, Version: version, Packs: uint32(p.Def.BlockPacks), Definition: p.Def}
 	entries := ledger.NewEntries(h.Entries())
 	printPath := filepath.Join(dir, PrintFileName(p.Number))
