@@ -235,15 +235,19 @@ func (c *Config) checkFleet(add func(key, msg string), addAlt func(key, alt, msg
 
 func checkFleetURL(s string) error {
 	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "nats" && u.Scheme != "tls") || u.Host == "" || u.Hostname() == "" {
-		return fmt.Errorf(`%q: want a NATS server URL, e.g. "tls://fleet.example.org:4222"`, clip(s))
+	if err != nil {
+		return fmt.Errorf(`not a URL: want a NATS server URL, e.g. "tls://fleet.example.org:4222"`)
+	}
+	shown := clip(u.Redacted()) // never a password
+	if (u.Scheme != "nats" && u.Scheme != "tls") || u.Host == "" || u.Hostname() == "" {
+		return fmt.Errorf(`%q: want a NATS server URL, e.g. "tls://fleet.example.org:4222"`, shown)
 	}
 	if u.User != nil {
-		return fmt.Errorf("%q: put credentials in fleet.credentials, not in the URL", u.Redacted())
+		return fmt.Errorf("%q: put credentials in fleet.credentials, not in the URL", shown)
 	}
 	if p := u.Port(); p != "" {
 		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
-			return fmt.Errorf("%q: port out of range", clip(s))
+			return fmt.Errorf("%q: port out of range", shown)
 		}
 	}
 	return nil
