@@ -30,7 +30,7 @@ func Parse(data []byte) (*Config, error) {
 		d.c.Scanner.Port = "" // a keyboard-wedge scanner replaces the default serial one
 	}
 	for _, x := range d.c.check() {
-		if !d.typed[x.key] {
+		if !d.typed[x.key] && !d.typed[x.alt] { // not a value the file did not manage to set
 			d.addIssue(x)
 		}
 	}

@@ -22,6 +22,9 @@ const (
 	maxPath         = 4096
 )
 
+// emptySHA256 is the SHA-256 of no bytes.
+const emptySHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
 // bauds are the rates drivers/serialport opens (those in tarm/serial's Linux table).
 var bauds = []int{50, 75, 110, 134, 150, 200, 300, 600, 1200, 1800, 2400, 4800, 9600, 19200, 38400,
 	57600, 115200, 230400, 460800, 500000, 576000, 921600, 1000000, 1152000, 1500000, 2000000,
@@ -88,8 +91,12 @@ func (c *Config) check() []issue {
 	c.checkScanner(add, addAlt)
 	c.checkPrinter(add)
 	c.checkKeys(add)
-	if t := c.Technician.TokenSHA256; t != "" && (len(t) != 64 || strings.Trim(t, "0123456789abcdef") != "") {
+	switch t := c.Technician.TokenSHA256; {
+	case t == "":
+	case len(t) != 64 || strings.Trim(t, "0123456789abcdef") != "":
 		add("technician.token_sha256", "want 64 lower-case hex digits (the SHA-256 of the token, e.g. from `sha256sum`)")
+	case t == emptySHA256:
+		add("technician.token_sha256", "this is the SHA-256 of an empty token: it would unlock with nothing")
 	}
 	if c.HTTP != "" {
 		if err := checkListen(c.HTTP); err != nil {
