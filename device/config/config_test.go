@@ -162,6 +162,12 @@ func TestParseEuros(t *testing.T) {
 			t.Errorf("ParseEuros(%q): %v, want it to mention %q", s, err, why)
 		}
 	}
+	if got := FormatEuros(-150); got != "-1,50" {
+		t.Errorf("FormatEuros(-150) = %q", got)
+	}
+	if got := FormatEuros(-1 << 63); got != "-92233720368547758,08" {
+		t.Errorf("FormatEuros(MinInt64) = %q", got)
+	}
 	for _, c := range []int64{0, 1, 99, 100, 15050, 500000, MaxLimit} {
 		if got, err := ParseEuros(FormatEuros(c)); err != nil || got != c {
 			t.Errorf("ParseEuros(FormatEuros(%d)) = %d, %v", c, got, err)

@@ -11,11 +11,11 @@ import (
 )
 
 // Parse reads a configuration file's text: the defaults, then what the file sets. It
-// reports every problem at once (the first 100 and a count of the others), each with
-// its line, as *Errors: TOML syntax (the first
-// one only: what follows cannot be read), unknown keys (with the nearest known one),
-// values of the wrong type, and everything Validate checks. The file must also name the
-// trusted operator keys.
+// reports every problem at once (the first 100, then a count of the others), each with
+// its line, as *Errors: TOML syntax (the first error only: what follows cannot be read),
+// unknown keys (with the nearest known one), values of the wrong type, and everything
+// Validate checks. A file must also name the trusted operator keys. On problems it
+// returns no configuration.
 func Parse(data []byte) (*Config, error) {
 	if len(data) > MaxFileSize {
 		return nil, &Errors{{Msg: fmt.Sprintf("%d bytes: a configuration holds at most %d", len(data), MaxFileSize)}}
