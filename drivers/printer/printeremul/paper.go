@@ -85,7 +85,7 @@ type Pulse struct {
 // Receipt is the paper between two cuts.
 type Receipt struct {
 	Lines       []Line
-	Cut         string // "full", "partial", or "" when not cut
+	Cut         string // "full", "partial", "torn" (TearOff), or "" when not cut
 	Interrupted bool   // stopped by a fault and cleared by the host (torn off, not a receipt)
 	Drawer      []Pulse
 	Unknown     []escpos.Command
@@ -181,7 +181,7 @@ func (r Receipt) Text() string {
 		case ImageLine:
 			body = fmt.Sprintf("[IMAGE %dx%d]", l.Image.Rect.Dx(), l.Image.Rect.Dy())
 			if l.Symbology != "" {
-				body = fmt.Sprintf("[IMAGE %dx%d %s %q]", l.Image.Rect.Dx(), l.Image.Rect.Dy(), l.Symbology, l.Data)
+				body = fmt.Sprintf("[%s image %q]", l.Symbology, l.Data)
 			}
 		case FeedLine:
 			body = ""

@@ -639,6 +639,20 @@ func decodeCode128(d []byte) (string, error) {
 	return sb.String(), nil
 }
 
+// TearOff is the retailer tearing the paper off a printer without cutter: what was printed
+// since the last cut or tear becomes a receipt (Cut "torn"), unless it is blank.
+func (p *Printer) TearOff() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.printLine(false)
+	if !p.cur.blank() {
+		p.cur.Cut = "torn"
+		p.receipts = append(p.receipts, p.cur)
+	}
+	p.cur = Receipt{}
+	p.notify()
+}
+
 // Receipts returns the receipts printed so far (cut or torn off), oldest first.
 func (p *Printer) Receipts() []Receipt {
 	p.mu.Lock()
