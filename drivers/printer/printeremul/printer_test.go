@@ -299,8 +299,7 @@ func TestPaperEndInsideWrappedText(t *testing.T) {
 	}
 }
 
-// feedAfterCutStream is what encoders such as escpos-php's cut() followed by feed(), or
-// node-thermal-printer's cut() with its trailing new line, send: a line feed after GS V, and
+// feedAfterCutStream is what several widely used encoders send: a line feed after GS V, and
 // more paper fed after the last cut with nothing printed on it.
 func feedAfterCutStream() []byte {
 	var b bytes.Buffer
