@@ -14,7 +14,8 @@ const qrQuietZone = 4
 
 // rasterQR draws a QR code with gozxing's writer and sends it as a GS v 0 raster image,
 // centred, for printers without GS ( k. The module size shrinks if the code would not fit
-// the print area (maxDots wide).
+// the print area (maxDots wide), down to 2 dots (0.25 mm at 203 dpi: a 1-dot module is beyond
+// what retail scanners read).
 func rasterQR(w *escpos.Builder, data string, module int, ecc byte, maxDots int) error {
 	hints := map[gozxing.EncodeHintType]any{
 		gozxing.EncodeHintType_ERROR_CORRECTION: string(ecc),
@@ -27,7 +28,7 @@ func rasterQR(w *escpos.Builder, data string, module int, ecc byte, maxDots int)
 		return fmt.Errorf("QR code: %w", err)
 	}
 	n := bm.GetWidth()
-	for module > 1 && n*module > maxDots {
+	for module > 2 && n*module > maxDots {
 		module--
 	}
 	if n*module > maxDots {

@@ -31,7 +31,7 @@ type KeyboardConfig struct {
 	// /dev/input/by-id link udev makes, stable across replugs and ports) or a path. It is
 	// resolved again at each reconnection, so the scanner may come back as another eventN.
 	Input string
-	// Dir of the names (0: ByIDDir).
+	// Dir of the names ("": ByIDDir).
 	Dir    string
 	Keymap Keymap
 	// Word is the size of a long in the event records (0: this machine's; 4 or 8).
