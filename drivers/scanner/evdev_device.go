@@ -146,7 +146,7 @@ func (k *Keyboard) Path() string { return k.path }
 // Source names the scanner in Scan.Source.
 func (k *Keyboard) Source() string { return "keyboard:" + k.path }
 
-// Repeats counts the autorepeat events dropped so far.
+// Repeats counts the autorepeat events dropped so far (read it where Next is called).
 func (k *Keyboard) Repeats() int { return k.keys.Repeats() }
 
 // Close releases the device (and its grab); a blocked Next returns.
