@@ -91,6 +91,12 @@ var profiles = []Profile{
 		Columns: 48, CodePage: WPC1252, Cut: CutFull, NativeQR: true, ProcessID: Unsupported,
 	},
 	{
+		// The configuration's name for an 80 mm printer known to lack GS ( H, whatever its
+		// make: the default profile with status polling and no probe.
+		Name: "legacy", Model: "80 mm ESC/POS printer without GS ( H",
+		Columns: 48, CodePage: PC858, Cut: CutPartial, NativeQR: true, ProcessID: Unsupported,
+	},
+	{
 		// Generic 58 mm printers (python-escpos "simple"/58 mm class: 384 dots, 32 columns of
 		// font A): no cutter, no GS ( k (QR as a raster image), WPC1252, no GS ( H.
 		Name: "58mm-generic", Model: "58 mm ESC/POS printer without cutter",

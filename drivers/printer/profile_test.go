@@ -70,7 +70,7 @@ func TestProfileByName(t *testing.T) {
 			t.Errorf("%q: %+v, %v", name, p, err)
 		}
 	}
-	if _, err := printer.ProfileByName("tm-u220"); err == nil || !strings.Contains(err.Error(), "58mm-generic") {
+	if _, err := printer.ProfileByName("tm-u220"); err == nil || !strings.Contains(err.Error(), "58mm-generic") || !strings.Contains(err.Error(), "legacy") {
 		t.Errorf("unknown profile: %v", err)
 	}
 	// The driver takes its layout from the profile; Layout fields override it.
