@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -23,19 +24,33 @@ func init() {
 }
 
 type printerPortFlags struct {
-	path string
-	baud int
+	path    string
+	baud    int
+	profile string
 }
 
 func (f *printerPortFlags) add(c *cobra.Command) {
 	c.Flags().StringVar(&f.path, "port", "", "serial device of the printer (e.g. /dev/ttyUSB0)")
 	c.Flags().IntVar(&f.baud, "baud", 9600, "baud rate (8N1)")
+	c.Flags().StringVar(&f.profile, "profile", "", "printer profile: "+profileNames()+" (default: default)")
 	_ = c.MarkFlagRequired("port")
+}
+
+func profileNames() string {
+	var names []string
+	for _, p := range printer.Profiles() {
+		names = append(names, p.Name)
+	}
+	return strings.Join(names, ", ")
 }
 
 // openPrinter opens the port, waits for the device (up to 3 s) and starts a driver with
 // a temporary spool; closing releases the port and removes the spool.
 func openPrinter(ctx context.Context, f printerPortFlags, cols int) (p *printer.Printer, closing func(), err error) {
+	prof, err := printer.ProfileByName(f.profile)
+	if err != nil {
+		return nil, nil, err
+	}
 	spool, err := os.MkdirTemp("", "posctl-printer-")
 	if err != nil {
 		return nil, nil, err
@@ -52,7 +67,7 @@ func openPrinter(ctx context.Context, f printerPortFlags, cols int) (p *printer.
 		closing()
 		return nil, nil, &exitError{code: 2, err: fmt.Errorf("printer: %s not present: %w", f.path, err)}
 	}
-	if p, err = printer.New(port, printer.Config{Layout: printer.Layout{Columns: cols}, SpoolDir: spool}); err != nil {
+	if p, err = printer.New(port, printer.Config{Profile: prof, Layout: printer.Layout{Columns: cols}, SpoolDir: spool, Baud: f.baud}); err != nil {
 		closing()
 		return nil, nil, err
 	}
@@ -80,12 +95,12 @@ func printerTestCmd() *cobra.Command {
 			if err := p.Print(c.Context(), printer.TestPage(p.Layout(), drawer)); err != nil {
 				return &exitError{code: 2, err: err}
 			}
-			fmt.Fprintf(c.OutOrStdout(), "test page printed (%d columns); status after: %s\n", p.Layout().Columns, p.LastStatus())
+			fmt.Fprintf(c.OutOrStdout(), "test page printed (%d columns, confirmation %s); status after: %s\n", p.Layout().Columns, p.Mode(), p.LastStatus())
 			return nil
 		},
 	}
 	pf.add(c)
-	c.Flags().IntVar(&cols, "columns", 48, "characters per line: 42 or 48")
+	c.Flags().IntVar(&cols, "columns", 0, "characters per line: 32, 42 or 48 (default: the profile's)")
 	c.Flags().BoolVar(&drawer, "drawer", false, "also kick the cash drawer")
 	return c
 }
@@ -94,9 +109,9 @@ func printerStatusCmd() *cobra.Command {
 	var pf printerPortFlags
 	c := &cobra.Command{
 		Use:   "status",
-		Short: "Read the printer's real-time status (DLE EOT)",
+		Short: "Read the printer's real-time status (DLE EOT) and how printing is confirmed (GS ( H or status polling)",
 		RunE: func(c *cobra.Command, _ []string) error {
-			p, closing, err := openPrinter(c.Context(), pf, 48)
+			p, closing, err := openPrinter(c.Context(), pf, 0)
 			if err != nil {
 				return err
 			}
@@ -107,8 +122,15 @@ func printerStatusCmd() *cobra.Command {
 			}
 			fmt.Fprintln(c.OutOrStdout(), st)
 			if !st.Ready() {
+				fmt.Fprintf(c.OutOrStdout(), "confirmation: %s\n", p.Mode())
 				return &exitError{code: 3, err: fmt.Errorf("printer not ready: %s", st)}
 			}
+			// Ready: probe GS ( H now if the profile does not say.
+			m, err := p.Detect(c.Context())
+			if err != nil {
+				return &exitError{code: 2, err: err}
+			}
+			fmt.Fprintf(c.OutOrStdout(), "confirmation: %s\n", m)
 			return nil
 		},
 	}
@@ -169,7 +191,7 @@ func printerRenderCmd() *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&out, "out", "", "output directory")
-	c.Flags().IntVar(&cols, "columns", 48, "characters per line of the emulated printer: 42 or 48")
+	c.Flags().IntVar(&cols, "columns", 48, "characters per line of the emulated printer: 32, 42 or 48")
 	_ = c.MarkFlagRequired("out")
 	return c
 }
@@ -177,6 +199,7 @@ func printerRenderCmd() *cobra.Command {
 func printerEmulateCmd() *cobra.Command {
 	var link, out string
 	var cols int
+	var noGSH bool
 	c := &cobra.Command{
 		Use:   "emulate",
 		Short: "Run an emulated printer on a pseudo-terminal; each cut receipt goes to DIR/NNNN.txt and .png",
@@ -184,12 +207,16 @@ func printerEmulateCmd() *cobra.Command {
 			if err := os.MkdirAll(out, 0o755); err != nil {
 				return err
 			}
-			e, err := printeremul.NewEmulator(link, printeremul.Config{Columns: cols})
+			e, err := printeremul.NewEmulator(link, printeremul.Config{Columns: cols, NoProcessID: noGSH})
 			if err != nil {
 				return err
 			}
 			defer e.Close()
-			fmt.Fprintf(c.OutOrStdout(), "emulated printer at %s; receipts to %s; Ctrl-C to stop\n", e.Path(), out)
+			model := "with GS ( H (TM-T88V)"
+			if noGSH {
+				model = "without GS ( H (TM-T88IV, clones)"
+			}
+			fmt.Fprintf(c.OutOrStdout(), "emulated printer %s at %s; receipts to %s; Ctrl-C to stop\n", model, e.Path(), out)
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 			defer stop()
 			done := 0
@@ -213,7 +240,8 @@ func printerEmulateCmd() *cobra.Command {
 	}
 	c.Flags().StringVar(&link, "link", "", "path of the device link to create (e.g. /tmp/ttyPRN)")
 	c.Flags().StringVar(&out, "out", "", "output directory")
-	c.Flags().IntVar(&cols, "columns", 48, "characters per line: 42 or 48")
+	c.Flags().IntVar(&cols, "columns", 48, "characters per line: 32, 42 or 48")
+	c.Flags().BoolVar(&noGSH, "no-gs-h", false, "emulate a printer without GS ( H (answers DLE EOT only: TM-T88IV and before, most clones)")
 	_ = c.MarkFlagRequired("link")
 	_ = c.MarkFlagRequired("out")
 	return c

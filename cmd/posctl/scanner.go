@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 
@@ -25,6 +26,7 @@ func scannerListenCmd() *cobra.Command {
 	var path, suffix string
 	var baud, count int
 	var aim bool
+	var in listenInput
 	c := &cobra.Command{
 		Use:   "listen",
 		Short: "Print every line the scanner sends, raw and as parsed (no de-duplication); Ctrl-C to stop",
@@ -33,7 +35,7 @@ func scannerListenCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			port, err := serialport.Open(serialport.Config{Path: path, Baud: baud})
+			port, err := in.open(path, baud)
 			if err != nil {
 				return err
 			}
@@ -46,7 +48,7 @@ func scannerListenCmd() *cobra.Command {
 			for count <= 0 || seen < count {
 				pk, err := port.Next(ctx)
 				if err != nil {
-					if errors.Is(err, context.Canceled) {
+					if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) { // io.EOF: end of a recording
 						return nil
 					}
 					return err
@@ -54,7 +56,7 @@ func scannerListenCmd() *cobra.Command {
 				if pk.Data == nil {
 					fr.Reset()
 					if pk.State == serialport.Connected {
-						fmt.Fprintf(w, "scanner connected at %s\n", path)
+						fmt.Fprintf(w, "scanner connected at %s\n", port.Path())
 					} else {
 						fmt.Fprintf(w, "scanner disconnected: %v\n", pk.Err)
 					}
@@ -81,12 +83,12 @@ func scannerListenCmd() *cobra.Command {
 			return nil
 		},
 	}
-	c.Flags().StringVar(&path, "port", "", "serial device of the scanner")
+	c.Flags().StringVar(&path, "port", "", "serial device of the scanner (or --input)")
 	c.Flags().IntVar(&baud, "baud", 9600, "baud rate (8N1)")
-	c.Flags().StringVar(&suffix, "suffix", "CR", "line suffix the scanner sends: CR, LF or CRLF")
+	c.Flags().StringVar(&suffix, "suffix", "CR", "line suffix the scanner sends: CR (Enter), LF, CRLF or TAB")
 	c.Flags().BoolVar(&aim, "aim", false, "lines start with an AIM symbology identifier")
 	c.Flags().IntVar(&count, "count", 0, "stop after this many good lines (0: until Ctrl-C)")
-	_ = c.MarkFlagRequired("port")
+	in.add(c)
 	return c
 }
 

@@ -35,3 +35,23 @@ func BenchmarkRender(b *testing.B) {
 	}
 	b.SetBytes(int64(n))
 }
+
+// BenchmarkRenderRasterQR measures the same receipt for a printer without GS ( k: the QR
+// code drawn with gozxing's writer and sent as a GS v 0 raster image (58 mm profile).
+func BenchmarkRenderRasterQR(b *testing.B) {
+	r := benchReceipt()
+	p, err := ProfileByName("58mm-generic")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	var n int
+	for b.Loop() {
+		out, err := Render(r, p.Layout())
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = len(out)
+	}
+	b.SetBytes(int64(n))
+}

@@ -28,6 +28,9 @@ var _ Port = (*serialport.Port)(nil)
 
 // Config of a printer.
 type Config struct {
+	// Profile of the model (zero value: DefaultProfile); see ProfileByName.
+	Profile Profile
+	// Layout, where its fields are set, overrides the profile's columns and code page.
 	Layout Layout
 	// SpoolDir keeps receipts until they have printed (required).
 	SpoolDir string
@@ -39,11 +42,17 @@ type Config struct {
 	Baud int
 	// PrintTimeout bounds the wait for the printer to confirm a receipt has printed (0: 10 s).
 	PrintTimeout time.Duration
-	// NoPrintConfirm: the printer lacks GS ( H (before TM-T88V); the status read after sending
-	// a receipt is then all the driver knows.
+	// NoPrintConfirm: never send GS ( H, whatever the profile says (status polling only).
 	NoPrintConfirm bool
-	Clock          clockwork.Clock
-	Logger         *slog.Logger
+	// ProbeTimeout bounds the wait for the answer to the one GS ( H probe (0: 500 ms).
+	ProbeTimeout time.Duration
+	// StatusPoll is the interval of DLE EOT polls while a receipt prints in status polling
+	// mode (0: 250 ms), PollSettle how long they go on after the receipt has been sent
+	// (0: 1.5 s, the time a TM-T88IV-class printer takes for a 40-line receipt).
+	StatusPoll time.Duration
+	PollSettle time.Duration
+	Clock      clockwork.Clock
+	Logger     *slog.Logger
 }
 
 // Printer is an ESC/POS receipt printer. Its methods are safe for concurrent use.
@@ -52,15 +61,27 @@ type Printer struct {
 	port  Port
 	spool *Spool
 
-	mu   sync.Mutex
-	last escpos.Status
-	seq  int // process IDs
+	mu     sync.Mutex
+	last   escpos.Status
+	seq    int  // process IDs
+	mode   Mode // how printing is confirmed; ModeUnknown until probed
+	probed bool // mode came from a probe (forgotten when the link fails)
 }
 
 // New returns a printer on port; receipts left in the spool by a previous run print at the
 // next Print, Flush or Run.
 func New(port Port, cfg Config) (*Printer, error) {
-	l, err := cfg.Layout.withDefaults()
+	if cfg.Profile.Name == "" {
+		cfg.Profile = DefaultProfile()
+	}
+	l := cfg.Profile.Layout()
+	if cfg.Layout.Columns != 0 {
+		l.Columns = cfg.Layout.Columns
+	}
+	if cfg.Layout.CodePage != 0 {
+		l.CodePage = cfg.Layout.CodePage
+	}
+	l, err := l.withDefaults()
 	if err != nil {
 		return nil, err
 	}
@@ -80,6 +101,15 @@ func New(port Port, cfg Config) (*Printer, error) {
 	if cfg.PrintTimeout <= 0 {
 		cfg.PrintTimeout = 10 * time.Second
 	}
+	if cfg.ProbeTimeout <= 0 {
+		cfg.ProbeTimeout = 500 * time.Millisecond
+	}
+	if cfg.StatusPoll <= 0 {
+		cfg.StatusPoll = 250 * time.Millisecond
+	}
+	if cfg.PollSettle <= 0 {
+		cfg.PollSettle = 1500 * time.Millisecond
+	}
 	if cfg.Clock == nil {
 		cfg.Clock = clockwork.NewRealClock()
 	}
@@ -90,7 +120,17 @@ func New(port Port, cfg Config) (*Printer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Printer{cfg: cfg, port: port, spool: sp}, nil
+	p := &Printer{cfg: cfg, port: port, spool: sp}
+	switch {
+	case cfg.NoPrintConfirm || cfg.Profile.ProcessID == Unsupported:
+		p.mode = ModeStatusPolling
+	case cfg.Profile.ProcessID == Supported:
+		p.mode = ModeProcessID
+	}
+	if p.mode != ModeUnknown {
+		cfg.Logger.Info("printer: print confirmation mode", "mode", p.mode.String(), "profile", cfg.Profile.Name)
+	}
+	return p, nil
 }
 
 // Layout is the effective layout (defaults applied).
@@ -123,6 +163,7 @@ func (p *Printer) ask(ctx context.Context, st escpos.Status, ns ...byte) (escpos
 	}
 	b, _ := req.Bytes()
 	if _, err := p.port.Write(b); err != nil {
+		p.linkFailed()
 		return st, fmt.Errorf("printer: status request: %w", err)
 	}
 	ctx, cancel := p.timeout(ctx, p.cfg.StatusTimeout)
@@ -294,6 +335,11 @@ func (p *Printer) flush(ctx context.Context) (int, error) {
 		if k := kindOf(st); k != nil {
 			return printed, p.fault(k, st, nil, false)
 		}
+		if p.mode == ModeUnknown {
+			if err := p.probe(ctx); err != nil {
+				return printed, p.fault(ErrNoResponse, st, err, false)
+			}
+		}
 		if fe := p.send(ctx, job); fe != nil {
 			return printed, fe
 		}
@@ -306,15 +352,16 @@ func (p *Printer) flush(ctx context.Context) (int, error) {
 	return printed, nil
 }
 
-// send writes one receipt followed by a process ID request (unless NoPrintConfirm) and status
+// send writes one receipt followed by a process ID request (in ModeProcessID) and status
 // requests, and decides whether it printed: a fault reported at once, or a confirmation that
-// never comes while the status shows a fault, interrupts it (buffers cleared, kept in spool).
+// never comes while the status shows a fault, or a fault seen by the status polls of
+// ModeStatusPolling, interrupts it (buffers cleared, kept in spool).
 func (p *Printer) send(ctx context.Context, job Spooled) error {
 	p.seq = p.seq%9999 + 1
 	id := []byte(fmt.Sprintf("%04d", p.seq))
 	var w escpos.Builder
 	w.Raw(job.Data...)
-	if !p.cfg.NoPrintConfirm {
+	if p.mode == ModeProcessID {
 		w.ProcessID([4]byte(id))
 	}
 	ns := []byte{escpos.StatusPrinter, escpos.StatusOffline, escpos.StatusPaper}
@@ -325,6 +372,7 @@ func (p *Printer) send(ctx context.Context, job Spooled) error {
 	p.port.Discard()
 	if _, err := p.port.Write(b); err != nil {
 		// Unknown how much printed: the receipt stays and prints whole when the printer is back.
+		p.linkFailed()
 		return p.fault(ErrNoResponse, escpos.Status{}, err, true)
 	}
 	// The status requests queue behind the receipt on the line: allow its transmission time.
@@ -343,7 +391,10 @@ func (p *Printer) send(ctx context.Context, job Spooled) error {
 	if k := kindOf(st); k != nil {
 		return p.interrupt(k, st)
 	}
-	if p.cfg.NoPrintConfirm || gotID {
+	if p.mode != ModeProcessID {
+		return p.poll(ctx, xmit)
+	}
+	if gotID {
 		return nil
 	}
 	pctx, cancel := p.timeout(ctx, p.cfg.PrintTimeout)

@@ -34,14 +34,23 @@ func Charmap(n byte) *charmap.Charmap {
 	return nil
 }
 
-// Layout is the paper and character setup.
+// Layout is the paper and character setup (Profile.Layout gives a model's).
 type Layout struct {
-	// Columns of font A per line: 42 (512-dot print area, the TM-T88 default on 80 mm paper)
-	// or 48 (576 dots).
+	// Columns of font A per line: 42 (512-dot print area, the TM-T88 default on 80 mm paper),
+	// 48 (576 dots) or 32 (384 dots, 58 mm paper).
 	Columns int
 	// CodePage for text; zero value means PC858.
 	CodePage CodePage
+	// Cut ends each receipt: partial (zero value), full, or none (feed to the tear bar).
+	Cut Cut
+	// RasterQR draws QR codes as GS v 0 raster images instead of GS ( k, for printers that
+	// cannot draw them.
+	RasterQR bool
 }
+
+// tearFeed is the feed after a receipt on a printer without cutter: the print head sits
+// about 15 mm below the tear bar on common 58 mm mechanisms, six lines of 4.23 mm clear it.
+const tearFeed = 6
 
 // DotsPerColumn is the width of a font A character cell (12×24 dots).
 const DotsPerColumn = 12
@@ -50,8 +59,11 @@ func (l Layout) withDefaults() (Layout, error) {
 	if l.Columns == 0 {
 		l.Columns = 48
 	}
-	if l.Columns != 42 && l.Columns != 48 {
-		return l, fmt.Errorf("printer: layout: %d columns (42 or 48)", l.Columns)
+	if l.Columns != 32 && l.Columns != 42 && l.Columns != 48 {
+		return l, fmt.Errorf("printer: layout: %d columns (32, 42 or 48)", l.Columns)
+	}
+	if l.Cut < CutPartial || l.Cut > CutNone {
+		return l, fmt.Errorf("printer: layout: cut %d", l.Cut)
 	}
 	if l.CodePage == 0 {
 		l.CodePage = PC858
@@ -85,7 +97,7 @@ func encode(s string, cp CodePage) []byte {
 }
 
 // Render turns a receipt into the ESC/POS stream that prints it: init, code page, print area,
-// the items, feed and partial cut, then the drawer pulse if asked.
+// the items, feed and cut (as the layout's cutter can), then the drawer pulse if asked.
 func Render(r Receipt, l Layout) ([]byte, error) {
 	l, err := l.withDefaults()
 	if err != nil {
@@ -103,7 +115,14 @@ func Render(r Receipt, l Layout) ([]byte, error) {
 	}
 	// The kick follows the cut: a receipt stopped by paper end before its cut never opens the
 	// drawer, so the reprint opens it exactly once.
-	w.FeedCut(3)
+	switch l.Cut {
+	case CutFull:
+		w.FeedFullCut(3)
+	case CutNone:
+		w.FeedLines(tearFeed)
+	default:
+		w.FeedCut(3)
+	}
 	if r.OpenDrawer {
 		w.Drawer(false, 50, 500)
 	}
@@ -224,6 +243,12 @@ func renderItem(w *escpos.Builder, it Item, l Layout) error {
 		}
 		if ecc == 0 {
 			ecc = 'M'
+		}
+		if l.RasterQR {
+			if err := rasterQR(w, v.Data, m, ecc, l.Columns*DotsPerColumn); err != nil {
+				return err
+			}
+			break
 		}
 		w.Align(escpos.AlignCenter).QR([]byte(v.Data), m, ecc).Align(escpos.AlignLeft)
 	default:

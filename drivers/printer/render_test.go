@@ -152,3 +152,38 @@ func TestFaultErrorIs(t *testing.T) {
 		t.Fatal(err.Error())
 	}
 }
+
+// A raster QR code shrinks its modules to fit the paper, and a code that cannot fit is an
+// error, not a clipped image.
+func TestRasterQRFits(t *testing.T) {
+	l := Layout{Columns: 32, RasterQR: true, Cut: CutNone}
+	b, err := Render(Receipt{Items: []Item{QR{Data: strings.Repeat("PK1-0042-", 20), Module: 8}}}, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds, _ := escpos.Parse(b)
+	var raster []escpos.Command
+	for _, c := range cmds {
+		if c.Op == escpos.OpRaster {
+			raster = append(raster, c)
+		}
+		if c.Op == escpos.OpQR || c.Op == escpos.OpCut {
+			t.Errorf("%v sent to a printer without it", c.Op)
+		}
+	}
+	if len(raster) != 1 || raster[0].Width > 32*DotsPerColumn || raster[0].Width < 200 {
+		t.Fatalf("raster images %+v", raster)
+	}
+	// Version 40 (185 modules with the quiet zone) at 2-dot modules fits 58 mm (384 dots);
+	// in 300 dots it does not.
+	if _, err := Render(Receipt{Items: []Item{QR{Data: strings.Repeat("x", 2000)}}}, l); err != nil {
+		t.Fatalf("largest QR code on 58 mm: %v", err)
+	}
+	var w escpos.Builder
+	if err := rasterQR(&w, strings.Repeat("x", 2000), 3, 'M', 300); err == nil || !strings.Contains(err.Error(), "wider than") {
+		t.Fatalf("too wide: %v", err)
+	}
+	if _, err := Render(Receipt{Items: []Item{QR{Data: strings.Repeat("x", 3000)}}}, l); err == nil {
+		t.Fatal("a QR code beyond version 40 rendered")
+	}
+}

@@ -17,12 +17,12 @@ import (
 )
 
 // TestSessionPlayback replays byte exchanges recorded against the emulator (go test -update
-// records them again): a sale, then a receipt interrupted by paper end and printed again after
+// records them again): the GS ( H probe, a sale, then a receipt interrupted by paper end and printed again after
 // the roll is changed. Any change in the bytes the driver sends fails here, without a pty.
 func TestSessionPlayback(t *testing.T) {
 	path := filepath.Join("testdata", "sessions.conntest")
 	if golden.Updating() {
-		r := newRig(t, 48)
+		r := newRig(t, printerModes[0], 48)
 		rec := &conntest.Record{Port: r.port}
 		p, err := printer.New(rec, printer.Config{Layout: printer.Layout{Columns: 48}, SpoolDir: t.TempDir(), Clock: r.clock})
 		if err != nil {
@@ -84,7 +84,8 @@ func TestConfirmationMissingThenPaperEnd(t *testing.T) {
 		{W: escpos.ClearBuffers, R: []byte{0x37, 0x25, 0}},
 	}}
 	fc := clockwork.NewFakeClock()
-	p, err := printer.New(pb, printer.Config{Layout: printer.Layout{Columns: 48}, SpoolDir: t.TempDir(), Clock: fc, PrintTimeout: 5 * time.Second})
+	tm88v, _ := printer.ProfileByName("tm-t88v") // GS ( H known: no probe
+	p, err := printer.New(pb, printer.Config{Profile: tm88v, SpoolDir: t.TempDir(), Clock: fc, PrintTimeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,5 +106,81 @@ func TestConfirmationMissingThenPaperEnd(t *testing.T) {
 	}
 	if got := fc.Since(start); got < 5*time.Second {
 		t.Fatalf("gave up after %v, before PrintTimeout", got)
+	}
+}
+
+// Status polling (a printer without GS ( H): the status read right after the receipt says
+// ready, as a real printer answers before it has printed; paper runs out while it prints and
+// the next poll sees it: buffers cleared, receipt kept for a whole reprint.
+func TestPollingSeesPaperEndWhilePrinting(t *testing.T) {
+	prof, _ := printer.ProfileByName("tm-t88iv")
+	data, err := printer.Render(sample(), prof.Layout())
+	if err != nil {
+		t.Fatal(err)
+	}
+	statusReq := []byte{0x10, 4, 1, 0x10, 4, 2, 0x10, 4, 4}
+	job := append(append([]byte(nil), data...), statusReq...)
+	ready := []byte{0x12, 0x12, 0x12}
+	pb := &conntest.Playback{Ops: []conntest.IO{
+		{W: statusReq, R: ready}, // before
+		{W: job, R: ready},       // sent: ready (still printing)
+		{W: statusReq, R: ready}, // first poll
+		{W: statusReq, R: []byte{0x1A, 0x32, 0x72}},
+		{W: escpos.ClearBuffers, R: []byte{0x37, 0x25, 0}},
+	}}
+	fc := clockwork.NewFakeClock()
+	p, err := printer.New(pb, printer.Config{Profile: prof, SpoolDir: t.TempDir(), Clock: fc, StatusPoll: time.Second, PollSettle: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Mode() != printer.ModeStatusPolling {
+		t.Fatalf("mode %v for a TM-T88IV", p.Mode())
+	}
+	done := make(chan error, 1)
+	go func() { done <- p.Print(ctx(t), sample()) }()
+	pctx, stop := context.WithCancel(ctx(t))
+	defer stop()
+	go pump(pctx, fc)
+	err = <-done
+	var fe *printer.FaultError
+	if !errors.As(err, &fe) || !errors.Is(err, printer.ErrPaperEnd) || !fe.Interrupted || fe.Pending != 1 {
+		t.Fatalf("Print: %v", err)
+	}
+	if err := pb.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Status polling to the end: a receipt counts as printed only after PollSettle of clean polls.
+func TestPollingSettles(t *testing.T) {
+	prof, _ := printer.ProfileByName("tm-t88iv")
+	data, _ := printer.Render(sample(), prof.Layout())
+	statusReq := []byte{0x10, 4, 1, 0x10, 4, 2, 0x10, 4, 4}
+	ready := []byte{0x12, 0x12, 0x12}
+	ops := []conntest.IO{{W: statusReq, R: ready}, {W: append(append([]byte(nil), data...), statusReq...), R: ready}}
+	// 10 s settle + about 0.6 s on the line at 9600 baud, polled every second: 11 polls.
+	for range 11 {
+		ops = append(ops, conntest.IO{W: statusReq, R: ready})
+	}
+	pb := &conntest.Playback{Ops: ops}
+	fc := clockwork.NewFakeClock()
+	p, err := printer.New(pb, printer.Config{Profile: prof, SpoolDir: t.TempDir(), Clock: fc, StatusPoll: time.Second, PollSettle: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := fc.Now()
+	done := make(chan error, 1)
+	go func() { done <- p.Print(ctx(t), sample()) }()
+	pctx, stop := context.WithCancel(ctx(t))
+	defer stop()
+	go pump(pctx, fc)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := pb.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := fc.Since(start); got < 10*time.Second {
+		t.Fatalf("printed after %v of polling, before PollSettle", got)
 	}
 }

@@ -2,6 +2,8 @@ package scanner
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -18,4 +20,28 @@ func BenchmarkFramer(b *testing.B) {
 			}
 		}
 	}
+}
+
+// BenchmarkEvdevDecode measures input_event bytes → typed text → framed lines for a recorded
+// AZERTY session (Shift, AltGr, dead keys; 618 events), reported as events per second.
+func BenchmarkEvdevDecode(b *testing.B) {
+	rec, err := os.ReadFile(filepath.Join("testdata", "evdev", "fr-codes.ev64"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := len(rec) / EventSize(8)
+	var evs []InputEvent
+	var text []byte
+	b.SetBytes(int64(len(rec)))
+	b.ReportAllocs()
+	for b.Loop() {
+		dec, _ := NewEventDecoder(8)
+		keys := NewKeyDecoder(KeymapFR)
+		evs = dec.Feed(evs[:0], rec)
+		text = keys.Feed(text[:0], evs)
+		if len(NewFramer(CR, 512).Feed(text)) != 5 {
+			b.Fatal("lines lost")
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }

@@ -8,6 +8,16 @@
 // unplug and replug as events, and reports the same code seen again within a short window
 // (a retailer holding the code under the beam) only once.
 //
+// USB keyboard scanners (most retail USB scanners present themselves as keyboards) are read
+// through Linux evdev by Keyboard: it opens the device by its /dev/input/by-id name (listing
+// the candidates when it is absent), takes an exclusive grab (EVIOCGRAB, through x/sys/unix) so
+// codes never type into the console, decodes struct input_event records (24 bytes on 64-bit
+// machines, 16 on 32-bit ARM) and turns key presses into text with the scanner's keymap (US
+// QWERTY or French AZERTY: Shift, Caps Lock, AltGr, Ctrl, dead keys; autorepeat dropped);
+// Enter ends a line as CR, Tab as HT. Keyboard is a Port, so Serial frames, parses and
+// de-duplicates its lines exactly as a serial scanner's; unplugged (ENODEV, end of stream), it
+// reports the disconnection and reopens the device by name with backoff on the injected clock.
+//
 // Images (files now, an HTTP upload or a camera later) are decoded to text by an ImageDecoder,
 // so the scanner knows nothing of our code formats (SPEC §3); Images delivers them as the same
 // events.

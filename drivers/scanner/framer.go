@@ -12,31 +12,34 @@ type Suffix int
 
 // Suffixes a scanner can be configured with.
 const (
-	CR Suffix = iota
+	CR Suffix = iota // also a keyboard scanner's Enter key
 	LF
 	CRLF
+	Tab // a keyboard scanner's Tab key (HT, 09h)
 )
 
 func (s Suffix) String() string {
-	return [...]string{"CR", "LF", "CRLF"}[s]
+	return [...]string{"CR", "LF", "CRLF", "TAB"}[s]
 }
 
 // Bytes is the suffix as sent on the line.
 func (s Suffix) Bytes() []byte {
-	return [][]byte{{'\r'}, {'\n'}, {'\r', '\n'}}[s]
+	return [][]byte{{'\r'}, {'\n'}, {'\r', '\n'}, {'\t'}}[s]
 }
 
-// ParseSuffix reads "CR", "LF" or "CRLF" (any case).
+// ParseSuffix reads "CR", "LF", "CRLF" or "TAB" (any case; "ENTER" is CR).
 func ParseSuffix(s string) (Suffix, error) {
 	switch strings.ToUpper(s) {
-	case "CR":
+	case "CR", "ENTER":
 		return CR, nil
 	case "LF":
 		return LF, nil
 	case "CRLF":
 		return CRLF, nil
+	case "TAB":
+		return Tab, nil
 	}
-	return 0, fmt.Errorf("scanner: suffix %q (CR, LF or CRLF)", s)
+	return 0, fmt.Errorf("scanner: suffix %q (CR, LF, CRLF, TAB or ENTER)", s)
 }
 
 // Framing errors, reported in Frame.Err.
@@ -82,6 +85,8 @@ func (f *Framer) Feed(b []byte) []Frame {
 		f.lastCR = false
 		end := false
 		switch {
+		case f.suffix == Tab:
+			end = c == '\t'
 		case c == '\r' && f.suffix != LF:
 			end = f.suffix == CR
 			if f.suffix == CRLF {

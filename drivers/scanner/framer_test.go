@@ -31,6 +31,7 @@ func TestFramerSuffixes(t *testing.T) {
 		{CRLF, "AB\r\nCD\r\n", []string{"AB", "CD"}},
 		{CRLF, "AB\nCD\r", []string{"AB", "CD"}},
 		{CR, "AB", nil}, // incomplete
+		{Tab, "AB\tCD\t", []string{"AB", "CD"}},
 	} {
 		f := NewFramer(tc.suffix, 64)
 		// Byte by byte: chunk boundaries must not matter.
@@ -94,7 +95,7 @@ func FuzzFramer(f *testing.F) {
 	f.Add([]byte("0123456789\r\x00\x01\xff\r"), 5, uint8(0))
 	f.Add([]byte(strings.Repeat("A", 100)+"\nB\n"), 50, uint8(1))
 	f.Fuzz(func(t *testing.T, b []byte, cut int, s uint8) {
-		suffix := Suffix(s % 3)
+		suffix := Suffix(s % 4)
 		whole := NewFramer(suffix, 32).Feed(b)
 		if cut < 0 {
 			cut = -cut

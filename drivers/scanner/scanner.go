@@ -44,7 +44,7 @@ func (c Config) withDefaults() Config {
 type Scan struct {
 	Text      string
 	Symbology string // AIM identifier such as "]C0", or "" when the scanner sends none
-	Source    string // "serial:/dev/…" or "image:name"
+	Source    string // "serial:/dev/…", "keyboard:/dev/input/by-id/…" or "image:name"
 	At        time.Time
 }
 
@@ -123,6 +123,10 @@ func NewSerial(port Port, cfg Config) *Serial {
 // Run delivers events on out until ctx ends; it returns ctx's error (or the port's, if closed).
 func (s *Serial) Run(ctx context.Context, out chan<- Event) error {
 	log := s.cfg.Logger.With("port", s.port.Path())
+	source := "serial:" + s.port.Path()
+	if n, ok := s.port.(interface{ Source() string }); ok { // a Keyboard
+		source = n.Source()
+	}
 	for {
 		pk, err := s.port.Next(ctx)
 		if err != nil {
@@ -156,7 +160,7 @@ func (s *Serial) Run(ctx context.Context, out chan<- Event) error {
 				log.Debug("scanner: repeated code ignored", "symbology", sym, "len", len(text))
 				continue
 			}
-			evs = append(evs, Event{Kind: EventScan, Scan: Scan{Text: text, Symbology: sym, Source: "serial:" + s.port.Path(), At: s.cfg.Clock.Now()}})
+			evs = append(evs, Event{Kind: EventScan, Scan: Scan{Text: text, Symbology: sym, Source: source, At: s.cfg.Clock.Now()}})
 		}
 		for _, ev := range evs {
 			select {

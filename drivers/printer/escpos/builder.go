@@ -170,6 +170,18 @@ func (w *Builder) QR(data []byte, module int, ecc byte) *Builder {
 // FeedCut is GS V 66 n: feed to the cutter plus n lines, then partial cut (TM-T88 autocutter).
 func (w *Builder) FeedCut(n byte) *Builder { return w.put(GS, 'V', 66, n) }
 
+// FeedFullCut is GS V 65 n: feed to the cutter plus n lines, then full cut.
+func (w *Builder) FeedFullCut(n byte) *Builder { return w.put(GS, 'V', 65, n) }
+
+// Raster is GS v 0 m=0: a bit image of widthBytes×8 by height dots, row-major, MSB left,
+// 1 = black (TM-T88 and nearly every ESC/POS printer, including those without GS ( k).
+func (w *Builder) Raster(widthBytes, height int, data []byte) *Builder {
+	if widthBytes < 1 || widthBytes > 0xFFFF || height < 1 || height > 0xFFFF || len(data) != widthBytes*height {
+		return w.fail(fmt.Errorf("escpos: raster %d bytes × %d rows with %d bytes", widthBytes, height, len(data)))
+	}
+	return w.put(GS, 'v', '0', 0, byte(widthBytes), byte(widthBytes>>8), byte(height), byte(height>>8)).put(data...)
+}
+
 // Drawer is ESC p m t1 t2: pulse on connector pin 2 (m=0) or 5 (m=1) for t1×2 ms, off t2×2 ms.
 func (w *Builder) Drawer(pin5 bool, onMs, offMs int) *Builder {
 	if onMs < 2 || onMs > 510 || offMs < onMs || offMs > 510 {

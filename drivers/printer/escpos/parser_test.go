@@ -199,3 +199,25 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestRasterAndFullCutBuild(t *testing.T) {
+	var w Builder
+	b, err := w.Raster(2, 3, []byte{0xFF, 0x00, 0x81, 0x42, 0x00, 0xFF}).FeedFullCut(3).Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds, n := Parse(b)
+	if n != len(b) || len(cmds) != 2 {
+		t.Fatalf("%d commands, %d of %d bytes", len(cmds), n, len(b))
+	}
+	if c := cmds[0]; c.Op != OpRaster || c.Width != 16 || c.Height != 3 || len(c.Data) != 6 {
+		t.Errorf("raster %+v", c)
+	}
+	if c := cmds[1]; c.Op != OpCut || c.Arg != 0 {
+		t.Errorf("cut %+v", c)
+	}
+	var bad Builder
+	if _, err := bad.Raster(2, 3, []byte{1}).Bytes(); err == nil {
+		t.Error("raster with short data built")
+	}
+}

@@ -4,11 +4,16 @@
 // underline, reverse, double width and height, fonts A and B, alignment, code pages PC437, PC850,
 // PC858 and WPC1252), linear barcodes and QR codes with their payloads, raster and column bit
 // images (GS v 0, ESC *, GS ( L), feeds, cuts and drawer pulses. It answers real-time status
-// requests (DLE EOT), GS r, GS I and DLE DC4 8; faults are injected through its methods (paper
-// out now or after N lines, near end, cover open, offline). Commands that are not real-time wait
+// requests (DLE EOT), GS r, GS I, DLE DC4 8 and GS ( H, unless Config.NoProcessID makes it a
+// printer of the generation without GS ( H (the command is skipped, never answered). Faults are
+// injected through its methods (paper out now or after N lines, cover open now or after N
+// lines, near end, offline). A QR code sent as a GS v 0 raster image is read back (gozxing) so
+// its payload shows in the text like a GS ( k one. Commands that are not real-time wait
 // in its buffer while a fault stops printing, as on the real printer, and print when it clears
 // unless the host clears the buffers. Every unknown or unsupported sequence is recorded in
-// Unknown (and logged), never skipped silently. Each receipt (the paper between two cuts)
+// Unknown (and logged), never skipped silently. Each receipt (the paper between two cuts, or
+// torn off with TearOff on a printer without cutter; blank paper fed after the last cut, which
+// several encoders send, is not one)
 // renders to text and to PNG (inconsolata 8×16 bitmap font scaled to the 12×24 font A cell,
 // barcodes drawn with gozxing's writers) so a person can look at it.
 //

@@ -3,7 +3,31 @@ package printeremul
 import (
 	"image"
 	"image/color"
+
+	"github.com/makiuchi-d/gozxing"
+	"github.com/makiuchi-d/gozxing/qrcode"
 )
+
+// maxQRImage bounds the raster images searched for a QR code (a receipt QR is a few hundred
+// dots; larger images are logos).
+const maxQRImage = 600
+
+// readQR decodes a QR code drawn in a raster image ("QR" and its text), or returns "", "".
+func readQR(img *image.Gray) (symbology, text string) {
+	b := img.Rect
+	if b.Dx() < 21 || b.Dy() < 21 || b.Dx() > maxQRImage || b.Dy() > maxQRImage {
+		return "", ""
+	}
+	bmp, err := gozxing.NewBinaryBitmapFromImage(img)
+	if err != nil {
+		return "", ""
+	}
+	res, err := qrcode.NewQRCodeReader().Decode(bmp, map[gozxing.DecodeHintType]any{gozxing.DecodeHintType_PURE_BARCODE: true})
+	if err != nil {
+		return "", ""
+	}
+	return "QR", res.GetText()
+}
 
 func fill(img *image.Gray) {
 	for i := range img.Pix {

@@ -65,7 +65,7 @@ type Line struct {
 	Segments []Segment // TextLine
 	Columns  int       // character columns of the print area when printed
 
-	Symbology string // BarcodeLine: "Code128", "ITF", …; QRLine: "QR"
+	Symbology string // BarcodeLine: "Code128", "ITF", …; QRLine and an ImageLine holding a QR code: "QR"
 	Data      string // decoded payload
 	HRI       int    // BarcodeLine: 0 none, 1 above, 2 below, 3 both
 	Module    int    // bar or QR module width in dots
@@ -85,7 +85,7 @@ type Pulse struct {
 // Receipt is the paper between two cuts.
 type Receipt struct {
 	Lines       []Line
-	Cut         string // "full", "partial", or "" when not cut
+	Cut         string // "full", "partial", "torn" (TearOff), or "" when not cut
 	Interrupted bool   // stopped by a fault and cleared by the host (torn off, not a receipt)
 	Drawer      []Pulse
 	Unknown     []escpos.Command
@@ -93,6 +93,29 @@ type Receipt struct {
 
 func (r Receipt) empty() bool {
 	return len(r.Lines) == 0 && len(r.Drawer) == 0 && len(r.Unknown) == 0
+}
+
+// blank: nothing printed on the paper (feeds and spaces only), no drawer kick, nothing to
+// report. Several encoders send LF after GS V; that paper is the top of the next receipt,
+// never a receipt of its own.
+func (r Receipt) blank() bool {
+	if len(r.Drawer) > 0 || len(r.Unknown) > 0 {
+		return false
+	}
+	for _, l := range r.Lines {
+		switch l.Kind {
+		case FeedLine:
+		case TextLine:
+			for _, s := range l.Segments {
+				if strings.TrimSpace(s.Text) != "" || s.Style.Reverse || s.Style.Underline > 0 {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // PlainText is the text of the receipt's text lines, one per line, trimmed (for assertions).
@@ -107,6 +130,10 @@ func (r Receipt) PlainText() string {
 			b.WriteByte('\n')
 		case BarcodeLine, QRLine:
 			fmt.Fprintf(&b, "[%s %s]\n", l.Symbology, l.Data)
+		case ImageLine:
+			if l.Symbology != "" {
+				fmt.Fprintf(&b, "[%s %s]\n", l.Symbology, l.Data)
+			}
 		}
 	}
 	return b.String()
@@ -153,6 +180,9 @@ func (r Receipt) Text() string {
 			body = fmt.Sprintf("[QR %c %q]", l.ECC, l.Data)
 		case ImageLine:
 			body = fmt.Sprintf("[IMAGE %dx%d]", l.Image.Rect.Dx(), l.Image.Rect.Dy())
+			if l.Symbology != "" {
+				body = fmt.Sprintf("[%s image %q]", l.Symbology, l.Data)
+			}
 		case FeedLine:
 			body = ""
 		case NVImageLine:

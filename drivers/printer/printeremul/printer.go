@@ -16,8 +16,13 @@ import (
 
 // Config of an emulated printer.
 type Config struct {
-	// Columns of font A in the default print area: 42 (512 dots) or 48 (576 dots); 0 means 48.
+	// Columns of font A in the default print area: 42 (512 dots) or 48 (576 dots), or 32
+	// (384 dots) for a 58 mm printer; 0 means 48.
 	Columns int
+	// NoProcessID emulates a printer without GS ( H (TM-T88IV and before, most TM-T20-class
+	// clones): the command is skipped, as such a printer skips it, and never answered; it is
+	// listed in Unknown (not on the paper) so a test can count the driver's probes.
+	NoProcessID bool
 	// Logger receives a line per unknown sequence; nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -59,6 +64,7 @@ type Printer struct {
 
 	paperEnd  bool
 	paperLeft int // lines before paper end; < 0 means no limit
+	coverLeft int // lines before the cover opens; < 0 means never
 	nearEnd   bool
 	coverOpen bool
 	offline   bool
@@ -74,7 +80,7 @@ func New(cfg Config) *Printer {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	p := &Printer{cfg: cfg, log: cfg.Logger, paperLeft: -1, changed: make(chan struct{})}
+	p := &Printer{cfg: cfg, log: cfg.Logger, paperLeft: -1, coverLeft: -1, changed: make(chan struct{})}
 	p.reset()
 	return p
 }
@@ -134,10 +140,10 @@ func (p *Printer) Close() {
 		p.exec(c)
 	}
 	p.printLine(false)
-	if !p.cur.empty() {
+	if !p.cur.blank() { // paper fed after the last cut with nothing on it is not a receipt
 		p.receipts = append(p.receipts, p.cur)
-		p.cur = Receipt{}
 	}
+	p.cur = Receipt{}
 	p.notify()
 }
 
@@ -177,7 +183,7 @@ func (p *Printer) realTime(c escpos.Command) []byte {
 // pulse records a drawer kick on the paper being printed or, right after a cut, on the
 // receipt just cut (encoders commonly kick the drawer after cutting).
 func (p *Printer) pulse(k Pulse) {
-	if len(p.cur.Lines) == 0 && len(p.line) == 0 && len(p.receipts) > 0 && !p.receipts[len(p.receipts)-1].Interrupted {
+	if p.cur.blank() && len(p.line) == 0 && len(p.receipts) > 0 && !p.receipts[len(p.receipts)-1].Interrupted {
 		last := &p.receipts[len(p.receipts)-1]
 		last.Drawer = append(last.Drawer, k)
 		return
@@ -194,6 +200,13 @@ func (p *Printer) clearBuffers() {
 		p.receipts = append(p.receipts, p.cur)
 		p.cur = Receipt{}
 	}
+}
+
+// reportOff lists c in Unknown without putting it on the paper.
+func (p *Printer) reportOff(c escpos.Command, reason string) {
+	c.Reason = reason
+	p.unknown = append(p.unknown, c)
+	p.log.Warn("printeremul: unsupported ESC/POS sequence", "bytes", fmt.Sprintf("% X", c.Raw), "reason", c.Reason)
 }
 
 func (p *Printer) report(c escpos.Command, reason string) {
@@ -237,6 +250,12 @@ func (p *Printer) feedLine(l Line) {
 		p.paperLeft--
 		if p.paperLeft == 0 {
 			p.paperEnd = true
+		}
+	}
+	if p.coverLeft > 0 {
+		p.coverLeft--
+		if p.coverLeft == 0 {
+			p.coverOpen = true
 		}
 	}
 }
@@ -391,8 +410,10 @@ func (p *Printer) apply(c escpos.Command) []byte {
 		p.cut(kind)
 	case escpos.OpRaster:
 		p.printLine(false)
-		img := rasterImage(c.Data, c.Width/8, c.Height)
-		p.image(scale(img, 1+c.Arg&1, 1+c.Arg>>1&1))
+		img := scale(rasterImage(c.Data, c.Width/8, c.Height), 1+c.Arg&1, 1+c.Arg>>1&1)
+		l := Line{Kind: ImageLine, Image: img, Height: img.Rect.Dy(), Align: p.m.align, Columns: p.columns(Style{Width: 1})}
+		l.Symbology, l.Data = readQR(img) // QR codes sent as raster images by drivers for printers without GS ( k
+		p.feedLine(l)
 	case escpos.OpBitImage:
 		p.bitImage(c)
 	case escpos.OpQR:
@@ -439,6 +460,10 @@ func (p *Printer) apply(c escpos.Command) []byte {
 	case escpos.OpFunction:
 		p.report(c, "function not emulated")
 	case escpos.OpProcessID:
+		if p.cfg.NoProcessID {
+			p.reportOff(c, "GS ( H not supported by this model (skipped)")
+			return nil
+		}
 		return append(append(append([]byte(nil), escpos.ProcessIDReply...), c.Data...), 0)
 	case escpos.OpASB:
 		if c.Arg != 0 {
@@ -614,6 +639,20 @@ func decodeCode128(d []byte) (string, error) {
 	return sb.String(), nil
 }
 
+// TearOff is the retailer tearing the paper off a printer without cutter: what was printed
+// since the last cut or tear becomes a receipt (Cut "torn"), unless it is blank.
+func (p *Printer) TearOff() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.printLine(false)
+	if !p.cur.blank() {
+		p.cur.Cut = "torn"
+		p.receipts = append(p.receipts, p.cur)
+	}
+	p.cur = Receipt{}
+	p.notify()
+}
+
 // Receipts returns the receipts printed so far (cut or torn off), oldest first.
 func (p *Printer) Receipts() []Receipt {
 	p.mu.Lock()
@@ -660,6 +699,17 @@ func (p *Printer) PaperOutAfter(n int) {
 	}
 }
 
+// CoverOpenAfter makes the cover open after n more printed lines (as a retailer opening it
+// in the middle of a receipt).
+func (p *Printer) CoverOpenAfter(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.coverLeft = n
+	if n == 0 {
+		p.coverOpen = true
+	}
+}
+
 // SetNearEnd sets the paper near-end sensor.
 func (p *Printer) SetNearEnd(on bool) {
 	p.mu.Lock()
@@ -674,7 +724,7 @@ func (p *Printer) LoadPaper() []byte {
 
 // SetCoverOpen opens or closes the cover.
 func (p *Printer) SetCoverOpen(open bool) []byte {
-	return p.clearFault(func() { p.coverOpen = open })
+	return p.clearFault(func() { p.coverOpen, p.coverLeft = open, -1 })
 }
 
 // SetOffline puts the printer offline or back online.

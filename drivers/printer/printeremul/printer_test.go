@@ -298,3 +298,58 @@ func TestPaperEndInsideWrappedText(t *testing.T) {
 		t.Fatalf("after loading paper: %q", all.String())
 	}
 }
+
+// feedAfterCutStream is what several widely used encoders send: a line feed after GS V, and
+// more paper fed after the last cut with nothing printed on it.
+func feedAfterCutStream() []byte {
+	var b bytes.Buffer
+	b.Write([]byte{esc, '@'})
+	b.WriteString("first receipt\n")
+	b.Write([]byte{esc, 'd', 3, gs, 'V', 65, 0, '\n'})
+	b.WriteString("second receipt\n")
+	b.Write([]byte{esc, 'd', 3, gs, 'V', 66, 0, '\n', '\n', esc, 'd', 4})
+	b.WriteString("   \n") // spaces print nothing either
+	return b.Bytes()
+}
+
+func TestBlankFeedAfterLastCutIsNoReceipt(t *testing.T) {
+	stream := feedAfterCutStream()
+	if golden.Updating() {
+		if err := os.WriteFile("testdata/capture/feed-after-cut.bin", stream, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	capture, err := os.ReadFile("testdata/capture/feed-after-cut.bin")
+	if err != nil || !bytes.Equal(capture, stream) {
+		t.Fatalf("capture file out of date (go test -update): %v", err)
+	}
+	p := New(Config{Logger: discard})
+	p.Write(capture)
+	p.Close()
+	rs := p.Receipts()
+	if len(rs) != 2 {
+		t.Fatalf("%d receipts, want 2 (the paper fed after the last cut is not one)", len(rs))
+	}
+	if !strings.Contains(rs[0].PlainText(), "first") || !strings.Contains(rs[1].PlainText(), "second") ||
+		rs[0].Cut != "full" || rs[1].Cut != "partial" {
+		t.Fatalf("receipts:\n%s%s", rs[0].Text(), rs[1].Text())
+	}
+	// Blank paper before printed lines is the top of that receipt, not dropped.
+	if rs[1].Lines[0].Kind != TextLine || len(rs[1].Lines[0].Segments) != 0 {
+		t.Errorf("second receipt does not start with the fed line: %+v", rs[1].Lines[0])
+	}
+	// A drawer kick after the cut and the feed still belongs to the receipt just cut.
+	p = New(Config{Logger: discard})
+	p.Write(append(capture, esc, 'p', 0, 25, 250))
+	p.Close()
+	if rs := p.Receipts(); len(rs) != 2 || len(rs[1].Drawer) != 1 {
+		t.Fatalf("drawer kick after a blank feed: %d receipts", len(rs))
+	}
+	// Printed paper after the last cut, even a line of underlined spaces, is a receipt.
+	p = New(Config{Logger: discard})
+	p.Write(append(capture, esc, '-', 1, ' ', ' ', '\n'))
+	p.Close()
+	if rs := p.Receipts(); len(rs) != 3 || rs[2].Cut != "" {
+		t.Fatalf("uncut printed paper: %d receipts", len(rs))
+	}
+}
