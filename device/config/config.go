@@ -44,7 +44,7 @@ func (d Display) String() string { return displayString(d) }
 type Scanner struct {
 	Port   string         // [scanner] port: serial device, default "/dev/ttyACM0"
 	Baud   int            // [scanner] baud: default 9600
-	Suffix scanner.Suffix // [scanner] suffix: "CR" (default), "LF" or "CRLF"
+	Suffix scanner.Suffix // [scanner] suffix: "CR" (default; also "ENTER"), "LF", "CRLF" or "TAB"
 	AIM    bool           // [scanner] aim: lines start with an AIM identifier (default false)
 	Input  string         // [scanner] input: evdev device of a keyboard-wedge scanner, instead of port
 }

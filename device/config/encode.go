@@ -6,6 +6,7 @@ import (
 	"maps"
 	"strings"
 
+	"github.com/packterm/pos/drivers/scanner"
 	toml "github.com/pelletier/go-toml/v2"
 )
 
@@ -78,7 +79,7 @@ func (c *Config) Encode(w io.Writer) error {
 	f.Display.Size = displayString(c.Display)
 	s := &f.Scanner
 	s.Port, s.Baud, s.AIM, s.Input = c.Scanner.Port, c.Scanner.Baud, c.Scanner.AIM, c.Scanner.Input
-	if c.Scanner.Suffix >= 0 && c.Scanner.Suffix <= 2 {
+	if c.Scanner.Suffix >= scanner.CR && c.Scanner.Suffix <= scanner.Tab {
 		s.Suffix = c.Scanner.Suffix.String()
 	} else {
 		s.Suffix = fmt.Sprint(int(c.Scanner.Suffix))

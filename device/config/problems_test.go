@@ -70,7 +70,7 @@ func TestProblemKinds(t *testing.T) {
 		{"pin not a string", "[board.pins]\nbuzzer = 26", []want{{7, "board.pins.buzzer", "not an integer"}}, false},
 		{"pins not a table", "[board]\npins = \"GPIO26\"", []want{{7, "board.pins", "want a table [board.pins]"}}, false},
 		{"unknown display size", "[display]\nsize = \"40x2\"", []want{{7, "display.size", `unknown display size "40x2"`}}, false},
-		{"unknown suffix", "[scanner]\nsuffix = \"TAB\"", []want{{7, "scanner.suffix", `unknown suffix "TAB"`}}, false},
+		{"unknown suffix", "[scanner]\nsuffix = \"ESC\"", []want{{7, "scanner.suffix", `unknown suffix "ESC"`}}, false},
 		{"odd baud", "[scanner]\nbaud = 14400", []want{{7, "scanner.baud", "not a standard rate"}}, false},
 		{"huge baud", "[scanner]\nbaud = 99999999999", []want{{7, "scanner.baud", "out of range"}}, false},
 		{"two scanners", "[scanner]\nport = \"/dev/ttyS0\"\ninput = \"/dev/input/event0\"", []want{{8, "scanner.input", "not both"}}, false},

@@ -213,11 +213,11 @@ func decodeDisplay(c *Config, v any) string {
 func decodeSuffix(c *Config, v any) string {
 	s, ok := v.(string)
 	if !ok {
-		return wrongType(`"CR", "LF" or "CRLF"`, v)
+		return wrongType(`"CR", "LF", "CRLF" or "TAB"`, v)
 	}
 	sfx, err := scanner.ParseSuffix(s)
 	if err != nil {
-		return fmt.Sprintf(`unknown suffix %q: want "CR", "LF" or "CRLF"`, s)
+		return fmt.Sprintf(`unknown suffix %q: want "CR" (or "ENTER"), "LF", "CRLF" or "TAB"`, s)
 	}
 	c.Scanner.Suffix = sfx
 	return ""

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/packterm/pos/device/board"
+	"github.com/packterm/pos/drivers/scanner"
 )
 
 // Limits of the identity fields. A terminal id fits a 16-column display line; a retailer
@@ -176,8 +177,8 @@ func (c *Config) checkScanner(add func(key, msg string), addAlt func(key, alt, m
 	if !slices.Contains(bauds, s.Baud) {
 		add("scanner.baud", baudMsg(s.Baud))
 	}
-	if s.Suffix < 0 || s.Suffix > 2 {
-		add("scanner.suffix", `want "CR", "LF" or "CRLF"`)
+	if s.Suffix < scanner.CR || s.Suffix > scanner.Tab {
+		add("scanner.suffix", `want "CR", "LF", "CRLF" or "TAB"`)
 	}
 }
 
