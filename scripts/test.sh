@@ -3,19 +3,23 @@
 #
 #   1. gofmt check and go vet
 #   2. go test -race ./... on the host, then validate/... again at full counts without -race
-#   3. cross-builds of every command for linux/arm (GOARM=6, 7) and linux/arm64, static
-#   4. the test binaries of the hardware-free packages run under qemu-arm-static and
+#   3. the README's main command, run as a smoke test: the run fails if it fails
+#   4. cross-builds of every command for linux/arm (GOARM=6, 7) and linux/arm64, static
+#   5. the test binaries of the hardware-free packages run under qemu-arm-static and
 #      qemu-aarch64-static (-test.short), installing qemu-user-static when missing and allowed
 #
 # Each stage prints its name, then its output as it comes (go test: one line per package
 # as it finishes), a heartbeat line every 30 s while it runs, and its duration; a table
 # of the durations ends the run.
 #
-# Environment: QEMU=0 skips step 4 (for a quick local run); CI=true
-# makes a missing qemu an error.
+# Environment: QEMU=0 skips step 5 and SMOKE=0 step 3 (for a quick local run; CI=true
+# runs step 3 regardless and makes a missing qemu an error).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CGO_ENABLED=${CGO_ENABLED:-1}
+
+# The README's main command. CI proves it works.
+readme_main=(bash scripts/demo.sh)
 
 out=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$out"' EXIT
@@ -83,6 +87,19 @@ full_tests() {
 	go test -count=1 -run 'TestFrameSet' ./drivers/barcode
 }
 
+main_job() {
+	if [ "${SMOKE:-1}" = 0 ] && [ "${CI:-}" != true ]; then
+		echo "skipped (SMOKE=0)"
+		return
+	fi
+	echo "${readme_main[*]}"
+	local log="$out/main-job.log"
+	if ! "${readme_main[@]}" >"$log" 2>&1; then
+		cat "$log"; echo "FAIL: the README's main command (${readme_main[*]}) failed"; exit 1
+	fi
+	grep -v '^[[:space:]]*$' "$log" | tail -n 3 | sed 's/^/   | /'
+}
+
 cross_builds() {
 	local cmds
 	cmds=$(go list -f '{{if eq .Name "main"}}{{.ImportPath}}{{end}}' ./cmd/...)
@@ -142,6 +159,7 @@ stage "gofmt" gofmt_check
 stage "go vet" vet
 stage "go test -race ./... (host)" race_tests
 stage "full-size tests without the race detector (validate/... at full counts, barcode read rates)" full_tests
+stage "the README's main command (smoke test)" main_job
 stage "cross-builds (CGO_ENABLED=0, static)" cross_builds
 stage "ARM test binaries under qemu-user" qemu_tests
 
