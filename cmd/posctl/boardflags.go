@@ -42,7 +42,8 @@ func (f *boardFlags) open() (*board.Board, error) {
 var catchSignals = true
 
 // interruptible returns ctx cancelled on SIGINT or SIGTERM, so a hardware test stopped by
-// the technician still releases the buzzer and the drawer solenoid.
+// the technician still releases the buzzer and the drawer solenoid, and an emulator
+// stopped by Ctrl-C or kill removes its pty link.
 func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
 	if !catchSignals {
 		return context.WithCancel(ctx)

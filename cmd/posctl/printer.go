@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"time"
 
@@ -189,9 +188,9 @@ func printerEmulateCmd() *cobra.Command {
 				return err
 			}
 			defer e.Close()
-			fmt.Fprintf(c.OutOrStdout(), "emulated printer at %s; receipts to %s; Ctrl-C to stop\n", e.Path(), out)
-			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
+			ctx, stop := interruptible(c.Context())
 			defer stop()
+			fmt.Fprintf(c.OutOrStdout(), "emulated printer at %s; receipts to %s; Ctrl-C to stop\n", e.Path(), out)
 			done := 0
 			for {
 				rs, err := e.WaitReceipts(ctx, done+1)
