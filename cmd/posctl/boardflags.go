@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/packterm/pos/device/board"
+	"github.com/packterm/pos/drivers/display/hd44780emul"
 )
 
 // boardFlags are the flags of the hardware test commands: which board, which panel,
@@ -51,15 +52,10 @@ func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 }
 
-// printScreen draws an emulated panel's visible lines in a frame.
-func printScreen(w io.Writer, lines []string) {
-	width := 0
-	for _, l := range lines {
-		width = max(width, len([]rune(l)))
+// printScreen draws what an emulated panel shows in a frame of its own geometry, each
+// glyph one cell wide.
+func printScreen(w io.Writer, lcd *hd44780emul.Device) {
+	for _, l := range lcd.Frame() {
+		fmt.Fprintf(w, "  %s\n", l)
 	}
-	fmt.Fprintf(w, "  +%s+\n", strings.Repeat("-", width))
-	for _, l := range lines {
-		fmt.Fprintf(w, "  |%s|\n", l+strings.Repeat(" ", width-len([]rune(l))))
-	}
-	fmt.Fprintf(w, "  +%s+\n", strings.Repeat("-", width))
 }
