@@ -72,6 +72,10 @@ func init() {
 			if err != nil {
 				return err
 			}
+			wins, err := d.Wins(p)
+			if err != nil {
+				return err
+			}
 			out := cmd.OutOrStdout()
 			fmt.Fprintf(out, "Ticket %d, « %s » (article %s), graine %d\n", g.Number, g.Name, g.Article, seed)
 			for _, l := range p.Describe() {
@@ -79,6 +83,10 @@ func init() {
 			}
 			if won > 0 {
 				fmt.Fprintf(out, "Résultat : gagnant, %v\n", won)
+				fmt.Fprintln(out, "Le lot est formé de :")
+				for _, w := range wins {
+					fmt.Fprintln(out, "  "+w.String())
+				}
 			} else {
 				fmt.Fprintln(out, "Résultat : perdant")
 			}
