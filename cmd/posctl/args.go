@@ -139,4 +139,4 @@ func (v *numberValue[T]) Set(s string) error {
 }
 
 func (v *numberValue[T]) String() string { return strconv.FormatUint(uint64(*v.p), 10) }
-func (v *numberValue[T]) Type() string   { return v.n.name }
+func (v *numberValue[T]) Type() string   { return "number" }
