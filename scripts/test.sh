@@ -35,7 +35,8 @@ stage() {
 	start=$(date +%s)
 	"$@" &
 	local pid=$!
-	(while sleep 30; do printf '   … %s: still running (%ds)\n' "$name" $(($(date +%s) - start)); done) &
+	# The sleep gets no copy of stdout: once killed, the heartbeat holds no pipe open.
+	(while sleep 30 >/dev/null 2>&1; do printf '   … %s: still running (%ds)\n' "$name" $(($(date +%s) - start)); done) &
 	local beat=$!
 	wait "$pid" || rc=$?
 	kill "$beat" 2>/dev/null || true
