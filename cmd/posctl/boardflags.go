@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/packterm/pos/device/board"
+	"github.com/packterm/pos/drivers/display/hd44780emul"
 )
 
 // boardFlags are the flags of the hardware test commands: which board, which panel,
@@ -42,7 +43,8 @@ func (f *boardFlags) open() (*board.Board, error) {
 var catchSignals = true
 
 // interruptible returns ctx cancelled on SIGINT or SIGTERM, so a hardware test stopped by
-// the technician still releases the buzzer and the drawer solenoid.
+// the technician still releases the buzzer and the drawer solenoid, and an emulator
+// stopped by Ctrl-C or kill removes its pty link.
 func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
 	if !catchSignals {
 		return context.WithCancel(ctx)
@@ -50,15 +52,10 @@ func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 }
 
-// printScreen draws an emulated panel's visible lines in a frame.
-func printScreen(w io.Writer, lines []string) {
-	width := 0
-	for _, l := range lines {
-		width = max(width, len([]rune(l)))
+// printScreen draws what an emulated panel shows in a frame of its own geometry, each
+// glyph one cell wide.
+func printScreen(w io.Writer, lcd *hd44780emul.Device) {
+	for _, l := range lcd.Frame() {
+		fmt.Fprintf(w, "  %s\n", l)
 	}
-	fmt.Fprintf(w, "  +%s+\n", strings.Repeat("-", width))
-	for _, l := range lines {
-		fmt.Fprintf(w, "  |%s|\n", l+strings.Repeat(" ", width-len([]rune(l))))
-	}
-	fmt.Fprintf(w, "  +%s+\n", strings.Repeat("-", width))
 }

@@ -9,7 +9,6 @@ import (
 	_ "image/jpeg" // posctl code decode reads camera JPEGs too
 	_ "image/png"
 	"os"
-	"strconv"
 
 	"github.com/packterm/pos/drivers/barcode"
 	"github.com/packterm/pos/validate/codes"
@@ -87,22 +86,20 @@ random 80-bit secret unless --secret gives one (20 hex digits).`,
 
 // codeFromArgs builds the code named by KIND and its numbers.
 func codeFromArgs(args []string, secretHex string) (codes.Code, error) {
-	nums := make([]uint64, len(args)-1)
-	names := []string{"block", "pack", "position"}
-	bits := []int{16, 32, 8}
-	for i, a := range args[1:] {
-		v, err := strconv.ParseUint(a, 10, bits[i])
-		if err != nil {
-			return nil, fmt.Errorf("%s %q: not a number in range", names[i], a)
-		}
-		nums[i] = v
-	}
 	want := map[string]int{"pack": 2, "ticket": 3, "validation": 3}[args[0]]
 	if want == 0 {
 		return nil, fmt.Errorf("unknown kind %q (pack, ticket or validation)", args[0])
 	}
-	if len(nums) != want {
-		return nil, fmt.Errorf("%s takes %d numbers, got %d", args[0], want, len(nums))
+	if len(args)-1 != want {
+		return nil, fmt.Errorf("%s takes %d numbers, got %d", args[0], want, len(args)-1)
+	}
+	nums := make([]uint64, len(args)-1)
+	for i, a := range args[1:] {
+		v, err := numberArg[uint64]([]number{blockNumber, packNumber, positionNumber}[i], a)
+		if err != nil {
+			return nil, err
+		}
+		nums[i] = v
 	}
 	if secretHex != "" && args[0] != "validation" {
 		return nil, errors.New("--secret only applies to validation codes")

@@ -61,7 +61,7 @@ conformance test (interactive on a real panel: each of its steps stays 3 s).`,
 			err = diag.RunDisplay(ctx, b.Display, func(s diag.Step) error {
 				fmt.Fprintf(out, "== %s: %s\n", s.Name, s.Check)
 				if b.Emulator != nil {
-					printScreen(out, b.Emulator.LCD.Visible())
+					printScreen(out, b.Emulator.LCD)
 					printState(out, b.Emulator.LCD.State())
 				}
 				time.Sleep(pause)

@@ -41,10 +41,11 @@ func init() {
 		Example: "  posctl game play 7 50\n  posctl game play 5 0 --seed 42",
 		Args:    cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := strconv.Atoi(args[0])
+			n8, err := numberArg[uint8](gameNumber, args[0])
 			if err != nil {
-				return fmt.Errorf("game number %q: %w", args[0], err)
+				return err
 			}
+			n := int(n8)
 			lot, err := parseEurosArg(args[1])
 			if err != nil {
 				return err
@@ -71,6 +72,10 @@ func init() {
 			if err != nil {
 				return err
 			}
+			wins, err := d.Wins(p)
+			if err != nil {
+				return err
+			}
 			out := cmd.OutOrStdout()
 			fmt.Fprintf(out, "Ticket %d, « %s » (article %s), graine %d\n", g.Number, g.Name, g.Article, seed)
 			for _, l := range p.Describe() {
@@ -78,6 +83,10 @@ func init() {
 			}
 			if won > 0 {
 				fmt.Fprintf(out, "Résultat : gagnant, %v\n", won)
+				fmt.Fprintln(out, "Le lot est formé de :")
+				for _, w := range wins {
+					fmt.Fprintln(out, "  "+w.String())
+				}
 			} else {
 				fmt.Fprintln(out, "Résultat : perdant")
 			}
@@ -101,16 +110,16 @@ func parseEurosArg(s string) (game.Cents, error) {
 	whole, frac, hasFrac := strings.Cut(strings.ReplaceAll(t, ",", "."), ".")
 	e, err := strconv.ParseInt(whole, 10, 64)
 	if err != nil || e < 0 || e > 10_000_000 {
-		return 0, fmt.Errorf("amount %q: want euros, e.g. 50 or 0", s)
+		return 0, fmt.Errorf("lot %q is not an amount: want euros, e.g. 50, 2,50 or 0 (a losing play)", s)
 	}
 	c := game.Euros(e)
 	if hasFrac {
 		if len(frac) != 2 {
-			return 0, fmt.Errorf("amount %q: want two decimals", s)
+			return 0, fmt.Errorf("lot %q: want two decimals (cents), e.g. 2,50", s)
 		}
 		f, err := strconv.Atoi(frac)
 		if err != nil || f < 0 {
-			return 0, fmt.Errorf("amount %q: want euros, e.g. 50 or 0", s)
+			return 0, fmt.Errorf("lot %q is not an amount: want euros, e.g. 50, 2,50 or 0 (a losing play)", s)
 		}
 		c += game.Cents(f)
 	}

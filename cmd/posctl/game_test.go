@@ -60,3 +60,28 @@ func TestGamePlay(t *testing.T) {
 		}
 	}
 }
+
+// game play says which zones make up the lot, for every game.
+func TestGamePlayNamesTheWinningZones(t *testing.T) {
+	for _, c := range []struct{ game, lot, want string }{
+		{"1", "30", "la zone à gratter « Grattez ici » (4.2.4) : la somme de 30 € → 30 €"},
+		{"2", "100", "le mot « BULLE » et sa somme → 100 €"},
+		{"3", "10", "(4.4.5) : deux symboles « "},
+		{"4", "20", "(4.5.5) : trois symboles « "},
+		{"5", "15000", "multiplié par "},
+		{"6", "20000", "la 2e surface de jeu, la plaque (4.7.4) : un symbole « téléviseur » → 5 000 €"},
+		{"7", "50000", "la 3e surface « La piscine party » (4.8.5) : 6 symboles « personnage » → 15 000 €"},
+		{"8", "10", "le mot « JET7 » et sa somme → 10 €"},
+	} {
+		out, err := run(t, "game", "play", c.game, c.lot, "--seed", "4")
+		if err != nil {
+			t.Fatalf("game %s: %v", c.game, err)
+		}
+		if !strings.Contains(out, "Le lot est formé de :\n") || !strings.Contains(out, c.want) {
+			t.Errorf("game play %s %s lacks %q:\n%s", c.game, c.lot, c.want, out)
+		}
+	}
+	if out, _ := run(t, "game", "play", "5", "0", "--seed", "1"); strings.Contains(out, "formé de") {
+		t.Errorf("a losing play names winning zones:\n%s", out)
+	}
+}

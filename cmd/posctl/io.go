@@ -64,7 +64,7 @@ Exits with an error when a step failed.`,
 				return err
 			}
 			if b.Emulator != nil {
-				printScreen(out, b.Emulator.LCD.Visible())
+				printScreen(out, b.Emulator.LCD)
 			}
 			var failed []string
 			for _, r := range results {

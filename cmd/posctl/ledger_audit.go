@@ -59,6 +59,6 @@ func init() {
 		},
 	}
 	addPubFlag(cmd, &pubs, true)
-	cmd.Flags().Uint16Var(&number, "block", 0, "block number (default: the only ledger in OUT)")
+	numberVar(cmd.Flags(), &number, "block", blockNumber, "block number (default: the only ledger in OUT)")
 	ledgerCmd.AddCommand(cmd)
 }

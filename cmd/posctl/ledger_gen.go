@@ -80,7 +80,7 @@ same block already in OUT are never replaced: the command refuses and changes no
 		},
 	}
 	cmd.Flags().StringVar(&keyPath, "key", "", "operator private key file (from posctl keys gen)")
-	cmd.Flags().Uint16Var(&number, "block", 0, "block number (1–9999)")
+	numberVar(cmd.Flags(), &number, "block", blockNumber, "block number (1–9999)")
 	cmd.Flags().StringVar(&seedText, "seed", "", "seed as 64 hexadecimal digits (random when unset)")
 	cmd.Flags().Uint64Var(&version, "version", 1, "ledger version (monotonic: terminals refuse older ones)")
 	cmd.Flags().StringVar(&out, "out", "", "output directory")

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
+	"sync"
 
 	"github.com/spf13/cobra"
 )
@@ -26,12 +29,19 @@ func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
 func main() {
+	ignoreSIGPIPE()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// Standard error stays an *os.File: the progress bars look for a terminal there.
+	root.SetOut(pipeWriter{w: os.Stdout, once: new(sync.Once), gone: cancel})
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})))
-	if err := root.Execute(); err != nil {
-		fmt.Fprintln(os.Stderr, "posctl:", err)
-		if ee, ok := err.(*exitError); ok {
-			os.Exit(ee.code)
-		}
-		os.Exit(1)
+	err := root.ExecuteContext(ctx)
+	if err == nil || readerGone(err) || (ctx.Err() != nil && errors.Is(err, context.Canceled)) {
+		return
 	}
+	fmt.Fprintln(os.Stderr, "posctl:", err)
+	if ee, ok := err.(*exitError); ok {
+		os.Exit(ee.code)
+	}
+	os.Exit(1)
 }

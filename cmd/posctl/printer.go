@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"time"
@@ -216,9 +215,9 @@ func printerEmulateCmd() *cobra.Command {
 			if noGSH {
 				model = "without GS ( H (TM-T88IV, clones)"
 			}
-			fmt.Fprintf(c.OutOrStdout(), "emulated printer %s at %s; receipts to %s; Ctrl-C to stop\n", model, e.Path(), out)
-			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
+			ctx, stop := interruptible(c.Context())
 			defer stop()
+			fmt.Fprintf(c.OutOrStdout(), "emulated printer %s at %s; receipts to %s; Ctrl-C to stop\n", model, e.Path(), out)
 			done := 0
 			for {
 				rs, err := e.WaitReceipts(ctx, done+1)

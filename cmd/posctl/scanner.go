@@ -109,18 +109,32 @@ func scannerEmulateCmd() *cobra.Command {
 				return err
 			}
 			defer e.Close()
+			ctx, stop := interruptible(c.Context())
+			defer stop()
 			fmt.Fprintf(c.ErrOrStderr(), "emulated scanner at %s; type codes, one per line\n", e.Path())
-			in := bufio.NewScanner(c.InOrStdin())
-			for in.Scan() {
-				text, sym := in.Text(), ""
+			lines, readErr := readLines(ctx, c.InOrStdin())
+			for {
+				var text string
+				select {
+				case <-ctx.Done():
+					return nil
+				case l, ok := <-lines:
+					if !ok {
+						return <-readErr
+					}
+					text = l
+				}
+				sym := ""
 				if t, s, err := scanner.ParseLine([]byte(text), true); err == nil {
 					text, sym = t, s
 				}
-				if err := e.Scan(c.Context(), text, sym); err != nil {
+				if err := e.Scan(ctx, text, sym); err != nil {
+					if ctx.Err() != nil {
+						return nil
+					}
 					return err
 				}
 			}
-			return in.Err()
 		},
 	}
 	c.Flags().StringVar(&link, "link", "", "path of the device link to create (e.g. /tmp/ttySCN)")
@@ -129,4 +143,24 @@ func scannerEmulateCmd() *cobra.Command {
 	c.Flags().BoolVar(&aim, "aim", false, "send AIM identifiers")
 	_ = c.MarkFlagRequired("link")
 	return c
+}
+
+// readLines delivers r's lines on a channel, closed at the end of r, and then r's error,
+// until ctx is done: the emulator's loop can stop on a signal while a read of the
+// terminal blocks.
+func readLines(ctx context.Context, r io.Reader) (<-chan string, <-chan error) {
+	lines, errc := make(chan string), make(chan error, 1)
+	go func() {
+		in := bufio.NewScanner(r)
+		for in.Scan() {
+			select {
+			case lines <- in.Text():
+			case <-ctx.Done():
+				return
+			}
+		}
+		close(lines)
+		errc <- in.Err()
+	}()
+	return lines, errc
 }

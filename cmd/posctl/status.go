@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/packterm/pos/validate/ledger"
@@ -20,23 +19,23 @@ func parsePackRange(s string, state ledger.PackState) (ledger.PackRange, error) 
 	if !ok {
 		return ledger.PackRange{}, fmt.Errorf("pack range %q: want BLOCK:FIRST[-LAST]", s)
 	}
-	block, err := strconv.ParseUint(b, 10, 16)
+	block, err := numberArg[uint16](blockNumber, b)
 	if err != nil {
-		return ledger.PackRange{}, fmt.Errorf("pack range %q: block: %w", s, err)
+		return ledger.PackRange{}, fmt.Errorf("pack range %q: %w", s, err)
 	}
 	lo, hi, isRange := strings.Cut(packs, "-")
-	first, err := strconv.ParseUint(lo, 10, 32)
+	first, err := numberArg[uint32](packNumber, lo)
 	if err != nil {
-		return ledger.PackRange{}, fmt.Errorf("pack range %q: first pack: %w", s, err)
+		return ledger.PackRange{}, fmt.Errorf("pack range %q: first %w", s, err)
 	}
 	last := first
 	if isRange {
-		if last, err = strconv.ParseUint(hi, 10, 32); err != nil {
-			return ledger.PackRange{}, fmt.Errorf("pack range %q: last pack: %w", s, err)
+		if last, err = numberArg[uint32](packNumber, hi); err != nil {
+			return ledger.PackRange{}, fmt.Errorf("pack range %q: last %w", s, err)
 		}
 		if last < first {
 			return ledger.PackRange{}, fmt.Errorf("pack range %q: last before first", s)
 		}
 	}
-	return ledger.PackRange{Block: uint16(block), First: uint32(first), Count: uint32(last - first + 1), State: state}, nil
+	return ledger.PackRange{Block: block, First: first, Count: last - first + 1, State: state}, nil
 }

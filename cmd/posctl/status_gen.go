@@ -27,10 +27,6 @@ func init() {
 			"      --delivered 42:1000-1499 --stolen 42:1200 --void 43:5",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			priv, err := ledger.LoadPrivateKey(key)
-			if err != nil {
-				return err
-			}
 			s := &ledger.StatusList{Retailer: retailer, Version: version, Issued: issued}
 			if !cmd.Flags().Changed("issued") {
 				s.Issued = time.Now().Unix()
@@ -46,6 +42,10 @@ func init() {
 					}
 					s.Ranges = append(s.Ranges, r)
 				}
+			}
+			priv, err := ledger.LoadPrivateKey(key) // after the ranges: a typo costs no key access
+			if err != nil {
+				return err
 			}
 			if err := ledger.WriteStatus(out, s, priv); err != nil {
 				return err

@@ -7,7 +7,7 @@
 // clockwork.Clock, and resumes reading as soon as the device is back, so that nothing the device
 // sends after reconnection is lost.
 //
-// tarm/serial pitfalls handled here (see shared/notes/hardware.md): a read timeout returns
+// tarm/serial pitfalls handled here (docs/field-notes.md): a read timeout returns
 // (0, io.EOF), which means "no data yet", never end of stream; Close blocks until a pending Read
 // returns, so a read timeout is always set (VTIME granularity: 0.1 s to 25.5 s) and only the
 // reader goroutine ever reads or closes the underlying port.

@@ -22,6 +22,8 @@ type Play interface {
 	// outcome applies the game's rules; it reports a PlayError when the play shows
 	// something its article does not allow.
 	outcome(g *Game) (outcome, error)
+	// wins names the winning zones or surfaces of a valid play (Definition.Wins).
+	wins() []Win
 	generate(g *Game, r *rand.Rand, lot Cents) (Play, error)
 }
 
