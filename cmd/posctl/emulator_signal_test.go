@@ -48,7 +48,7 @@ func TestEmulatorsRemoveTheirLinkOnSIGTERM(t *testing.T) {
 			}()
 			select {
 			case line := <-ready:
-				if !strings.Contains(line, "emulated "+kind+" at "+link) {
+				if !strings.HasPrefix(line, "emulated "+kind) || !strings.Contains(line, " at "+link) {
 					t.Fatalf("first line %q", line)
 				}
 			case <-time.After(20 * time.Second):
