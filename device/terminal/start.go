@@ -1,0 +1,62 @@
+package terminal
+
+import (
+	"context"
+	"time"
+
+	"github.com/packterm/pos/device/retail"
+	"github.com/packterm/pos/validate/journal"
+)
+
+// replayWindow is how far back start looks in the journal for locks and forged codes.
+const replayWindow = 48 * time.Hour
+
+// start rebuilds what the journal says of the terminal's state (a tamper lock not yet
+// unlocked, a brute-force lock, forged codes of the last minutes) and finishes the last
+// money operation if a crash interrupted it: its receipts print (again, if they were not in
+// the spool) and the drawer opens. Nothing is paid or recorded twice.
+func (t *Terminal) start(ctx context.Context) (State, error) {
+	now := t.cfg.Clock.Now()
+	tamperOpen := false
+	err := t.data.Journal.Each(now.Add(-replayWindow), func(r journal.Record) error {
+		switch r.Kind {
+		case journal.KindTamper:
+			tamperOpen = true
+		case journal.KindUnlock:
+			tamperOpen = false
+		case journal.KindLock:
+			d, err := time.ParseDuration(r.Detail)
+			if err == nil {
+				t.throttle.restore(r.Time, d)
+			}
+			t.throttle.mu.Lock()
+			t.throttle.recent = t.throttle.recent[:0]
+			t.throttle.mu.Unlock()
+		case journal.KindRefused:
+			if r.Reason == retail.Forged.String() && now.Sub(r.Time) < t.cfg.Throttle.Window {
+				t.throttle.restoreForged(r.Time)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.log.Error("terminal: journal replay", "err", err)
+	}
+	var next State = idle{}
+	if t.cfg.AllDelivered {
+		next = result{"all-delivered", retail.AllDeliveredScreen(), retail.SignalNone}
+	}
+	if last, ok := t.data.Journal.Last(); ok && last.Seq > t.lastDone() {
+		if rs := t.receiptsOf(last); len(rs) > 0 {
+			t.log.Warn("terminal: finishing the operation a restart interrupted", "seq", last.Seq, "kind", last.Kind.String())
+			next = deliver{rec: last, receipts: rs, drawer: last.Kind == journal.KindPayout, done: next}
+		}
+	}
+	if tamperOpen || t.tampered() {
+		next = tamperLock{then: next, recorded: tamperOpen && !t.tampered()}
+	}
+	if err := t.data.Journal.Health(); err != nil {
+		t.log.Error("terminal: journal unhealthy: no sale or payout", "err", err)
+	}
+	return next, nil
+}
