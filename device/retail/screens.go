@@ -50,7 +50,7 @@ func PackRefused(o PackOutcome) Screen {
 
 // WinnerScreen offers to pay a winning ticket within the limits.
 func WinnerScreen(amount int64) Screen {
-	return Text("GAGNANT", Money(amount), "OK : PAYER", "ANNULER : NE PAS PAYER").
+	return Text("GAGNANT", Money(amount), "OK : PAYER", "ANNULER : NON").
 		Or("GAGNANT "+Money(amount), "OK : PAYER").
 		Or(Money(amount), "OK : PAYER")
 }
@@ -123,7 +123,9 @@ func TamperLocked() Screen {
 func Unlocked() Screen { return Text("TERMINAL DÉBLOQUÉ") }
 
 // UnlockRefused is shown when an unlock comes while the case is still open.
-func UnlockRefused() Screen { return Text("FERMEZ LE BOÎTIER", "AVANT DE DÉBLOQUER").Or("FERMEZ LE", "BOÎTIER") }
+func UnlockRefused() Screen {
+	return Text("FERMEZ LE BOÎTIER", "AVANT DE DÉBLOQUER").Or("FERMEZ LE", "BOÎTIER")
+}
 
 // Fault is a hardware fault the terminal waits on. pending is set when a recorded payout's
 // or sale's receipt waits for the fault to clear.
@@ -153,11 +155,7 @@ func FaultScreen(f Fault, pending bool) Screen {
 		}
 		return Text(what, do).Or(shortFault[f], shortDo[f])
 	}
-	s := Text(what, "OPÉRATION ENREGISTRÉE", "REÇU EN ATTENTE")
-	if do != "" {
-		s = Text(what, do, "OPÉRATION ENREGISTRÉE", "REÇU EN ATTENTE")
-	}
-	return s.Or(what, "REÇU EN ATTENTE").Or(shortFault[f], "REÇU EN ATTENTE")
+	return Text(what, "OPÉRATION ENREGISTRÉE", "REÇU EN ATTENTE").Or(what, "REÇU EN ATTENTE").Or(shortFault[f], "REÇU EN ATTENTE")
 }
 
 var faultText = map[Fault][2]string{

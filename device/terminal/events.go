@@ -10,16 +10,16 @@ type EventKind int
 
 // Events the terminal reacts to.
 const (
-	EvScan           EventKind = iota + 1 // a code read (Text, Symbology)
-	EvOK                                  // OK button pressed
-	EvCancel                              // CANCEL button pressed
-	EvTamper                              // the tamper switch changed
-	EvUnlock                              // technician unlock (Text: the token)
-	EvReport                              // end-of-day report asked for
-	EvReprint                             // reprint of the last receipt asked for
-	EvPrinter                             // the printer may have changed state: look again
-	EvScannerGone                         // the scanner vanished
-	EvScannerBack                         // the scanner is back
+	EvScan        EventKind = iota + 1 // a code read (Text, Symbology)
+	EvOK                               // OK button pressed
+	EvCancel                           // CANCEL button pressed
+	EvTamper                           // the tamper switch changed
+	EvUnlock                           // technician unlock (Text: the token)
+	EvReport                           // end-of-day report asked for
+	EvReprint                          // reprint of the last receipt asked for
+	EvPrinter                          // the printer may have changed state: look again
+	EvScannerGone                      // the scanner vanished
+	EvScannerBack                      // the scanner is back
 )
 
 var eventNames = map[EventKind]string{

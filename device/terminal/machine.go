@@ -56,7 +56,7 @@ func New(cfg Config, parts Parts, data Data) (*Terminal, error) {
 	}
 	t := &Terminal{
 		cfg: cfg, parts: parts, data: data, log: cfg.Logger,
-		events: make(chan Event, 16), scanner: true,
+		events: make(chan Event, 16),
 		settled: make(chan struct{}), ready: make(chan struct{}),
 	}
 	t.throttle = newThrottle(cfg.Throttle)
@@ -103,6 +103,9 @@ func (t *Terminal) Screen() []string {
 	defer t.mu.Unlock()
 	return append([]string(nil), t.screen...)
 }
+
+// ScannerPresent reports whether the scanner has said it is on line (and not gone since).
+func (t *Terminal) ScannerPresent() bool { return t.scannerPresent() }
 
 func (t *Terminal) setWaiting(w bool) {
 	t.mu.Lock()

@@ -35,7 +35,9 @@ type Buzzer interface {
 }
 
 // Drawer is the cash drawer; *gpioio.Drawer implements it.
-type Drawer interface{ Open(ctx context.Context) error }
+type Drawer interface {
+	Open(ctx context.Context) error
+}
 
 // TamperSwitch is the case switch; *gpioio.Tamper implements it.
 type TamperSwitch interface {
