@@ -180,12 +180,24 @@ func (p *picker) codes() []DemoCode {
 		amounts = append(amounts, a)
 	}
 	slices.Sort(amounts)
-	in, above := 0, false
+	var within []int64
+	for _, a := range amounts {
+		if a <= p.limit {
+			within = append(within, a)
+		}
+	}
+	// Four amounts spread over those within the limit: the smallest, the largest, two between.
+	picked := map[int64]bool{}
+	for i := range 4 {
+		if len(within) > 0 {
+			picked[within[i*(len(within)-1)/3]] = true
+		}
+	}
+	above := false
 	for _, a := range amounts {
 		switch {
-		case a <= p.limit && in < 4:
+		case picked[a]:
 			out = append(out, p.winners[a])
-			in++
 		case a > p.limit && !above:
 			w := p.winners[a]
 			w.What = "winner above the limit"

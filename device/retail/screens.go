@@ -14,7 +14,7 @@ func Idle() Screen { return Text("SCANNEZ UN CODE") }
 // AllDeliveredScreen is shown at start when no pack status list is installed and every pack of
 // the block counts as delivered (emulation only).
 func AllDeliveredScreen() Screen {
-	return Text("SANS LISTE DE PAQUETS", "TOUS LES PAQUETS", "SONT LIVRÉS").Or("DÉMO : TOUS LES", "PAQUETS LIVRÉS")
+	return Text("DÉMO SANS LISTE", "TOUS LES PAQUETS", "SONT LIVRÉS").Or("DÉMO : TOUS LES", "PAQUETS LIVRÉS")
 }
 
 // TicketHint answers a ticket code (the barcode on the back): the prize is under the latex.
@@ -188,4 +188,4 @@ func ReadOnly() Screen {
 }
 
 // Busy is shown while something slow runs (printing a report).
-func Busy() Screen { return Text("IMPRESSION…") }
+func Busy() Screen { return Text("IMPRESSION...") }

@@ -56,7 +56,7 @@ func New(cfg Config, parts Parts, data Data) (*Terminal, error) {
 	}
 	t := &Terminal{
 		cfg: cfg, parts: parts, data: data, log: cfg.Logger,
-		events: make(chan Event, 16),
+		events:  make(chan Event, 16),
 		settled: make(chan struct{}), ready: make(chan struct{}),
 	}
 	t.throttle = newThrottle(cfg.Throttle)
