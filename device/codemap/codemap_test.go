@@ -28,6 +28,21 @@ func TestParseByAIMAndLength(t *testing.T) {
 	if _, _, err := Parse(p.String(), "]E0"); !errors.Is(err, codes.ErrSymbology) {
 		t.Errorf("EAN-13 symbology: %v", err)
 	}
+	// The kind the symbology names decides which errors a bad text gets.
+	for _, c := range []struct {
+		text, aim string
+		kind      codes.Kind
+		err       error
+	}{
+		{"\r\n", "]C0", codes.KindPack, codes.ErrEmpty}, {"12345", "]C0", codes.KindPack, codes.ErrLength},
+		{"004201234560", "]I0", codes.KindTicket, codes.ErrLength}, {"004201234560", "]Q1", codes.KindValidation, codes.ErrLength},
+		{"004201234560", "]E0", codes.KindUnknown, codes.ErrSymbology}, {"004201234560", "]C", codes.KindUnknown, codes.ErrSymbology},
+	} {
+		k, _, err := Parse(c.text, c.aim)
+		if k != c.kind || !errors.Is(err, c.err) {
+			t.Errorf("Parse(%q, %q) = %v, %v; want %v, %v", c.text, c.aim, k, err, c.kind, c.err)
+		}
+	}
 	// A pack code read as QR is no pack: the symbology wins over the length.
 	if _, _, err := Parse(p.String(), "]Q1"); err == nil {
 		t.Error("pack text under a QR symbology accepted")

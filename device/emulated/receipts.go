@@ -3,15 +3,12 @@ package emulated
 import (
 	"context"
 	"fmt"
-	"image"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/packterm/pos/drivers/printer/printeremul"
 )
-
-type imageImage = image.Image
 
 // watchReceipts reports each receipt the emulated printer cuts, and writes it to
 // ReceiptsDir.

@@ -16,7 +16,6 @@ import (
 	"github.com/packterm/pos/device/codemap"
 	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/device/terminal"
-	"github.com/packterm/pos/drivers/barcode"
 	"github.com/packterm/pos/drivers/display"
 	"github.com/packterm/pos/drivers/display/hd44780emul"
 	"github.com/packterm/pos/drivers/gpiosim"
@@ -118,7 +117,7 @@ func Start(ctx context.Context, o Options) (r *Rig, err error) {
 	if r.Terminal, err = terminal.New(cfg, parts, terminal.Data{Ledger: o.Ledger, Status: o.Status, Journal: r.Journal}); err != nil {
 		return nil, err
 	}
-	r.Images = scanner.NewImages(scanner.DecoderFunc(decodeImage), scanner.Config{DedupWindow: -1, Logger: o.Logger})
+	r.Images = scanner.NewImages(scanner.BarcodeDecoder(codemap.DecoderOptions()), scanner.Config{DedupWindow: -1, Logger: o.Logger})
 	ctx, r.cancel = context.WithCancel(ctx)
 	r.goRun(func() error { return r.Terminal.Run(ctx) })
 	r.goRun(func() error { return r.Terminal.RunScanner(ctx, sc) })
@@ -197,12 +196,6 @@ func (r *Rig) openScanner() (*scanner.Serial, error) {
 	r.ports = append(r.ports, port)
 	// Every line of a script is meant: no de-duplication of repeated codes.
 	return scanner.NewSerial(port, scanner.Config{Suffix: scanner.CR, AIM: true, DedupWindow: -1, Logger: r.opts.Logger}), nil
-}
-
-// decodeImage is the camera decoder set for our codes.
-func decodeImage(img imageImage) (string, string, error) {
-	res, err := barcode.NewDecoder(codemap.DecoderOptions()).Decode(img)
-	return res.Text, res.Symbology, err
 }
 
 // Close stops the rig and releases its devices.
