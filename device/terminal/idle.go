@@ -45,6 +45,7 @@ func (result) quiet()         {}
 func (r result) Run(ctx context.Context, t *Terminal) State {
 	t.show(r.screen)
 	t.signal(ctx, r.sig)
+	t.readyOne.Do(func() { close(t.ready) })
 	for {
 		ev, ok := t.wait(ctx, t.cfg.ResultTimeout)
 		if !ok {

@@ -87,7 +87,8 @@ func (t *Terminal) enter(st State) {
 // quietState marks states in which nothing waits for an answer (idle, result screens).
 type quietState interface{ quiet() }
 
-// Ready is closed once the terminal shows its first idle screen.
+// Ready is closed once the terminal shows its first screen at rest (idle, or the notice of
+// an emulator without a status list) and takes inputs.
 func (t *Terminal) Ready() <-chan struct{} { return t.ready }
 
 // StateName is the current state's name.
