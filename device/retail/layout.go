@@ -83,7 +83,11 @@ func layoutForm(form []string, cols, rows int) ([]string, bool) {
 func wrap(p string, cols int) ([]string, bool) {
 	var out []string
 	line := ""
-	for _, w := range strings.Fields(strings.ReplaceAll(p, "\t", " ")) {
+	// Split at plain spaces only: strings.Fields would split at the binding no-break spaces.
+	for _, w := range strings.Split(strings.ReplaceAll(p, "\t", " "), " ") {
+		if w == "" {
+			continue
+		}
 		w = strings.ReplaceAll(w, string(nbsp), " ")
 		n := utf8.RuneCountInString(w)
 		if n > cols {

@@ -51,6 +51,11 @@ func TestLayoutKeepsAmountsAndWords(t *testing.T) {
 	if !strings.Contains(strings.Join(got, "|"), "1 000,00 €") {
 		t.Errorf("16x2 winner 1000 %q", got)
 	}
+	// A bound amount moves to the next row whole rather than split.
+	got, _ = Layout(Text("PAYÉ "+Money(100_000_00)), 16, 2)
+	if strings.Join(got, "|") != "PAYÉ|100 000,00 €" {
+		t.Errorf("bound amount %q", got)
+	}
 	if _, err := Layout(Text("ABCDEFGHIJKLMNOPQ"), 16, 2); !errors.Is(err, ErrDoesNotFit) {
 		t.Errorf("a 17-letter word fits 16 columns: %v", err)
 	}

@@ -107,7 +107,7 @@ func Refusal(v Verdict) Screen {
 // LockedScreen refuses validation while the brute-force lock holds; left is the time remaining.
 func LockedScreen(left time.Duration) Screen {
 	m := int((left + time.Minute - 1) / time.Minute)
-	return Text("VALIDATION BLOQUÉE", "TROP DE CODES FAUX", Bind(fmt.Sprintf("REPRISE DANS %d MIN", m))).
+	return Text("VALIDATION BLOQUÉE", "TROP DE CODES FAUX", "REPRISE DANS "+Bind(fmt.Sprintf("%d MIN", m))).
 		Or(Bind(fmt.Sprintf("BLOQUÉ %d MIN", m)), "TROP DE FAUX")
 }
 
