@@ -128,19 +128,16 @@ func lookupPins(prof Profile, byName func(string) gpio.PinIO) (parts, error) {
 		}
 		return p
 	}
-	m := prof.Pins
 	var p parts
-	pinsOut := []*gpio.PinOut{&p.rs, &p.e, &p.d4, &p.d5, &p.d6, &p.d7, &p.bl, &p.green, &p.red, &p.buzzer, &p.drawer}
-	pinsIn := []*gpio.PinIn{&p.ok, &p.cancel, &p.tamper}
-	for i, e := range m.pins() {
+	for _, e := range prof.Pins.entries(&p) {
 		pin := get(e.role, e.name)
 		if pin == nil {
 			continue
 		}
-		if i < len(pinsOut) {
-			*pinsOut[i] = pin
+		if e.out != nil {
+			*e.out = pin
 		} else {
-			*pinsIn[i-len(pinsOut)] = pin
+			*e.in = pin
 		}
 	}
 	if len(missing) > 0 {

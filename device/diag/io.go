@@ -26,6 +26,9 @@ type IOOpts struct {
 	// Prompt is called when a step needs the technician (press a button, open the case),
 	// before waiting; an emulated run presses the fake contact from here.
 	Prompt func(Step)
+	// Press, when set, is called after Prompt with the contact the step waits for: an
+	// emulated run presses the fake contact (board.Emulator) from here.
+	Press func(board.Contact)
 	// Report receives each step's result as it completes.
 	Report func(Result)
 }
@@ -54,6 +57,9 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 	}
 	if o.Prompt == nil {
 		o.Prompt = func(Step) {}
+	}
+	if o.Press == nil {
+		o.Press = func(board.Contact) {}
 	}
 	watch, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -111,12 +117,14 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 	for _, bt := range []struct {
 		want, other *gpioio.Button
 		name, fr    string
-	}{{b.OK, b.Cancel, "OK button", "OK"}, {b.Cancel, b.OK, "CANCEL button", "ANNULER"}} {
+		contact     board.Contact
+	}{{b.OK, b.Cancel, "OK button", "OK", board.ContactOK}, {b.Cancel, b.OK, "CANCEL button", "ANNULER", board.ContactCancel}} {
 		step := Step{bt.name, "press and release " + strings.TrimSuffix(bt.name, " button")}
 		show("TEST E/S", "APPUYEZ SUR "+bt.fr)
 		bt.want.Drain()
 		bt.other.Drain()
 		o.Prompt(step)
+		o.Press(bt.contact)
 		r := Result{Step: step}
 		r.OK, r.Detail = waitButton(ctx, o, bt.want, bt.other)
 		report(r)
@@ -132,6 +140,7 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 	default:
 	}
 	o.Prompt(step)
+	o.Press(board.ContactTamper)
 	r := Result{Step: step}
 	deadline := o.Clock.After(o.Wait)
 	for !r.OK {
