@@ -2,11 +2,10 @@ package board
 
 import (
 	"fmt"
-
-	"periph.io/x/conn/v3/gpio"
-
 	"slices"
 	"strings"
+
+	"periph.io/x/conn/v3/gpio"
 )
 
 // PinMap names the GPIO of each part, as gpioreg.ByName knows them ("GPIO25"; a header
