@@ -64,3 +64,18 @@ func TestFormatsAndAIM(t *testing.T) {
 		t.Errorf("options %+v", o)
 	}
 }
+
+// FuzzParse: any scanned text and symbology gives a code of the kind named, or an error;
+// never a panic.
+func FuzzParse(f *testing.F) {
+	for _, s := range [][2]string{{"004201234560", "]C0"}, {"30042012345631", "]I0"}, {"00N0Y4G2VTPVXVR14D2PF2DBS", "]Q1"},
+		{"00N0Y4G2VTPVXVR14D2PF2DBS", ""}, {"", ""}, {"x", "]"}, {"004201234560", "]E0"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, text, aim string) {
+		k, c, err := Parse(text, aim)
+		if err == nil && (c == nil || c.Kind() != k) {
+			t.Fatalf("Parse(%q, %q) = %v, %v", text, aim, k, c)
+		}
+	})
+}
