@@ -197,6 +197,14 @@ func (t *Terminal) lastDone() uint64 {
 	if err != nil {
 		return 0
 	}
+	return parseDone(b)
+}
+
+// parseDone reads the state file's sequence; anything but one decimal number is 0.
+func parseDone(b []byte) uint64 {
+	if len(b) > 32 {
+		return 0
+	}
 	n, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64)
 	if err != nil {
 		return 0
