@@ -1,7 +1,6 @@
 package terminal
 
 import (
-	"strconv"
 	"testing"
 	"time"
 )
@@ -18,6 +17,7 @@ func TestThrottleGrowsWithEachLock(t *testing.T) {
 	if d := s.forged(now.Add(11 * time.Minute)); d != 0 {
 		t.Fatal("locked on codes spread over more than the window")
 	}
+	s = newThrottle(Throttle{}.withDefaults())
 	at := now.Add(12 * time.Minute)
 	var d durationLock
 	for i := range 5 {
@@ -46,7 +46,7 @@ func FuzzParseDone(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		n := parseDone(b)
 		if n != 0 {
-			if _, err := strconv.ParseUint(string(b[:len(b)]), 10, 64); err != nil && len(b) > 32 {
+			if len(b) > 32 {
 				t.Fatalf("%q read as %d", b, n)
 			}
 		}
