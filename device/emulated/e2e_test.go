@@ -326,3 +326,23 @@ func TestPaperOutDuringPayout(t *testing.T) {
 		t.Error("payout recorded more than once")
 	}
 }
+
+func TestFaultsResume(t *testing.T) {
+	e := startE2E(t, "16x2")
+	e.do("!unplug")
+	e.expect("LECTEUR ABSENT")
+	e.do("!replug")
+	e.expect("SCANNEZ UN CODE")
+	e.do("!cover-open")
+	e.expect("CAPOT OUVERT")
+	e.do("!cover-close")
+	e.expect("SCANNEZ UN CODE")
+	five := e.tb.find(t, func(tk block.Ticket) bool { return tk.Lot == 5_00 && tk.ID.Pack != 6 })
+	e.do(e.tb.code(five), "!offline", "!ok")
+	e.expect("IMPRIMANTE OFF", "REÇU EN ATTENTE")
+	e.do("!online")
+	e.expect("PAYÉ 5,00 €")
+	if rs := e.waitReceipts(2); len(rs) != 2 {
+		t.Errorf("%d receipts", len(rs))
+	}
+}

@@ -122,17 +122,13 @@ func (s fault) Run(ctx context.Context, t *Terminal) State {
 			}
 			continue
 		}
-		_, err := t.parts.Printer.Flush(ctx)
-		var fe *printer.FaultError
-		if errors.As(err, &fe) {
-			if k := faultOf(fe); k != s.kind {
+		k, pending, ok := t.printerFault(ctx)
+		if !ok {
+			if k != s.kind {
 				s.kind = k
-				t.show(retail.FaultScreen(s.kind, s.pending))
+				t.show(retail.FaultScreen(s.kind, s.pending || pending))
 			}
 			continue
-		}
-		if err != nil {
-			t.log.Error("terminal: spool", "err", err)
 		}
 		t.log.Info("terminal: printer fault cleared")
 		return s.then

@@ -22,9 +22,15 @@ func (idle) Run(ctx context.Context, t *Terminal) State {
 	t.signal(ctx, retail.SignalNone)
 	t.readyOne.Do(func() { close(t.ready) })
 	for {
-		ev, ok := t.wait(ctx, 0)
-		if !ok {
+		ev, ok := t.wait(ctx, t.cfg.StatusPoll)
+		if !ok && ctx.Err() != nil {
 			return nil
+		}
+		if !ok { // at rest, the printer is asked now and then: a fault shows before a sale
+			if next := t.checkPrinter(ctx, idle{}); next != nil {
+				return next
+			}
+			continue
 		}
 		if next := t.dispatch(ctx, ev); next != nil {
 			return next
@@ -93,14 +99,40 @@ func (t *Terminal) setScanner(on bool) {
 	t.mu.Unlock()
 }
 
-// checkPrinter flushes the spool: a fault goes to the fault state (then resumes with then).
+// checkPrinter flushes the spool and reads the printer's status: a fault goes to the fault
+// state (then resumes with then).
 func (t *Terminal) checkPrinter(ctx context.Context, then State) State {
+	if k, pending, ok := t.printerFault(ctx); !ok {
+		return fault{kind: k, pending: pending, then: then}
+	}
+	return nil
+}
+
+// printerFault prints what waits in the spool and asks the printer's status; ok is true
+// when the spool is empty and the printer ready.
+func (t *Terminal) printerFault(ctx context.Context) (k retail.Fault, pending, ok bool) {
 	_, err := t.parts.Printer.Flush(ctx)
 	var fe *printer.FaultError
 	if errors.As(err, &fe) {
-		return fault{kind: faultOf(fe), pending: fe.Pending > 0, then: then}
+		return faultOf(fe), fe.Pending > 0, false
 	}
-	return nil
+	if err != nil {
+		t.log.Error("terminal: spool", "err", err)
+	}
+	st, err := t.parts.Printer.Status(ctx)
+	switch {
+	case err != nil:
+		return retail.FaultOffline, false, false
+	case st.PaperEnd || st.PaperStop:
+		return retail.FaultPaper, false, false
+	case st.CoverOpen:
+		return retail.FaultCover, false, false
+	case st.Offline:
+		return retail.FaultOffline, false, false
+	case !st.Ready():
+		return retail.FaultPrinter, false, false
+	}
+	return 0, false, true
 }
 
 // scanned decides what a code is and where it leads.

@@ -13,6 +13,7 @@ import (
 	"github.com/packterm/pos/drivers/display"
 	"github.com/packterm/pos/drivers/gpioio"
 	"github.com/packterm/pos/drivers/printer"
+	"github.com/packterm/pos/drivers/printer/escpos"
 	"github.com/packterm/pos/validate/journal"
 	"github.com/packterm/pos/validate/ledger"
 )
@@ -24,6 +25,7 @@ type Printer interface {
 	Print(ctx context.Context, r printer.Receipt) error
 	Flush(ctx context.Context) (int, error)
 	Pending() ([]printer.Spooled, error)
+	Status(ctx context.Context) (escpos.Status, error)
 }
 
 // LED is a lamp; *gpioio.LED implements it.
@@ -80,6 +82,8 @@ type Config struct {
 	OfferTimeout time.Duration
 	// PollInterval: how often a printer fault is retried (0: 2 s).
 	PollInterval time.Duration
+	// StatusPoll: how often the idle terminal asks the printer's status (0: 30 s).
+	StatusPoll time.Duration
 	// Throttle of forged codes (zero value: 5 within 10 min lock for 1 min, doubling, at most 24 h).
 	Throttle Throttle
 	// AllDelivered: no status list, every pack counts as delivered (emulation); said at start.
@@ -116,6 +120,9 @@ func (c *Config) defaults() error {
 	}
 	if c.PollInterval <= 0 {
 		c.PollInterval = 2 * time.Second
+	}
+	if c.StatusPoll <= 0 {
+		c.StatusPoll = 30 * time.Second
 	}
 	c.Throttle = c.Throttle.withDefaults()
 	if c.Clock == nil {
