@@ -64,8 +64,11 @@ func LoadData(dir string, trust *ledger.TrustStore) (*Data, error) {
 	return d, nil
 }
 
-// Run runs the terminal on the board of cfg until ctx ends.
+// Run runs the terminal on the board of cfg until ctx ends (log nil: discard).
 func Run(ctx context.Context, cfg *config.Config, log *slog.Logger) error {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	if err := cfg.Validate(); err != nil {
 		return err
 	}

@@ -17,8 +17,8 @@ type Named struct {
 const (
 	// MaxLot is the largest lot a ticket can win (game 7's top prize, 50 000 €).
 	MaxLot = 50_000_00
-	// MaxTerminalID is the longest terminal id the screens are checked with (12 characters).
-	MaxTerminalID = "TERM-0000001"
+	// MaxTerminalID is the longest terminal id the configuration accepts (16 characters).
+	MaxTerminalID = "TERM-00000000001"
 )
 
 // Catalogue lists every screen the terminal shows, filled with the longest values it can
