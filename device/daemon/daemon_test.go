@@ -120,7 +120,7 @@ func TestRunOnBoard(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- Run(ctx, &cfg, nil) }()
-	time.Sleep(300 * time.Millisecond) // ports connected, first screen shown
+	time.Sleep(time.Second) // ports connected, first screen shown
 	if err := sc.Scan(ctx, winner, ""); err != nil {
 		t.Fatal(err)
 	}

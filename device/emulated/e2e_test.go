@@ -2,6 +2,7 @@ package emulated
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
+	"github.com/packterm/pos/device/codemap"
+	"github.com/packterm/pos/drivers/barcode"
 	"github.com/packterm/pos/drivers/printer/printeremul"
 	"github.com/packterm/pos/validate/block"
 	"github.com/packterm/pos/validate/codes"
@@ -344,5 +347,29 @@ func TestFaultsResume(t *testing.T) {
 	e.expect("PAYÉ 5,00 €")
 	if rs := e.waitReceipts(2); len(rs) != 2 {
 		t.Errorf("%d receipts", len(rs))
+	}
+}
+
+func TestPhotoThroughTheCameraDecoder(t *testing.T) {
+	e := startE2E(t, "20x4")
+	five := e.tb.find(t, func(tk block.Ticket) bool { return tk.Lot == 5_00 && tk.ID.Pack != 6 })
+	f, _ := codemap.Format(codes.KindValidation)
+	img, err := barcode.Render(f, e.tb.code(five), barcode.RenderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "ticket.png")
+	fh, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := barcode.WritePNG(fh, img); err != nil {
+		t.Fatal(err)
+	}
+	fh.Close()
+	e.do("!photo " + path)
+	e.expect("GAGNANT", "5,00 €")
+	if _, err := e.rig.Do(context.Background(), "!photo "+filepath.Join(t.TempDir(), "none.png")); err == nil {
+		t.Error("a missing photo is no error")
 	}
 }
