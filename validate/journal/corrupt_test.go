@@ -113,7 +113,7 @@ func TestDamageBeforeCheckpointFoundByVerify(t *testing.T) {
 			f.j = nil
 			f.reopen(t)
 			if name == "checkpoint" {
-				wantCorruptAt(t, f.j.Health(), 0)
+				wantCorruptAt(t, f.j.Health(), 20)
 				return
 			}
 			if err := f.j.Health(); err != nil {
