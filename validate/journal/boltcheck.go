@@ -134,10 +134,10 @@ func precheckMeta(path string) (string, error) {
 		return "", corrupt(0, "storage file: freelist page %d unreadable: %v", m.freelist, err)
 	}
 	ov := uint64(binary.LittleEndian.Uint32(hdr[12:]))
-	span := make([]byte, (ov+1)*psz64)
 	if m.freelist+ov >= m.pgid {
 		return "", corrupt(0, "storage file: freelist page %d overflows past the end", m.freelist)
 	}
+	span := make([]byte, (ov+1)*psz64) // within the file: pgid·page size ≤ its size (check)
 	if _, err := f.ReadAt(span, int64(m.freelist*psz64)); err != nil {
 		return "", corrupt(0, "storage file: freelist page %d unreadable: %v", m.freelist, err)
 	}
