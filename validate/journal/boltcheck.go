@@ -126,6 +126,25 @@ func precheckMeta(path string) (string, error) {
 	if err := m.check(st.Size()); err != nil {
 		return "", err
 	}
+	// bbolt reads the freelist page as it opens a file for writing, and panics (leaving
+	// its map, and so its lock, behind) on a damaged one: check it first.
+	psz64 := uint64(m.pageSize)
+	hdr := make([]byte, pageHeader+8)
+	if _, err := f.ReadAt(hdr, int64(m.freelist*psz64)); err != nil {
+		return "", corrupt(0, "storage file: freelist page %d unreadable: %v", m.freelist, err)
+	}
+	ov := uint64(binary.LittleEndian.Uint32(hdr[12:]))
+	if m.freelist+ov >= m.pgid {
+		return "", corrupt(0, "storage file: freelist page %d overflows past the end", m.freelist)
+	}
+	span := make([]byte, (ov+1)*psz64) // within the file: pgid·page size ≤ its size (check)
+	if _, err := f.ReadAt(span, int64(m.freelist*psz64)); err != nil {
+		return "", corrupt(0, "storage file: freelist page %d unreadable: %v", m.freelist, err)
+	}
+	c := &fileCheck{data: nil, psz: psz64, hwm: m.pgid}
+	if _, err := c.freelistIDs(span, m.freelist, nil); err != nil {
+		return "", err
+	}
 	return note, nil
 }
 
@@ -323,7 +342,16 @@ func (c *fileCheck) freelist(id uint64) ([]bool, error) {
 	if err != nil {
 		return nil, err
 	}
+	return c.freelistIDs(p, id, c.seen)
+}
+
+// freelistIDs checks the freelist page p (with its overflow pages): ids in range, in
+// order, none reachable (seen, when not nil).
+func (c *fileCheck) freelistIDs(p []byte, id uint64, seen []bool) ([]bool, error) {
 	le := binary.LittleEndian
+	if le.Uint64(p) != id {
+		return nil, corrupt(0, "storage file: freelist page %d has id %d in its header", id, le.Uint64(p))
+	}
 	if le.Uint16(p[8:]) != flagFreelist {
 		return nil, corrupt(0, "storage file: page %d is not a freelist page", id)
 	}
@@ -341,7 +369,7 @@ func (c *fileCheck) freelist(id uint64) ([]bool, error) {
 		if f < 2 || f >= c.hwm || f <= prev && i > 0 {
 			return nil, corrupt(0, "storage file: freelist names page %d (out of range or out of order)", f)
 		}
-		if c.seen[f] {
+		if seen != nil && seen[f] {
 			return nil, corrupt(0, "storage file: page %d is both in use and free", f)
 		}
 		free[f], prev = true, f

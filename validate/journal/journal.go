@@ -54,6 +54,8 @@ type Options struct {
 	ReadOnly bool
 	// PublicKey checks the checkpoints of a read-only open; nil = DIR/device.pub.
 	PublicKey ed25519.PublicKey
+
+	pageSize int // tests: small pages make small files to fuzz
 }
 
 // Journal is an open journal. Its methods are safe for concurrent use.
@@ -114,7 +116,7 @@ func Open(dir string, o Options) (*Journal, error) {
 		}
 		j.repaired = note
 	}
-	if err := j.openBolt(path, fresh); err != nil {
+	if err := j.openBolt(path, fresh, o.pageSize); err != nil {
 		if j.health != nil {
 			return j, nil
 		}
@@ -154,12 +156,23 @@ func Open(dir string, o Options) (*Journal, error) {
 	return j, nil
 }
 
-func (j *Journal) openBolt(path string, fresh bool) error {
-	bo := &bolt.Options{Timeout: lockTimeout, ReadOnly: j.readOnly, FreelistType: bolt.FreelistArrayType}
+func (j *Journal) openBolt(path string, fresh bool, pageSize int) error {
+	// bbolt does not close its file when it panics on a damaged one: keep it, so that
+	// the file (and its lock) is released then.
+	var file *os.File
+	bo := &bolt.Options{Timeout: lockTimeout, ReadOnly: j.readOnly, FreelistType: bolt.FreelistArrayType, PageSize: pageSize,
+		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
+			f, err := os.OpenFile(name, flag, perm)
+			file = f
+			return f, err
+		}}
 	if err := guard("open file", func() (err error) {
 		j.db, err = bolt.Open(path, 0o600, bo)
 		return err
 	}); err != nil {
+		if j.db == nil && file != nil {
+			file.Close()
+		}
 		if errors.Is(err, berrors.ErrTimeout) {
 			return fmt.Errorf("journal: open %s: %w", path, ErrInUse)
 		}
