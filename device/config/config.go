@@ -88,8 +88,13 @@ type Fleet struct {
 	CA          string // [fleet] ca: CA certificate file for a tls:// server
 }
 
-// MaxFileSize bounds the configuration file Load reads.
-const MaxFileSize = 1 << 20
+// MaxFileSize bounds the configuration Parse and Load read. A real file is a few KiB; the
+// bound keeps a hostile one cheap (go-toml checks each key against the keys before it in
+// its table, so the time grows with the square of the keys of one table).
+const MaxFileSize = 64 << 10
+
+// maxProblems bounds the problems listed; more are counted in a last one.
+const maxProblems = 100
 
 // Default returns every default. It lacks what only a file can say (terminal id,
 // retailer, operator keys), so it does not validate by itself; see Emulated.

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"bytes"
+	"sort"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2/unstable"
@@ -11,9 +13,15 @@ import (
 type lines struct {
 	keys   map[string]int // key = value, including the keys of inline tables
 	tables map[string]int // [table] headers and the implicit tables of dotted keys
+	nl     []int          // offsets of the document's newlines
 }
 
 const pathSep = "\x00"
+
+// maxDepth is the deepest path the configuration has ([board.pins] part); deeper keys are
+// reported where they leave the known ones, so their own lines are not indexed (which also
+// keeps a key of a million dotted parts from costing a million joins).
+const maxDepth = 3
 
 func joinPath(parts []string) string { return strings.Join(parts, pathSep) }
 
@@ -21,6 +29,14 @@ func joinPath(parts []string) string { return strings.Join(parts, pathSep) }
 // range of every key). It is called on a document that has decoded, so it parses.
 func indexLines(data []byte) lines {
 	l := lines{keys: map[string]int{}, tables: map[string]int{}}
+	for i := 0; ; {
+		j := bytes.IndexByte(data[i:], '\n')
+		if j < 0 {
+			break
+		}
+		l.nl = append(l.nl, i+j)
+		i += j + 1
+	}
 	var p unstable.Parser
 	p.Reset(data)
 	var table []string
@@ -28,24 +44,30 @@ func indexLines(data []byte) lines {
 		e := p.Expression()
 		switch e.Kind {
 		case unstable.Table, unstable.ArrayTable:
-			parts, line := keyOf(&p, e.Key())
+			parts, line := l.keyOf(e.Key())
 			table = parts
-			for i := 1; i <= len(parts); i++ {
+			for i := 1; i <= min(len(parts), maxDepth); i++ {
 				setFirst(l.tables, joinPath(parts[:i]), line)
 			}
 		case unstable.KeyValue:
-			l.keyValue(&p, table, e)
+			l.keyValue(table, e)
 		}
 	}
 	return l
 }
 
 // keyValue records a key = value line, and the keys of an inline table value.
-func (l lines) keyValue(p *unstable.Parser, table []string, e *unstable.Node) {
-	parts, line := keyOf(p, e.Key())
+func (l lines) keyValue(table []string, e *unstable.Node) {
+	if len(table) >= maxDepth {
+		return
+	}
+	parts, line := l.keyOf(e.Key())
 	full := append(append([]string(nil), table...), parts...)
-	for i := len(table) + 1; i < len(full); i++ {
+	for i := len(table) + 1; i < min(len(full), maxDepth+1); i++ {
 		setFirst(l.tables, joinPath(full[:i]), line)
+	}
+	if len(full) > maxDepth {
+		return
 	}
 	setFirst(l.keys, joinPath(full), line)
 	if v := e.Value(); v.Kind == unstable.InlineTable {
@@ -53,24 +75,29 @@ func (l lines) keyValue(p *unstable.Parser, table []string, e *unstable.Node) {
 		it := v.Children()
 		for it.Next() {
 			if c := it.Node(); c.Kind == unstable.KeyValue {
-				l.keyValue(p, full, c)
+				l.keyValue(full, c)
 			}
 		}
 	}
 }
 
-func keyOf(p *unstable.Parser, it unstable.Iterator) ([]string, int) {
+// keyOf is a key's parts (up to one more than maxDepth) and the line where it starts.
+func (l lines) keyOf(it unstable.Iterator) ([]string, int) {
 	var parts []string
 	line := 0
-	for it.Next() {
+	for it.Next() && len(parts) <= maxDepth {
 		n := it.Node()
 		if line == 0 {
-			line = p.Shape(n.Raw).Start.Line
+			line = l.lineAt(int(n.Raw.Offset))
 		}
 		parts = append(parts, string(n.Data))
 	}
 	return parts, line
 }
+
+// lineAt is the 1-based line of a byte offset (the parser's Shape would rescan the
+// document from its start for each key).
+func (l lines) lineAt(off int) int { return sort.SearchInts(l.nl, off) + 1 }
 
 func setFirst(m map[string]int, k string, line int) {
 	if _, ok := m[k]; !ok {

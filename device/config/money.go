@@ -83,9 +83,9 @@ func allDigits(s string) bool {
 
 // FormatEuros writes cents as ParseEuros reads them, without grouping: "5000,00".
 func FormatEuros(cents int64) string {
-	sign := ""
+	sign, u := "", uint64(cents)
 	if cents < 0 {
-		sign, cents = "-", -cents
+		sign, u = "-", -u // two's complement: right for the smallest int64 too
 	}
-	return fmt.Sprintf("%s%d,%02d", sign, cents/100, cents%100)
+	return fmt.Sprintf("%s%d,%02d", sign, u/100, u%100)
 }

@@ -11,11 +11,15 @@ import (
 )
 
 // Parse reads a configuration file's text: the defaults, then what the file sets. It
-// reports every problem at once, each with its line, as *Errors: TOML syntax (the first
-// one only: what follows cannot be read), unknown keys (with the nearest known one),
-// values of the wrong type, and everything Validate checks. The file must also name the
-// trusted operator keys.
+// reports every problem at once (the first 100, then a count of the others), each with
+// its line, as *Errors: TOML syntax (the first error only: what follows cannot be read),
+// unknown keys (with the nearest known one), values of the wrong type, and everything
+// Validate checks. A file must also name the trusted operator keys. On problems it
+// returns no configuration.
 func Parse(data []byte) (*Config, error) {
+	if len(data) > MaxFileSize {
+		return nil, &Errors{{Msg: fmt.Sprintf("%d bytes: a configuration holds at most %d", len(data), MaxFileSize)}}
+	}
 	var tree map[string]any
 	if err := toml.Unmarshal(data, &tree); err != nil {
 		return nil, syntaxError(err)
@@ -26,7 +30,7 @@ func Parse(data []byte) (*Config, error) {
 		d.c.Scanner.Port = "" // a keyboard-wedge scanner replaces the default serial one
 	}
 	for _, x := range d.c.check() {
-		if !d.typed[x.key] {
+		if !d.typed[x.key] && !d.typed[x.alt] { // not a value the file did not manage to set
 			d.addIssue(x)
 		}
 	}
@@ -40,6 +44,9 @@ func Parse(data []byte) (*Config, error) {
 			}
 			return a.Line - b.Line
 		})
+		if n := len(d.errs) - maxProblems; n > 0 {
+			d.errs = append(d.errs[:maxProblems:maxProblems], Problem{Msg: fmt.Sprintf("and %d more problems", n)})
+		}
 		return nil, &d.errs
 	}
 	return &d.c, nil
@@ -60,7 +67,7 @@ func syntaxError(err error) error {
 	var de *toml.DecodeError
 	if errors.As(err, &de) {
 		line, _ := de.Position()
-		p := Problem{Line: line, Key: dotted(de.Key()), Msg: "TOML syntax: " + de.Error()}
+		p := Problem{Line: line, Key: dotted(de.Key()), Msg: "TOML syntax: " + strings.TrimPrefix(de.Error(), "toml: ")}
 		return &Errors{p}
 	}
 	return &Errors{{Msg: "TOML: " + err.Error()}}
@@ -138,9 +145,13 @@ func (d *decoder) pins(v any) {
 		return
 	}
 	for _, name := range d.inOrder(m, "board", "pins") {
+		key := "board.pins." + dotted([]string{name})
+		if _, known := lookupPart(name); !known {
+			d.add(key, unknownPartMsg(name), "board", "pins", name)
+			continue
+		}
 		pin, ok := m[name].(string)
 		if !ok {
-			key := "board.pins." + dotted([]string{name})
 			d.typed[key] = true
 			d.add(key, wrongType(`a pin name such as "GPIO25"`, m[name]), "board", "pins", name)
 			continue
@@ -152,8 +163,13 @@ func (d *decoder) pins(v any) {
 // inOrder lists m's keys by their line in the file.
 func (d *decoder) inOrder(m map[string]any, table ...string) []string {
 	keys := slices.Sorted(maps.Keys(m))
-	line := func(k string) int { return d.lines.line(append(slices.Clone(table), k)...) }
-	slices.SortStableFunc(keys, func(a, b string) int { return line(a) - line(b) })
+	line := make(map[string]int, len(keys))
+	path := append(slices.Clone(table), "")
+	for _, k := range keys {
+		path[len(path)-1] = k
+		line[k] = d.lines.line(path...)
+	}
+	slices.SortStableFunc(keys, func(a, b string) int { return line[a] - line[b] })
 	return keys
 }
 
@@ -169,9 +185,9 @@ func (d *decoder) unknownTop(name string) {
 	case len(where) > 0:
 		d.add(key, fmt.Sprintf("unknown key at the top of the file; did you mean %s (under its table)?", strings.Join(where, " or ")), name)
 	case closest(name, sections) != "":
-		d.add(key, fmt.Sprintf("unknown table [%s]; did you mean [%s]?", clip(name), closest(name, sections)), name)
+		d.add(key, fmt.Sprintf("unknown table [%s]; did you mean [%s]?", key, closest(name, sections)), name)
 	default:
-		d.add(key, fmt.Sprintf("unknown table [%s] (tables: %s)", clip(name), strings.Join(sections, ", ")), name)
+		d.add(key, fmt.Sprintf("unknown table [%s] (tables: %s)", key, strings.Join(sections, ", ")), name)
 	}
 }
 

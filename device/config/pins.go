@@ -119,49 +119,50 @@ func checkPins(c *Config, add func(part, msg string)) {
 		return // reported on board.profile
 	}
 	check := pinCheckers[prof.Name]
-	bad := false
+	valid := map[string]string{} // overrides of known parts by valid pins
 	for _, name := range sortedKeys(c.Pins) {
-		if _, ok := lookupPart(name); !ok {
-			add(name, unknownPartMsg(name))
-			bad = true
-			continue
-		}
 		pin := c.Pins[name]
-		if pin == "" {
+		switch _, known := lookupPart(name); {
+		case !known:
+			add(name, unknownPartMsg(name))
+		case pin == "":
 			add(name, "empty pin name")
-			bad = true
-			continue
-		}
-		if check != nil {
+		case check != nil:
 			if _, err := check(pin); err != nil {
 				add(name, err.Error())
-				bad = true
+				continue
 			}
+			valid[name] = pin
+		default:
+			valid[name] = pin
 		}
 	}
-	if bad {
-		return
-	}
-	eff := effectivePins(prof, c.Pins)
+	// Two parts on one pin, once the valid overrides are applied to the profile.
+	eff := effectivePins(prof, valid)
 	byGPIO := map[string][]string{}
 	for _, p := range parts {
 		pin, ok := eff[p.name]
 		if !ok {
 			continue
 		}
-		g := pin
 		if check != nil {
-			g, _ = check(pin)
+			pin, _ = check(pin)
 		}
-		byGPIO[g] = append(byGPIO[g], p.name)
+		byGPIO[pin] = append(byGPIO[pin], p.name)
 	}
 	for _, g := range sortedKeys(byGPIO) {
-		if names := byGPIO[g]; len(names) > 1 {
-			for _, n := range names {
-				if _, over := c.Pins[n]; over {
-					others := slices.DeleteFunc(slices.Clone(names), func(s string) bool { return s == n })
-					add(n, fmt.Sprintf("%s is also the pin of %s", g, strings.Join(others, ", ")))
+		names := byGPIO[g]
+		if len(names) < 2 {
+			continue
+		}
+		for _, n := range names {
+			if _, over := valid[n]; over {
+				others := slices.DeleteFunc(slices.Clone(names), func(s string) bool { return s == n })
+				pin := valid[n]
+				if pin != g {
+					pin += " (" + g + ")"
 				}
+				add(n, fmt.Sprintf("%s is also the pin of %s", pin, strings.Join(others, ", ")))
 			}
 		}
 	}

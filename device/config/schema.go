@@ -146,7 +146,7 @@ func paths(at func(*Config) *[]string) func(*Config, any) string {
 		if !ok {
 			return wrongType(`an array of paths, e.g. ["/etc/posd/keys/operator.pub"]`, v)
 		}
-		out := make([]string, 0, len(a))
+		var out []string // nil when empty, as in Default
 		for i, e := range a {
 			s, ok := e.(string)
 			if !ok {

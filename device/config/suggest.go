@@ -1,14 +1,16 @@
 package config
 
-// closest returns the candidate nearest to s in edit distance, if near enough to be a
-// typo (one edit for short names, two from five letters on), else "".
+import "strings"
+
+// closest returns the candidate nearest to s in edit distance, ignoring case, if near
+// enough to be a typo (one edit for short names, two from five letters on), else "".
 func closest(s string, candidates []string) string {
 	if len(s) > 64 {
 		return ""
 	}
 	best, bestD := "", 0
 	for _, c := range candidates {
-		d := editDistance(s, c)
+		d := editDistance(strings.ToLower(s), strings.ToLower(c))
 		if best == "" || d < bestD {
 			best, bestD = c, d
 		}

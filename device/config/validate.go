@@ -22,6 +22,9 @@ const (
 	maxPath         = 4096
 )
 
+// emptySHA256 is the SHA-256 of no bytes.
+const emptySHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
 // bauds are the rates drivers/serialport opens (those in tarm/serial's Linux table).
 var bauds = []int{50, 75, 110, 134, 150, 200, 300, 600, 1200, 1800, 2400, 4800, 9600, 19200, 38400,
 	57600, 115200, 230400, 460800, 500000, 576000, 921600, 1000000, 1152000, 1500000, 2000000,
@@ -88,8 +91,12 @@ func (c *Config) check() []issue {
 	c.checkScanner(add, addAlt)
 	c.checkPrinter(add)
 	c.checkKeys(add)
-	if t := c.Technician.TokenSHA256; t != "" && (len(t) != 64 || strings.Trim(t, "0123456789abcdef") != "") {
+	switch t := c.Technician.TokenSHA256; {
+	case t == "":
+	case len(t) != 64 || strings.Trim(t, "0123456789abcdef") != "":
 		add("technician.token_sha256", "want 64 lower-case hex digits (the SHA-256 of the token, e.g. from `sha256sum`)")
+	case t == emptySHA256:
+		add("technician.token_sha256", "this is the SHA-256 of an empty token: it would unlock with nothing")
 	}
 	if c.HTTP != "" {
 		if err := checkListen(c.HTTP); err != nil {
@@ -235,15 +242,19 @@ func (c *Config) checkFleet(add func(key, msg string), addAlt func(key, alt, msg
 
 func checkFleetURL(s string) error {
 	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "nats" && u.Scheme != "tls") || u.Host == "" || u.Hostname() == "" {
-		return fmt.Errorf(`%q: want a NATS server URL, e.g. "tls://fleet.example.org:4222"`, clip(s))
+	if err != nil {
+		return fmt.Errorf(`not a URL: want a NATS server URL, e.g. "tls://fleet.example.org:4222"`)
+	}
+	shown := clip(u.Redacted()) // never a password
+	if (u.Scheme != "nats" && u.Scheme != "tls") || u.Host == "" || u.Hostname() == "" {
+		return fmt.Errorf(`%q: want a NATS server URL, e.g. "tls://fleet.example.org:4222"`, shown)
 	}
 	if u.User != nil {
-		return fmt.Errorf("%q: put credentials in fleet.credentials, not in the URL", u.Redacted())
+		return fmt.Errorf("%q: put credentials in fleet.credentials, not in the URL", shown)
 	}
 	if p := u.Port(); p != "" {
 		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
-			return fmt.Errorf("%q: port out of range", clip(s))
+			return fmt.Errorf("%q: port out of range", shown)
 		}
 	}
 	return nil
