@@ -142,7 +142,14 @@ func TestCrashDuringPayouts(t *testing.T) {
 	}
 	defer j.Close()
 	if err := j.Health(); err != nil {
+		t.Fatalf("journal unhealthy: %v", err)
+	}
+	rep, err := j.Verify()
+	if err != nil {
 		t.Fatalf("journal does not verify: %v", err)
+	}
+	if rep.Payouts != len(winners) {
+		t.Errorf("verified journal holds %d payouts, want %d", rep.Payouts, len(winners))
 	}
 	paid := map[codes.TicketID]int{}
 	if err := j.Each(time.Time{}, func(rec journal.Record) error {
