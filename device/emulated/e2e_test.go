@@ -11,6 +11,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
+	"github.com/packterm/pos/device/board"
 	"github.com/packterm/pos/device/codemap"
 	"github.com/packterm/pos/drivers/barcode"
 	"github.com/packterm/pos/drivers/printer/printeremul"
@@ -51,7 +52,7 @@ func startE2E(t *testing.T, display string) *e2e {
 	}
 	e := &e2e{t: t, tb: tb, clock: clockwork.NewFakeClockAt(time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC))}
 	e.rig, err = Start(context.Background(), Options{
-		Dir: t.TempDir(), Display: display, Ledger: tb.ledger, Status: status, PerTicket: 20_00, Clock: e.clock,
+		Dir: t.TempDir(), Display: display, Ledger: tb.ledger, Status: status, PerTicket: 20_00, Clock: e.clock, LongPress: 200 * time.Millisecond,
 		OnReceipt: func(_ int, r printeremul.Receipt) { e.mu.Lock(); e.receipts = append(e.receipts, r); e.mu.Unlock() },
 	})
 	if err != nil {
@@ -247,7 +248,9 @@ func testRetailDay(t *testing.T, display string) {
 	if txt := rs[4].PlainText(); !strings.Contains(txt, "DUPLICATA") || !strings.Contains(txt, "RÉCLAMATION") {
 		t.Errorf("duplicate:\n%s", txt)
 	}
-	e.do("!report")
+	if err := e.rig.Hold(context.Background(), board.ContactOK, 300*time.Millisecond); err != nil { // long press: the report
+		t.Fatal(err)
+	}
 	rs = e.waitReceipts(6)
 	if txt := rs[5].PlainText(); !strings.Contains(txt, "RAPPORT DU JOUR") || !strings.Contains(txt, "10,00 €") || !strings.Contains(txt, "5,00 €") {
 		t.Errorf("report:\n%s", txt)

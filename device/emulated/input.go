@@ -184,6 +184,21 @@ func (r *Rig) Press(ctx context.Context, c board.Contact) error {
 	return err
 }
 
+// Hold holds a button down for d, then releases it (a long press at rest asks for the
+// report or a duplicate).
+func (r *Rig) Hold(ctx context.Context, c board.Contact, d time.Duration) error {
+	n := r.Terminal.Received()
+	r.Board.Emulator.Set(c, true)
+	if _, err := r.Terminal.Settle(ctx, n); err != nil {
+		return err
+	}
+	time.Sleep(d)
+	n = r.Terminal.Received()
+	r.Board.Emulator.Set(c, false)
+	_, err := r.Terminal.Settle(ctx, n)
+	return err
+}
+
 // Photo decodes an image file as the camera would and hands its code to the terminal.
 func (r *Rig) Photo(ctx context.Context, path string) error {
 	fr, err := scanner.LoadFrame(path)

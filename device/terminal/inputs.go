@@ -2,6 +2,7 @@ package terminal
 
 import (
 	"context"
+	"time"
 
 	"github.com/packterm/pos/drivers/gpioio"
 	"github.com/packterm/pos/drivers/scanner"
@@ -68,7 +69,9 @@ func (t *Terminal) RunScanner(ctx context.Context, src ScanSource) error {
 }
 
 // RunButtons hands button presses and tamper switch changes to the machine until ctx ends
-// (the watchers themselves run in board.Run).
+// (the watchers themselves run in board.Run). A button held LongPress or more while the
+// terminal is at rest asks, on release, for the end-of-day report (OK) or a duplicate of the
+// last receipt (CANCEL): the two retail commands a board has no other key for.
 func (t *Terminal) RunButtons(ctx context.Context, ok, cancel *gpioio.Button, tamper *gpioio.Tamper) error {
 	var okc, cancelc <-chan gpioio.Event
 	var tc <-chan struct{}
@@ -81,6 +84,7 @@ func (t *Terminal) RunButtons(ctx context.Context, ok, cancel *gpioio.Button, ta
 	if tamper != nil {
 		tc = tamper.Changed()
 	}
+	var okDown, cancelDown time.Time
 	for {
 		var in Event
 		select {
@@ -88,13 +92,23 @@ func (t *Terminal) RunButtons(ctx context.Context, ok, cancel *gpioio.Button, ta
 			return nil
 		case ev := <-okc:
 			if !ev.Active {
+				if t.longPress(okDown, ev.At) {
+					in = Event{Kind: EvReport}
+					break
+				}
 				continue
 			}
+			okDown = ev.At
 			in = Event{Kind: EvOK}
 		case ev := <-cancelc:
 			if !ev.Active {
+				if t.longPress(cancelDown, ev.At) {
+					in = Event{Kind: EvReprint}
+					break
+				}
 				continue
 			}
+			cancelDown = ev.At
 			in = Event{Kind: EvCancel}
 		case <-tc:
 			in = Event{Kind: EvTamper}
@@ -103,4 +117,14 @@ func (t *Terminal) RunButtons(ctx context.Context, ok, cancel *gpioio.Button, ta
 			return nil
 		}
 	}
+}
+
+// longPress reports whether a press from down to up was a long one made at rest.
+func (t *Terminal) longPress(down, up time.Time) bool {
+	if down.IsZero() || up.Sub(down) < t.cfg.LongPress {
+		return false
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.quiet
 }

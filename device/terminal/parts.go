@@ -82,6 +82,9 @@ type Config struct {
 	OfferTimeout time.Duration
 	// PollInterval: how often a printer fault is retried (0: 2 s).
 	PollInterval time.Duration
+	// LongPress: a button held this long at rest asks for the report (OK) or a duplicate
+	// (CANCEL) (0: 3 s).
+	LongPress time.Duration
 	// StatusPoll: how often the idle terminal asks the printer's status (0: 30 s).
 	StatusPoll time.Duration
 	// Throttle of forged codes (zero value: 5 within 10 min lock for 1 min, doubling, at most 24 h).
@@ -120,6 +123,9 @@ func (c *Config) defaults() error {
 	}
 	if c.PollInterval <= 0 {
 		c.PollInterval = 2 * time.Second
+	}
+	if c.LongPress <= 0 {
+		c.LongPress = 3 * time.Second
 	}
 	if c.StatusPoll <= 0 {
 		c.StatusPoll = 30 * time.Second
