@@ -98,17 +98,24 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 	} else {
 		fmt.Fprintln(stderr, "posd: type codes or !ok, !cancel, !paper-out, !paper-in, !cover-open, !cover-close, !tamper, !unlock, !report, !reprint, !photo FILE.png; Ctrl-D ends")
 	}
-	sc := bufio.NewScanner(in)
-	for sc.Scan() {
-		if ctx.Err() != nil {
+	lines, readErr := readLines(in)
+	for {
+		var line string
+		var more bool
+		select {
+		case <-ctx.Done(): // SIGTERM or SIGINT: stop at once, even while stdin is silent
 			return 0
+		case line, more = <-lines:
 		}
-		out.input(sc.Text())
-		if _, err := rig.Do(ctx, sc.Text()); err != nil {
+		if !more {
+			break
+		}
+		out.input(line)
+		if _, err := rig.Do(ctx, line); err != nil && ctx.Err() == nil {
 			fmt.Fprintf(stderr, "posd: %v\n", err)
 		}
 	}
-	if err := sc.Err(); err != nil {
+	if err := <-readErr; err != nil {
 		return fail(err)
 	}
 	if f.script != "" {
@@ -119,6 +126,21 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 		}
 	}
 	return 0
+}
+
+// readLines delivers the lines of r until its end; then the channel closes and the read
+// error (nil at a clean end) is sent.
+func readLines(r io.Reader) (<-chan string, <-chan error) {
+	lines, errc := make(chan string), make(chan error, 1)
+	go func() {
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+		errc <- sc.Err()
+	}()
+	return lines, errc
 }
 
 // printerOut prints the emulator's screens, receipts and inputs on one writer.
