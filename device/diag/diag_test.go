@@ -9,6 +9,7 @@ import (
 
 	"github.com/packterm/pos/device/board"
 	"github.com/packterm/pos/device/diag"
+	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/drivers/gpioio/gpioiotest"
 )
 
@@ -194,6 +195,21 @@ func TestDisplayPatternsKeepWords(t *testing.T) {
 		for _, want := range []string{"12,50 €", "GRATTEZ ET", "SCANNEZ", "LE CODE"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("%dx%d: %q missing from the patterns", g[0], g[1], want)
+			}
+		}
+	}
+}
+
+// TestIOScreensFit: the IO test's French screens fit both panels whole.
+func TestIOScreensFit(t *testing.T) {
+	for _, what := range [][]string{{"LED VERTE"}, {"LED ROUGE"}, {"BUZZER attention"}, {"TIROIR-CAISSE"}, {"APPUYEZ SUR", "ANNULER"},
+		{"TERMINÉ"}} {
+		for _, g := range [][2]int{{16, 2}, {20, 4}} {
+			if _, err := retail.Layout(diag.IOScreen(what...), g[0], g[1]); err != nil {
+				t.Error(err)
+			}
+			if _, err := retail.Layout(diag.TamperScreen(), g[0], g[1]); err != nil {
+				t.Error(err)
 			}
 		}
 	}

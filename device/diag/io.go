@@ -10,6 +10,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/packterm/pos/device/board"
+	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/drivers/gpioio"
 )
 
@@ -74,9 +75,9 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 			o.Report(r)
 		}
 	}
-	show := func(lines ...string) {
+	show := func(s retail.Screen) {
 		if b.Display != nil {
-			_ = b.Display.Show(lines...)
+			_ = b.Display.Show(retail.MustLayout(s, b.Display.Cols(), b.Display.Rows())...)
 		}
 	}
 	for _, led := range []struct {
@@ -84,7 +85,7 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 		name string
 		fr   string
 	}{{b.Green, "green LED", "VERTE"}, {b.Red, "red LED", "ROUGE"}} {
-		show("TEST E/S", "LED "+led.fr)
+		show(IOScreen("LED " + led.fr))
 		if err := led.l.Set(true); err != nil {
 			return results, err
 		}
@@ -98,7 +99,7 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 		name string
 		p    gpioio.Pattern
 	}{{"key", gpioio.BeepKey}, {"ok", gpioio.BeepOK}, {"refused", gpioio.BeepRefused}, {"attention", gpioio.BeepAttention}} {
-		show("TEST E/S", "BUZZER "+p.name)
+		show(IOScreen("BUZZER " + p.name))
 		if err := b.Buzzer.Play(ctx, p.p); err != nil {
 			return results, err
 		}
@@ -108,7 +109,7 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 	if o.SkipDrawer {
 		report(Result{Step{"cash drawer", "skipped"}, true, "skipped"})
 	} else {
-		show("TEST E/S", "TIROIR-CAISSE")
+		show(IOScreen("TIROIR-CAISSE"))
 		if err := b.Drawer.Open(ctx); err != nil {
 			return results, err
 		}
@@ -120,7 +121,7 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 		contact     board.Contact
 	}{{b.OK, b.Cancel, "OK button", "OK", board.ContactOK}, {b.Cancel, b.OK, "CANCEL button", "ANNULER", board.ContactCancel}} {
 		step := Step{bt.name, "press and release " + strings.TrimSuffix(bt.name, " button")}
-		show("TEST E/S", "APPUYEZ SUR "+bt.fr)
+		show(IOScreen("APPUYEZ SUR", bt.fr))
 		bt.want.Drain()
 		bt.other.Drain()
 		o.Prompt(step)
@@ -133,7 +134,7 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 		}
 	}
 	step := Step{"tamper switch", "open the case, then close it"}
-	show("TEST E/S", "OUVREZ LE BOITIER", "PUIS FERMEZ-LE")
+	show(TamperScreen())
 	before := b.Tamper.State().Edges
 	select {
 	case <-b.Tamper.Changed(): // forget an older notification
@@ -154,15 +155,27 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 			st := b.Tamper.State()
 			r.Detail = fmt.Sprintf("%d edges within %v, case open: %v", st.Edges-before, o.Wait, st.Open)
 			report(r)
-			show("TEST E/S", "TERMINÉ")
+			show(IOScreen("TERMINÉ"))
 			return results, nil
 		case <-ctx.Done():
 			return results, ctx.Err()
 		}
 	}
 	report(r)
-	show("TEST E/S", "TERMINÉ")
+	show(IOScreen("TERMINÉ"))
 	return results, nil
+}
+
+// IOScreen is a screen of the IO test: its title, then what to do; on a 2-row panel the
+// title gives way.
+func IOScreen(what ...string) retail.Screen {
+	return retail.Text(append([]string{"TEST E/S"}, strings.Join(what, " "))...).
+		Or(strings.Join(what, " ")).Or(what...)
+}
+
+// TamperScreen asks to open the case, then close it.
+func TamperScreen() retail.Screen {
+	return IOScreen("OUVREZ LE BOÎTIER", "PUIS FERMEZ-LE").Or("OUVREZ BOÎTIER", "PUIS FERMEZ-LE")
 }
 
 // waitButton waits for a press then a release of want; a press of other first fails
