@@ -376,3 +376,68 @@ func TestPhotoThroughTheCameraDecoder(t *testing.T) {
 		t.Error("a missing photo is no error")
 	}
 }
+
+func TestRefusals(t *testing.T) {
+	e := startE2E(t, "16x2")
+	other := codes.ValidationCodeOf(codes.TicketID{Block: testBlockNumber + 1, Pack: 0, Position: 1}, [codes.SecretSize]byte{1})
+	e.do(other.String())
+	e.expect("BLOC INCONNU")
+	e.do(codes.PackCode{Block: testBlockNumber + 1, Pack: 0}.String())
+	e.expect("BLOC INCONNU", "VENTE REFUSÉE")
+	e.do(codes.PackCode{Block: testBlockNumber, Pack: 6}.String())
+	e.expect("PAQUET ANNULÉ", "VENTE REFUSÉE")
+	e.do("HELLO")
+	e.expect("CODE INVALIDE", "LONGUEUR FAUSSE")
+	e.do("!reprint")
+	e.expect("AUCUN REÇU")
+	refused := 0
+	e.rig.Journal.Each(time.Time{}, func(r journal.Record) error {
+		if r.Kind == journal.KindRefused && r.Reason == "unknown-block" {
+			refused++
+		}
+		return nil
+	})
+	if refused != 1 {
+		t.Errorf("%d unknown-block refusals journalled", refused)
+	}
+}
+
+func TestDayLimitAndNoLedger(t *testing.T) {
+	tb := newTestBlock(t)
+	clock := clockwork.NewFakeClockAt(time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC))
+	rig, err := Start(context.Background(), Options{Dir: t.TempDir(), Ledger: tb.ledger, AllDelivered: true, PerDay: 8_00, Clock: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rig.Close()
+	e := &e2e{t: t, tb: tb, rig: rig, clock: clock}
+	var fives []codes.TicketID
+	for id, tk := range tb.tickets {
+		if tk.Lot == 5_00 && len(fives) < 2 {
+			fives = append(fives, id)
+		}
+	}
+	e.do(tb.code(fives[0]), "!ok")
+	e.expect("PAYÉ 5,00 €")
+	e.do(tb.code(fives[1])) // 5 + 5 > 8 €: a claim, nothing paid
+	e.expect("5,00 €", "CENTRE")
+	if _, paid, _ := rig.Journal.Paid(fives[1]); paid {
+		t.Error("paid above the day's limit")
+	}
+	// The next day the limit starts again.
+	clock.Advance(24 * time.Hour)
+	e.do(tb.code(fives[1]))
+	e.expect("GAGNANT")
+	e.do("!cancel")
+
+	bare, err := Start(context.Background(), Options{Dir: t.TempDir(), Clock: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bare.Close()
+	e = &e2e{t: t, tb: tb, rig: bare, clock: clock}
+	e.do(tb.code(fives[0]))
+	e.expect("PAS DE REGISTRE")
+	e.do(codes.PackCode{Block: testBlockNumber, Pack: 1}.String())
+	e.expect("PAS DE REGISTRE", "VENTE REFUSÉE")
+}
