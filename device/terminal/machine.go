@@ -10,6 +10,7 @@ import (
 	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/drivers/gpioio"
 	"github.com/packterm/pos/drivers/printer"
+	"github.com/packterm/pos/validate/codes"
 )
 
 // State is one state of the machine: Run does what the state does and returns the next
@@ -29,7 +30,8 @@ type Terminal struct {
 	events chan Event
 
 	throttle *throttleState
-	last     *printer.Receipt // last receipt printed (reprint)
+	last     *printer.Receipt        // last receipt printed (reprint)
+	claimed  map[codes.TicketID]bool // tickets claimed here (replayed from the journal at start)
 
 	mu       sync.Mutex
 	state    string
@@ -60,6 +62,7 @@ func New(cfg Config, parts Parts, data Data) (*Terminal, error) {
 		settled: make(chan struct{}), ready: make(chan struct{}),
 	}
 	t.throttle = newThrottle(cfg.Throttle)
+	t.claimed = map[codes.TicketID]bool{}
 	return t, nil
 }
 

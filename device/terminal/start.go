@@ -8,8 +8,9 @@ import (
 	"github.com/packterm/pos/validate/journal"
 )
 
-// replayWindow is how far back start looks in the journal for locks and forged codes.
-const replayWindow = 48 * time.Hour
+// replayWindow is how far back start looks in the journal: tamper, locks, forged codes and
+// claims (a ticket claimed here is never paid here afterwards).
+const replayWindow = 30 * 24 * time.Hour
 
 // start rebuilds what the journal says of the terminal's state (a tamper lock not yet
 // unlocked, a brute-force lock, forged codes of the last minutes) and finishes the last
@@ -20,11 +21,16 @@ func (t *Terminal) start(ctx context.Context) (State, error) {
 	tamperOpen := false
 	err := t.data.Journal.Each(now.Add(-replayWindow), func(r journal.Record) error {
 		switch r.Kind {
+		case journal.KindClaim:
+			t.claimed[r.Ticket] = true
 		case journal.KindTamper:
 			tamperOpen = true
 		case journal.KindUnlock:
 			tamperOpen = false
 		case journal.KindLock:
+			if now.Sub(r.Time) > 48*time.Hour {
+				return nil
+			}
 			d, err := time.ParseDuration(r.Detail)
 			if err == nil {
 				t.throttle.restore(r.Time, d)

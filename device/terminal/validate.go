@@ -43,6 +43,10 @@ func (s validation) Run(ctx context.Context, t *Terminal) State {
 		t.journalRefusal(v)
 		return result{"already-paid", retail.AlreadyPaidScreen(rec.Time, rec.Terminal), retail.SignalRefused}
 	}
+	if t.claimed[v.Ticket] {
+		// A claim receipt is out for this ticket: it is paid by the payment centre only.
+		return claim{v: v}
+	}
 	day, err := t.data.Journal.Day(now)
 	if err != nil {
 		return t.journalFault(err)
@@ -128,7 +132,8 @@ func (s pay) Run(ctx context.Context, t *Terminal) State {
 		done: result{"paid", retail.Paid(s.v.Amount()), retail.SignalOK}}
 }
 
-// claim records a winner above the limits and prints its claim receipt: nothing is paid.
+// claim records a winner above the limits (or claimed here before) and prints its claim
+// receipt: nothing is paid.
 type claim struct{ v retail.Verdict }
 
 func (claim) Name() string { return "claim" }
@@ -141,5 +146,6 @@ func (s claim) Run(ctx context.Context, t *Terminal) State {
 	if err != nil {
 		return t.journalFault(err)
 	}
+	t.claimed[s.v.Ticket] = true
 	return deliver{rec: rec, receipts: t.claimReceipts(rec), done: result{"claim", retail.Claim(s.v.Amount()), retail.SignalOK}}
 }
