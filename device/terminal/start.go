@@ -52,11 +52,9 @@ func (t *Terminal) start(ctx context.Context) (State, error) {
 	if t.cfg.AllDelivered {
 		next = result{"all-delivered", retail.AllDeliveredScreen(), retail.SignalNone}
 	}
-	if last, ok := t.data.Journal.Last(); ok && last.Seq > t.lastDone() {
-		if rs := t.receiptsOf(last); len(rs) > 0 {
-			t.log.Warn("terminal: finishing the operation a restart interrupted", "seq", last.Seq, "kind", last.Kind.String())
-			next = deliver{rec: last, receipts: rs, drawer: last.Kind == journal.KindPayout, done: next}
-		}
+	if last, ok := t.unfinished(); ok {
+		t.log.Warn("terminal: finishing the operation a restart interrupted", "seq", last.Seq, "kind", last.Kind.String())
+		next = deliver{rec: last, receipts: t.receiptsOf(last), drawer: last.Kind == journal.KindPayout, done: next}
 	}
 	if tamperOpen || t.tampered() {
 		next = tamperLock{then: next, recorded: tamperOpen && !t.tampered()}
@@ -65,4 +63,26 @@ func (t *Terminal) start(ctx context.Context) (State, error) {
 		t.log.Error("terminal: journal unhealthy: no sale or payout", "err", err)
 	}
 	return next, nil
+}
+
+// unfinished is the last sale, payout or claim recorded after the last finished operation
+// (a tamper or a refusal may follow it in the journal: a fault, then the case opened, then a
+// crash).
+func (t *Terminal) unfinished() (journal.Record, bool) {
+	done := t.lastDone()
+	recent, err := t.data.Journal.Tail(16)
+	if err != nil {
+		t.log.Error("terminal: journal tail", "err", err)
+		return journal.Record{}, false
+	}
+	for i := len(recent) - 1; i >= 0; i-- {
+		r := recent[i]
+		if r.Seq <= done {
+			break
+		}
+		if len(t.receiptsOf(r)) > 0 {
+			return r, true
+		}
+	}
+	return journal.Record{}, false
 }
