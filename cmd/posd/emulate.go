@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/packterm/pos/device/config"
 	"github.com/packterm/pos/device/emulated"
 	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/drivers/printer/printeremul"
@@ -36,7 +37,18 @@ func dataDir(f flags) string {
 func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Writer, log *slog.Logger) int {
 	dir := dataDir(f)
 	fail := func(err error) int { fmt.Fprintf(stderr, "posd: %v\n", err); return 1 }
-	limit := f.perTicket * 100
+	cfg := config.Emulated()
+	if f.config != "" { // the identity, limits, display and unlock token of a configuration file
+		c, err := config.Load(f.config)
+		if err != nil {
+			return fail(err)
+		}
+		cfg = *c
+		f.display = cfg.Display.String()
+	} else {
+		cfg.Limits.PerTicket = f.perTicket * 100
+	}
+	limit := cfg.Limits.PerTicket
 	ledgerPath, pubPath := f.ledger, f.pub
 	var demo *emulated.Demo
 	if ledgerPath == "" {
@@ -66,7 +78,8 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 	}
 	defer l.Close()
 	opts := emulated.Options{Dir: filepath.Join(dir, "terminal"), Display: f.display, Ledger: l, PerTicket: limit,
-		Logger: log, ReceiptsDir: f.receipts}
+		PerDay: cfg.Limits.PerDay, Terminal: cfg.TerminalID, RetailerName: cfg.RetailerName,
+		UnlockTokenSHA256: cfg.Technician.TokenSHA256, Logger: log, ReceiptsDir: f.receipts}
 	if f.packs != "" {
 		st, err := ledger.LoadStatus(f.packs, trust)
 		if err != nil {
