@@ -48,38 +48,16 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 	} else {
 		cfg.Limits.PerTicket = f.perTicket * 100
 	}
-	limit := cfg.Limits.PerTicket
-	ledgerPath, pubPath := f.ledger, f.pub
-	var demo *emulated.Demo
-	if ledgerPath == "" {
-		var made bool
-		var err error
-		start := time.Now()
-		demo, made, err = emulated.OpenOrMakeDemo(ctx, filepath.Join(dir, "demo"), game.Reglement(), demoBlock, limit, progress(stderr))
-		if err != nil {
-			return fail(err)
-		}
-		if made {
-			fmt.Fprintf(stderr, "posd: demo block %d made in %s (%s): operator key and ledger, no printer's file\n",
-				demoBlock, filepath.Join(dir, "demo"), time.Since(start).Round(time.Millisecond))
-		}
-		ledgerPath, pubPath = demo.Ledger, demo.Pub
-	}
-	if pubPath == "" {
-		return fail(fmt.Errorf("--ledger needs --pub (the operator's public key)"))
-	}
-	trust, err := ledger.LoadTrustStore(pubPath)
-	if err != nil {
-		return fail(err)
-	}
-	l, err := ledger.OpenFile(ledgerPath, trust)
+	out := &printerOut{w: stdout}
+	l, trust, err := openBlock(ctx, f, dir, cfg.Limits.PerTicket, out, stderr)
 	if err != nil {
 		return fail(err)
 	}
 	defer l.Close()
-	opts := emulated.Options{Dir: filepath.Join(dir, "terminal"), Display: f.display, Ledger: l, PerTicket: limit,
-		PerDay: cfg.Limits.PerDay, Terminal: cfg.TerminalID, RetailerName: cfg.RetailerName,
-		UnlockTokenSHA256: cfg.Technician.TokenSHA256, Logger: log, ReceiptsDir: f.receipts}
+	opts := emulated.Options{Dir: filepath.Join(dir, "terminal"), Display: f.display, Ledger: l,
+		PerTicket: cfg.Limits.PerTicket, PerDay: cfg.Limits.PerDay, Terminal: cfg.TerminalID, RetailerName: cfg.RetailerName,
+		UnlockTokenSHA256: cfg.Technician.TokenSHA256, Logger: log, ReceiptsDir: f.receipts,
+		OnScreen: out.screen, OnReceipt: out.receipt}
 	if f.packs != "" {
 		st, err := ledger.LoadStatus(f.packs, trust)
 		if err != nil {
@@ -88,12 +66,6 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 		opts.Status = st
 	} else {
 		opts.AllDelivered = true
-	}
-	out := &printerOut{w: stdout}
-	opts.OnScreen = out.screen
-	opts.OnReceipt = out.receipt
-	if demo != nil {
-		out.codes(demo)
 	}
 	rig, err := emulated.Start(ctx, opts)
 	if err != nil {
@@ -111,27 +83,10 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 	} else {
 		fmt.Fprintln(stderr, "posd: type codes or !ok, !cancel, !paper-out, !paper-in, !cover-open, !cover-close, !tamper, !unlock, !report, !reprint, !photo FILE.png; Ctrl-D ends")
 	}
-	lines, readErr := readLines(in)
-	for {
-		var line string
-		var more bool
-		select {
-		case <-ctx.Done(): // SIGTERM or SIGINT: stop at once, even while stdin is silent
-			return 0
-		case line, more = <-lines:
-		}
-		if !more {
-			break
-		}
-		out.input(line)
-		if _, err := rig.Do(ctx, line); err != nil && ctx.Err() == nil {
-			fmt.Fprintf(stderr, "posd: %v\n", err)
-		}
-	}
-	if err := <-readErr; err != nil {
+	if err := feed(ctx, rig, in, out, stderr); err != nil {
 		return fail(err)
 	}
-	if f.script != "" {
+	if f.script != "" && ctx.Err() == nil {
 		quiet, err := rig.Terminal.Settle(ctx, rig.Terminal.Received()-1)
 		if err != nil || !quiet {
 			fmt.Fprintf(stderr, "posd: script ended with the terminal in state %s, not idle\n", rig.Terminal.StateName())
@@ -139,6 +94,57 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 		}
 	}
 	return 0
+}
+
+// openBlock opens the ledger to run with: --ledger and --pub, or the demo block of the data
+// directory, made on the first run (its codes to try are printed).
+func openBlock(ctx context.Context, f flags, dir string, limit int64, out *printerOut, stderr io.Writer) (*ledger.Ledger, *ledger.TrustStore, error) {
+	ledgerPath, pubPath := f.ledger, f.pub
+	if ledgerPath == "" {
+		start := time.Now()
+		demo, made, err := emulated.OpenOrMakeDemo(ctx, filepath.Join(dir, "demo"), game.Reglement(), demoBlock, limit, progress(stderr))
+		if err != nil {
+			return nil, nil, err
+		}
+		if made {
+			fmt.Fprintf(stderr, "posd: demo block %d made in %s (%s): operator key and ledger, no printer's file\n",
+				demoBlock, filepath.Join(dir, "demo"), time.Since(start).Round(time.Millisecond))
+		}
+		ledgerPath, pubPath = demo.Ledger, demo.Pub
+		out.codes(demo)
+	}
+	if pubPath == "" {
+		return nil, nil, fmt.Errorf("--ledger needs --pub (the operator's public key)")
+	}
+	trust, err := ledger.LoadTrustStore(pubPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := ledger.OpenFile(ledgerPath, trust)
+	if err != nil {
+		return nil, nil, err
+	}
+	return l, trust, nil
+}
+
+// feed applies each input line until the input ends or ctx does (SIGTERM or SIGINT: at
+// once, even while stdin is silent).
+func feed(ctx context.Context, rig *emulated.Rig, in io.Reader, out *printerOut, stderr io.Writer) error {
+	lines, readErr := readLines(in)
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case line, more := <-lines:
+			if !more {
+				return <-readErr
+			}
+			out.input(line)
+			if _, err := rig.Do(ctx, line); err != nil && ctx.Err() == nil {
+				fmt.Fprintf(stderr, "posd: %v\n", err)
+			}
+		}
+	}
 }
 
 // readLines delivers the lines of r until its end; then the channel closes and the read
