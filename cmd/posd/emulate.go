@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -83,7 +82,8 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 	} else {
 		fmt.Fprintln(stderr, "posd: type codes or !ok, !cancel, !paper-out, !paper-in, !cover-open, !cover-close, !tamper, !unlock, !report, !reprint, !photo FILE.png; Ctrl-D ends")
 	}
-	if err := feed(ctx, rig, in, out, stderr); err != nil {
+	err = rig.Feed(ctx, in, out.input, func(err error) { fmt.Fprintf(stderr, "posd: %v\n", err) })
+	if err != nil {
 		return fail(err)
 	}
 	if f.script != "" && ctx.Err() == nil {
@@ -125,41 +125,6 @@ func openBlock(ctx context.Context, f flags, dir string, limit int64, out *print
 		return nil, nil, err
 	}
 	return l, trust, nil
-}
-
-// feed applies each input line until the input ends or ctx does (SIGTERM or SIGINT: at
-// once, even while stdin is silent).
-func feed(ctx context.Context, rig *emulated.Rig, in io.Reader, out *printerOut, stderr io.Writer) error {
-	lines, readErr := readLines(in)
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case line, more := <-lines:
-			if !more {
-				return <-readErr
-			}
-			out.input(line)
-			if _, err := rig.Do(ctx, line); err != nil && ctx.Err() == nil {
-				fmt.Fprintf(stderr, "posd: %v\n", err)
-			}
-		}
-	}
-}
-
-// readLines delivers the lines of r until its end; then the channel closes and the read
-// error (nil at a clean end) is sent.
-func readLines(r io.Reader) (<-chan string, <-chan error) {
-	lines, errc := make(chan string), make(chan error, 1)
-	go func() {
-		sc := bufio.NewScanner(r)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-		errc <- sc.Err()
-	}()
-	return lines, errc
 }
 
 // printerOut prints the emulator's screens, receipts and inputs on one writer.
