@@ -3,8 +3,8 @@ package emulated
 import (
 	"bufio"
 	"context"
-	"io"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
