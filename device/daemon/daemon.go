@@ -130,6 +130,9 @@ func Run(ctx context.Context, cfg *config.Config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	if cfg.Language != "" && cfg.Language != "fr" {
+		log.Warn("posd: only French retailer texts exist; configured language ignored", "language", cfg.Language)
+	}
 	log.Info("posd: terminal starting", "terminal", cfg.TerminalID, "board", b.Profile.Name, "ledger", data.Ledger != nil, "status list", data.Status != nil)
 	var wg sync.WaitGroup
 	errs := make([]error, 4)
