@@ -10,6 +10,7 @@ import (
 	_ "image/png"
 	"os"
 
+	"github.com/packterm/pos/device/codemap"
 	"github.com/packterm/pos/drivers/barcode"
 	"github.com/packterm/pos/validate/codes"
 	"github.com/spf13/cobra"
@@ -45,9 +46,7 @@ random 80-bit secret unless --secret gives one (20 hex digits).`,
 			if err != nil {
 				return fmt.Errorf("code render: %w", err)
 			}
-			format := map[codes.Kind]barcode.Format{
-				codes.KindPack: barcode.Code128, codes.KindTicket: barcode.ITF, codes.KindValidation: barcode.QRCode,
-			}[c.Kind()]
+			format, _ := codemap.Format(c.Kind())
 			if symbology != "" {
 				f, ok := barcode.ParseFormat(symbology)
 				if !ok {
@@ -156,12 +155,12 @@ with the reason, when no code is found or the symbol holds none of our codes.`,
 			if err != nil {
 				return fmt.Errorf("code decode: %s: %w", args[0], err)
 			}
-			d := barcode.NewDecoder(barcode.Options{Formats: barcode.AllFormats, ITFLengths: []int{codes.TicketLen}})
+			d := barcode.NewDecoder(codemap.DecoderOptions())
 			res, err := d.Decode(img)
 			if err != nil {
 				return &exitError{code: 1, err: fmt.Errorf("code decode: %s: %w", args[0], err)}
 			}
-			kind, c, err := codes.Parse(res.Symbology + res.Text)
+			kind, c, err := codemap.Parse(res.Text, res.Symbology)
 			if err != nil {
 				return &exitError{code: 1, err: fmt.Errorf("code decode: %s: %s symbol holds no terminal code: %w",
 					args[0], res.Format, err)}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/packterm/pos/device/board"
 	"github.com/packterm/pos/device/diag"
-	"github.com/packterm/pos/drivers/gpioio/gpioiotest"
 	"github.com/packterm/pos/drivers/gpiosim"
 )
 
@@ -41,9 +40,9 @@ Exits with an error when a step failed.`,
 			fmt.Fprintf(out, "io test on %s\n", b.Profile.Name)
 			o.Prompt = func(s diag.Step) {
 				fmt.Fprintf(out, ">> %s (within %v)\n", s.Check, o.Wait)
-				if em := b.Emulator; em != nil {
-					emulatePress(b, s.Name)
-				}
+			}
+			if b.Emulator != nil {
+				o.Press = func(c board.Contact) { emulatePress(b, c) }
 			}
 			o.Report = func(r diag.Result) {
 				status := "ok  "
@@ -88,29 +87,24 @@ Exits with an error when a step failed.`,
 	root.AddCommand(ioCmd)
 }
 
-// emulatePress plays the technician on the emulated board: it holds the contact the step
-// asks for until the board's watcher has seen it, then lets go.
-func emulatePress(b *board.Board, step string) {
-	em := b.Emulator
-	var in *gpioiotest.Input
-	var seen func() bool
-	switch step {
-	case "OK button":
-		in, seen = em.OK, b.OK.Pressed
-	case "CANCEL button":
-		in, seen = em.Cancel, b.Cancel.Pressed
-	case "tamper switch":
-		in, seen = em.Tamper, func() bool { return b.Tamper.State().Open }
-	default:
+// emulatePress plays the technician on the emulated board: it holds contact c until the
+// board's watcher has seen it, then lets go.
+func emulatePress(b *board.Board, c board.Contact) {
+	seen := map[board.Contact]func() bool{
+		board.ContactOK:     b.OK.Pressed,
+		board.ContactCancel: b.Cancel.Pressed,
+		board.ContactTamper: func() bool { return b.Tamper.State().Open },
+	}[c]
+	if seen == nil {
 		return
 	}
 	go func() {
-		in.Press()
+		b.Emulator.Set(c, true)
 		for deadline := time.Now().Add(time.Second); !seen() && time.Now().Before(deadline); {
 			time.Sleep(5 * time.Millisecond)
 		}
 		time.Sleep(50 * time.Millisecond)
-		in.Release()
+		b.Emulator.Set(c, false)
 	}()
 }
 

@@ -123,7 +123,7 @@ func TestLedgerCheck(t *testing.T) {
 		return codes.ValidationCodeOf(codes.TicketID{Block: block, Pack: pack, Position: pos}, s).Manual()
 	}
 	out, err := runFresh(t, "ledger", "check", "--pub", pub, file, code(42, 0, 2, secret))
-	if err != nil || !strings.Contains(out, "GAGNANT : 2 000 €") {
+	if err != nil || !strings.Contains(out, "GAGNANT : 2 000,00 €") {
 		t.Fatalf("winner: %v\n%s", err, out)
 	}
 	out, err = runFresh(t, "ledger", "check", "--pub", pub, file, code(42, 0, 1, secret))
@@ -133,15 +133,22 @@ func TestLedgerCheck(t *testing.T) {
 	forged := secret
 	forged[0] ^= 0x10
 	out, err = runFresh(t, "ledger", "check", "--pub", pub, file, code(42, 0, 2, forged))
-	if !errors.Is(err, ledger.ErrForged) || !strings.Contains(out, "CODE INVALIDE") {
+	if !errors.Is(err, ledger.ErrForged) || !strings.Contains(out, "CODE REFUSÉ") {
 		t.Fatalf("forged: %v\n%s", err, out)
 	}
 	out, err = runFresh(t, "ledger", "check", "--pub", pub, file, code(43, 0, 2, secret))
 	if !errors.Is(err, ledger.ErrUnknownBlock) || !strings.Contains(out, "BLOC INCONNU") {
 		t.Fatalf("unknown block: %v\n%s", err, out)
 	}
-	if _, err := runFresh(t, "ledger", "check", "--pub", pub, file, "NOT-A-CODE"); err == nil {
-		t.Fatal("garbage accepted")
+	if out, err := runFresh(t, "ledger", "check", "--pub", pub, file, "NOT-A-CODE"); err == nil || !strings.Contains(out, "CODE INVALIDE (") {
+		t.Fatalf("garbage: %v\n%s", err, out)
+	}
+	// A mistyped code gets its French reason, and nothing in English.
+	typo := []byte(code(42, 0, 2, secret))
+	typo[20] = pick(typo[20])
+	out, err = runFresh(t, "ledger", "check", "--pub", pub, file, string(typo))
+	if !errors.Is(err, codes.ErrCheck) || !strings.Contains(out, "CODE INVALIDE (le caractère de contrôle") || strings.Contains(err.Error(), "check character") {
+		t.Fatalf("mistyped: %v\n%s", err, out)
 	}
 	// With a status list voiding pack 0.
 	priv, _ := ledger.LoadPrivateKey(filepath.Join(keys, "operator.key"))
@@ -150,7 +157,15 @@ func TestLedgerCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, err = runFresh(t, "ledger", "check", "--pub", pub, "--status", status, file, code(42, 0, 2, secret))
-	if err == nil || !strings.Contains(out, "PACK ANNULÉ") {
+	if err == nil || !strings.Contains(out, "PAQUET VOLÉ") {
 		t.Fatalf("stolen pack: %v\n%s", err, out)
 	}
+}
+
+// pick changes one character of a code for another valid one.
+func pick(c byte) byte {
+	if c == 'A' {
+		return 'B'
+	}
+	return 'A'
 }

@@ -6,14 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
+	"github.com/packterm/pos/device/codemap"
 	"github.com/packterm/pos/drivers/scanner"
 	"github.com/packterm/pos/drivers/scanner/scanneremul"
-	"github.com/packterm/pos/drivers/serialport"
+	"github.com/packterm/pos/validate/codes"
 )
 
 func init() {
@@ -29,7 +32,11 @@ func scannerListenCmd() *cobra.Command {
 	var in listenInput
 	c := &cobra.Command{
 		Use:   "listen",
-		Short: "Print every line the scanner sends, raw and as parsed (no de-duplication); Ctrl-C to stop",
+		Short: "Print every code the scanner reads, with its symbology and which of our codes it is (no de-duplication); Ctrl-C to stop",
+		Long: `Runs the scanner driver's own loop (framing, AIM identifiers, reconnection) and prints each
+line it delivers with its symbology and its kind: pack, ticket, validation, or none of ours
+(with the reason). Lines the driver discards (too long, binary, bad AIM identifier) are logged
+on stderr. A validation code is shown by its ticket, its secret part masked.`,
 		RunE: func(c *cobra.Command, _ []string) error {
 			sfx, err := scanner.ParseSuffix(suffix)
 			if err != nil {
@@ -40,44 +47,33 @@ func scannerListenCmd() *cobra.Command {
 				return err
 			}
 			defer port.Close()
-			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
+			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			log := slog.New(slog.NewTextHandler(c.ErrOrStderr(), nil))
+			sc := scanner.NewSerial(port, scanner.Config{Suffix: sfx, AIM: aim, DedupWindow: -1, Logger: log})
+			events := make(chan scanner.Event)
+			ctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			done := make(chan error, 1)
+			go func() { done <- sc.Run(ctx, events) }()
 			w := c.OutOrStdout()
-			fr := scanner.NewFramer(sfx, 512)
-			seen := 0
-			for count <= 0 || seen < count {
-				pk, err := port.Next(ctx)
-				if err != nil {
+			for seen := 0; count <= 0 || seen < count; {
+				select {
+				case err := <-done:
 					if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) { // io.EOF: end of a recording
 						return nil
 					}
 					return err
-				}
-				if pk.Data == nil {
-					fr.Reset()
-					if pk.State == serialport.Connected {
+				case ev := <-events:
+					switch ev.Kind {
+					case scanner.EventConnected:
 						fmt.Fprintf(w, "scanner connected at %s\n", port.Path())
-					} else {
-						fmt.Fprintf(w, "scanner disconnected: %v\n", pk.Err)
+					case scanner.EventDisconnected:
+						fmt.Fprintf(w, "scanner disconnected: %v\n", ev.Err)
+					case scanner.EventScan:
+						fmt.Fprintln(w, describeScan(ev.Scan))
+						seen++
 					}
-					continue
-				}
-				for _, f := range fr.Feed(pk.Data) {
-					raw := fmt.Sprintf("%q+%s", f.Line, sfx)
-					if f.Err != nil {
-						fmt.Fprintf(w, "raw %s  discarded: %v\n", raw, f.Err)
-						continue
-					}
-					text, sym, err := scanner.ParseLine(f.Line, aim)
-					if err != nil {
-						fmt.Fprintf(w, "raw %s  discarded: %v\n", raw, err)
-						continue
-					}
-					if sym == "" {
-						sym = "-"
-					}
-					fmt.Fprintf(w, "raw %s  text=%q symbology=%s\n", raw, text, sym)
-					seen++
 				}
 			}
 			return nil
@@ -90,6 +86,26 @@ func scannerListenCmd() *cobra.Command {
 	c.Flags().IntVar(&count, "count", 0, "stop after this many good lines (0: until Ctrl-C)")
 	in.add(c)
 	return c
+}
+
+// describeScan says what a scan is: its text (a validation code masked), symbology, kind.
+func describeScan(s scanner.Scan) string {
+	sym := s.Symbology
+	if sym == "" {
+		sym = "-"
+	}
+	kind, code, err := codemap.Parse(s.Text, s.Symbology)
+	text := fmt.Sprintf("%q", s.Text)
+	if err != nil {
+		if kind == codes.KindValidation && len(s.Text) > 8 {
+			text = fmt.Sprintf("%q…", s.Text[:8])
+		}
+		return fmt.Sprintf("text=%s symbology=%s kind=none of ours (%v)", text, sym, err)
+	}
+	if v, ok := code.(codes.ValidationCode); ok {
+		return fmt.Sprintf("text=%q… symbology=%s kind=validation ticket %v", s.Text[:min(len(s.Text), 8)], sym, v.ID())
+	}
+	return fmt.Sprintf("text=%s symbology=%s kind=%s", text, sym, kind)
 }
 
 func scannerEmulateCmd() *cobra.Command {

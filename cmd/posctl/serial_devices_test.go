@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"github.com/packterm/pos/validate/codes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -90,15 +91,24 @@ func TestScannerListenOnEmulator(t *testing.T) {
 	ctx := context.Background()
 	// Sent before listen opens the port: the line discipline keeps them for it.
 	emu.WriteRaw(ctx, []byte("\x00\x01garbage\r\n"))
-	emu.Scan(ctx, "PACK-0042", "]C0")
-	emu.Scan(ctx, "0123456789", "]I0")
-	out, err := runDevices(t, "scanner", "listen", "--port", emu.Path(), "--suffix", "crlf", "--aim", "--count", "2")
+	pack := codes.PackCode{Block: 42, Pack: 7}
+	id := codes.TicketID{Block: 42, Pack: 7, Position: 3}
+	v := codes.ValidationCodeOf(id, [codes.SecretSize]byte{1, 2, 3})
+	emu.Scan(ctx, pack.String(), "]C0")
+	emu.Scan(ctx, codes.TicketCodeOf(id).String(), "]I0")
+	emu.Scan(ctx, v.String(), "]Q1")
+	emu.Scan(ctx, "HELLO", "]C0")
+	out, err := runDevices(t, "scanner", "listen", "--port", emu.Path(), "--suffix", "crlf", "--aim", "--count", "4")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	for _, want := range []string{"discarded: scanner: binary garbage", `raw "]C0PACK-0042"+CRLF  text="PACK-0042" symbology=]C0`, `text="0123456789" symbology=]I0`} {
+	for _, want := range []string{`text="` + pack.String() + `" symbology=]C0 kind=pack`, "symbology=]I0 kind=ticket",
+		"symbology=]Q1 kind=validation ticket " + id.String(), `text="HELLO" symbology=]C0 kind=none of ours`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in\n%s", want, out)
 		}
+	}
+	if strings.Contains(out, v.String()) {
+		t.Errorf("the full validation code is printed:\n%s", out)
 	}
 }

@@ -34,6 +34,10 @@ type Config struct {
 	// Clock times the drivers (and, emulated, the emulators and fake contacts); nil means
 	// the real clock.
 	Clock clockwork.Clock
+	// DisplayClock times the display driver and, emulated, the LCD emulator; nil means
+	// Clock. An emulated terminal gives it a virtual clock (gpiosim) so the panel's
+	// datasheet waits cost no real time.
+	DisplayClock clockwork.Clock
 	// DrawerPulse is the drawer solenoid's pulse (default gpioio.DefaultDrawerPulse).
 	DrawerPulse time.Duration
 }
@@ -85,6 +89,9 @@ func Open(cfg Config) (*Board, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = clockwork.NewRealClock()
 	}
+	if cfg.DisplayClock == nil {
+		cfg.DisplayClock = cfg.Clock
+	}
 	if cfg.Emulate {
 		return openEmulated(prof, geo, cfg)
 	}
@@ -121,19 +128,16 @@ func lookupPins(prof Profile, byName func(string) gpio.PinIO) (parts, error) {
 		}
 		return p
 	}
-	m := prof.Pins
 	var p parts
-	pinsOut := []*gpio.PinOut{&p.rs, &p.e, &p.d4, &p.d5, &p.d6, &p.d7, &p.bl, &p.green, &p.red, &p.buzzer, &p.drawer}
-	pinsIn := []*gpio.PinIn{&p.ok, &p.cancel, &p.tamper}
-	for i, e := range m.pins() {
+	for _, e := range prof.Pins.entries(&p) {
 		pin := get(e.role, e.name)
 		if pin == nil {
 			continue
 		}
-		if i < len(pinsOut) {
-			*pinsOut[i] = pin
+		if e.out != nil {
+			*e.out = pin
 		} else {
-			*pinsIn[i-len(pinsOut)] = pin
+			*e.in = pin
 		}
 	}
 	if len(missing) > 0 {
@@ -147,7 +151,7 @@ func build(prof Profile, geo display.Geometry, cfg Config, p parts) (*Board, err
 	b := &Board{Profile: prof}
 	var err error
 	if b.Display, err = display.New(display.Pins{RS: p.rs, E: p.e, D4: p.d4, D5: p.d5, D6: p.d6, D7: p.d7, Backlight: p.bl},
-		display.Opts{Geometry: geo, Clock: cfg.Clock}); err != nil {
+		display.Opts{Geometry: geo, Clock: cfg.DisplayClock}); err != nil {
 		return nil, fmt.Errorf("board: %w", err)
 	}
 	if p.bl != nil {

@@ -23,7 +23,7 @@ type Emulator struct {
 // and fake contacts (buttons released, case closed).
 func openEmulated(prof Profile, geo display.Geometry, cfg Config) (*Board, error) {
 	clk := cfg.Clock
-	lcd, err := hd44780emul.New(geo.Cols, geo.Rows, clk)
+	lcd, err := hd44780emul.New(geo.Cols, geo.Rows, cfg.DisplayClock)
 	if err != nil {
 		return nil, fmt.Errorf("board: %w", err)
 	}
@@ -60,4 +60,34 @@ func openEmulated(prof Profile, geo display.Geometry, cfg Config) (*Board, error
 	b.Profile.Name += " (emulated)"
 	b.Emulator = em
 	return b, nil
+}
+
+// Contact is one of the emulated board's inputs.
+type Contact int
+
+// The emulated contacts.
+const (
+	ContactOK Contact = iota + 1
+	ContactCancel
+	ContactTamper // active: the case is open
+)
+
+// Input is the fake pin of contact c.
+func (e *Emulator) Input(c Contact) *gpioiotest.Input {
+	switch c {
+	case ContactOK:
+		return e.OK
+	case ContactCancel:
+		return e.Cancel
+	case ContactTamper:
+		return e.Tamper
+	}
+	return nil
+}
+
+// Set makes contact c active (pressed, case open) or not.
+func (e *Emulator) Set(c Contact, active bool) {
+	if in := e.Input(c); in != nil {
+		in.Set(active)
+	}
 }

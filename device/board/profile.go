@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"periph.io/x/conn/v3/gpio"
 )
 
 // PinMap names the GPIO of each part, as gpioreg.ByName knows them ("GPIO25"; a header
@@ -14,13 +16,24 @@ type PinMap struct {
 	ButtonOK, ButtonCancel, Tamper                        string
 }
 
-// pins lists the map's entries with what they are for, in a stable order.
-func (m PinMap) pins() []struct{ role, name string } {
-	return []struct{ role, name string }{
-		{"LCD RS", m.LCDRS}, {"LCD E", m.LCDE}, {"LCD D4", m.LCDD4}, {"LCD D5", m.LCDD5},
-		{"LCD D6", m.LCDD6}, {"LCD D7", m.LCDD7}, {"LCD backlight", m.LCDBacklight},
-		{"green LED", m.LEDGreen}, {"red LED", m.LEDRed}, {"buzzer", m.Buzzer}, {"cash drawer", m.Drawer},
-		{"OK button", m.ButtonOK}, {"CANCEL button", m.ButtonCancel}, {"tamper switch", m.Tamper},
+// pinEntry is one part of the map: what it is for, its pin's name, and the field of parts
+// its pin goes to (an output or an input), bound by name.
+type pinEntry struct {
+	role, name string
+	out        *gpio.PinOut
+	in         *gpio.PinIn
+}
+
+// entries lists the map's parts, each bound to its field of p, in a stable order.
+func (m PinMap) entries(p *parts) []pinEntry {
+	return []pinEntry{
+		{"LCD RS", m.LCDRS, &p.rs, nil}, {"LCD E", m.LCDE, &p.e, nil}, {"LCD D4", m.LCDD4, &p.d4, nil},
+		{"LCD D5", m.LCDD5, &p.d5, nil}, {"LCD D6", m.LCDD6, &p.d6, nil}, {"LCD D7", m.LCDD7, &p.d7, nil},
+		{"LCD backlight", m.LCDBacklight, &p.bl, nil},
+		{"green LED", m.LEDGreen, &p.green, nil}, {"red LED", m.LEDRed, &p.red, nil},
+		{"buzzer", m.Buzzer, &p.buzzer, nil}, {"cash drawer", m.Drawer, &p.drawer, nil},
+		{"OK button", m.ButtonOK, nil, &p.ok}, {"CANCEL button", m.ButtonCancel, nil, &p.cancel},
+		{"tamper switch", m.Tamper, nil, &p.tamper},
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/packterm/pos/device/board"
 	"github.com/packterm/pos/device/diag"
+	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/drivers/gpioio/gpioiotest"
 )
 
@@ -171,5 +172,45 @@ func testRunIOFailures(t *testing.T) {
 	}
 	if len(em.Drawer.History()) != 1 { // only the initial low
 		t.Errorf("drawer moved: %v", em.Drawer.History())
+	}
+}
+
+// TestDisplayPatternsKeepWords: on both panels, the French patterns are laid out whole (no
+// "12,5" for 12,50 €, no "GRATTEZ ET SCANN").
+func TestDisplayPatternsKeepWords(t *testing.T) {
+	for _, g := range [][2]int{{16, 2}, {20, 4}} {
+		var all []string
+		for _, p := range diag.DisplayPatterns(g[0], g[1]) {
+			if len(p.Lines) > g[1] {
+				t.Errorf("%dx%d %s: %d rows", g[0], g[1], p.Name, len(p.Lines))
+			}
+			for _, l := range p.Lines {
+				if n := len([]rune(l)); n > g[0] {
+					t.Errorf("%dx%d %s: row %q of %d", g[0], g[1], p.Name, l, n)
+				}
+			}
+			all = append(all, strings.Join(p.Lines, "|"))
+		}
+		text := strings.Join(all, "\n")
+		for _, want := range []string{"12,50 €", "GRATTEZ ET", "SCANNEZ", "LE CODE"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%dx%d: %q missing from the patterns", g[0], g[1], want)
+			}
+		}
+	}
+}
+
+// TestIOScreensFit: the IO test's French screens fit both panels whole.
+func TestIOScreensFit(t *testing.T) {
+	for _, what := range [][]string{{"LED VERTE"}, {"LED ROUGE"}, {"BUZZER attention"}, {"TIROIR-CAISSE"}, {"APPUYEZ SUR", "ANNULER"},
+		{"TERMINÉ"}} {
+		for _, g := range [][2]int{{16, 2}, {20, 4}} {
+			if _, err := retail.Layout(diag.IOScreen(what...), g[0], g[1]); err != nil {
+				t.Error(err)
+			}
+			if _, err := retail.Layout(diag.TamperScreen(), g[0], g[1]); err != nil {
+				t.Error(err)
+			}
+		}
 	}
 }

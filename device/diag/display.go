@@ -6,7 +6,11 @@ import (
 	"fmt"
 	"strings"
 
+	"time"
+
 	"periph.io/x/conn/v3/display"
+
+	"github.com/packterm/pos/device/retail"
 
 	lcd "github.com/packterm/pos/drivers/display"
 )
@@ -58,16 +62,27 @@ func DisplayPatterns(cols, rows int) []Pattern {
 			}
 			return sb.String()
 		})})
-	french := []string{"€ É È Ê À Ç Ù Â", "DÉJÀ PAYÉ : 12,50 €", "ÇA A ÉTÉ PAYÉ", "GAGNÉ 1 000,00 €"}
-	ps = append(ps, Pattern{Step{"custom glyphs", "€ and accents drawn correctly (8 custom glyphs at most)"}, fit(french, cols, rows)})
+	glyphs := retail.Text("€ É È Ê À Ç Ù Â", "DÉJÀ PAYÉ "+retail.Money(12_50), "ÇA A ÉTÉ PAYÉ", "GAGNÉ "+retail.Money(1000_00)).
+		Or("€ É È Ê À Ç Ù Â", "PAYÉ "+retail.Money(12_50))
+	ps = append(ps, Pattern{Step{"custom glyphs", "€ and accents drawn correctly (8 custom glyphs at most)"}, layout(glyphs, cols, rows)})
 	ps = append(ps, Pattern{Step{"glyph shortage", "€ and the first capitals accented, the rest plain letters"},
-		fit([]string{"ÉÈÊËÀÂÇÙÛÎÏÔ €", "ça déjà payé"}, cols, rows)})
-	ps = append(ps, Pattern{Step{"retail screens", "the terminal's French messages"},
-		fit([]string{"SCANNEZ UN CODE", "GRATTEZ ET SCANNEZ", "LE CODE", "PAYÉ : 20,00 €"}, cols, rows)})
+		layout(retail.Text("ÉÈÊËÀÂÇÙÛÎÏÔ €", "ça déjà payé"), cols, rows)})
+	for _, s := range []struct {
+		name   string
+		screen retail.Screen
+	}{
+		{"idle", retail.Idle()}, {"ticket code", retail.TicketHint()}, {"winner", retail.WinnerScreen(12_50)},
+		{"already paid", retail.AlreadyPaidScreen(time.Date(2026, 12, 24, 18, 30, 0, 0, time.UTC), "EMU-0001")},
+	} {
+		ps = append(ps, Pattern{Step{"retail screen: " + s.name, "the terminal's French message, whole words and amounts"}, layout(s.screen, cols, rows)})
+	}
 	return ps
 }
 
-// fit keeps the first rows lines, cut to cols.
+// layout lays a retail screen out as the terminal does (device/retail).
+func layout(s retail.Screen, cols, rows int) []string { return retail.MustLayout(s, cols, rows) }
+
+// fit keeps the first rows lines, cut to cols (the ASCII patterns, made to the width).
 func fit(lines []string, cols, rows int) []string {
 	if len(lines) > rows {
 		lines = lines[:rows]

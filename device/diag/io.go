@@ -10,6 +10,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/packterm/pos/device/board"
+	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/drivers/gpioio"
 )
 
@@ -26,6 +27,9 @@ type IOOpts struct {
 	// Prompt is called when a step needs the technician (press a button, open the case),
 	// before waiting; an emulated run presses the fake contact from here.
 	Prompt func(Step)
+	// Press, when set, is called after Prompt with the contact the step waits for: an
+	// emulated run presses the fake contact (board.Emulator) from here.
+	Press func(board.Contact)
 	// Report receives each step's result as it completes.
 	Report func(Result)
 }
@@ -55,6 +59,9 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 	if o.Prompt == nil {
 		o.Prompt = func(Step) {}
 	}
+	if o.Press == nil {
+		o.Press = func(board.Contact) {}
+	}
 	watch, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { _ = b.Run(watch) })
@@ -68,9 +75,9 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 			o.Report(r)
 		}
 	}
-	show := func(lines ...string) {
+	show := func(s retail.Screen) {
 		if b.Display != nil {
-			_ = b.Display.Show(lines...)
+			_ = b.Display.Show(retail.MustLayout(s, b.Display.Cols(), b.Display.Rows())...)
 		}
 	}
 	for _, led := range []struct {
@@ -78,7 +85,7 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 		name string
 		fr   string
 	}{{b.Green, "green LED", "VERTE"}, {b.Red, "red LED", "ROUGE"}} {
-		show("TEST E/S", "LED "+led.fr)
+		show(IOScreen("LED " + led.fr))
 		if err := led.l.Set(true); err != nil {
 			return results, err
 		}
@@ -92,7 +99,7 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 		name string
 		p    gpioio.Pattern
 	}{{"key", gpioio.BeepKey}, {"ok", gpioio.BeepOK}, {"refused", gpioio.BeepRefused}, {"attention", gpioio.BeepAttention}} {
-		show("TEST E/S", "BUZZER "+p.name)
+		show(IOScreen("BUZZER " + p.name))
 		if err := b.Buzzer.Play(ctx, p.p); err != nil {
 			return results, err
 		}
@@ -102,7 +109,7 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 	if o.SkipDrawer {
 		report(Result{Step{"cash drawer", "skipped"}, true, "skipped"})
 	} else {
-		show("TEST E/S", "TIROIR-CAISSE")
+		show(IOScreen("TIROIR-CAISSE"))
 		if err := b.Drawer.Open(ctx); err != nil {
 			return results, err
 		}
@@ -111,12 +118,14 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 	for _, bt := range []struct {
 		want, other *gpioio.Button
 		name, fr    string
-	}{{b.OK, b.Cancel, "OK button", "OK"}, {b.Cancel, b.OK, "CANCEL button", "ANNULER"}} {
+		contact     board.Contact
+	}{{b.OK, b.Cancel, "OK button", "OK", board.ContactOK}, {b.Cancel, b.OK, "CANCEL button", "ANNULER", board.ContactCancel}} {
 		step := Step{bt.name, "press and release " + strings.TrimSuffix(bt.name, " button")}
-		show("TEST E/S", "APPUYEZ SUR "+bt.fr)
+		show(IOScreen("APPUYEZ SUR", bt.fr))
 		bt.want.Drain()
 		bt.other.Drain()
 		o.Prompt(step)
+		o.Press(bt.contact)
 		r := Result{Step: step}
 		r.OK, r.Detail = waitButton(ctx, o, bt.want, bt.other)
 		report(r)
@@ -125,13 +134,14 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 		}
 	}
 	step := Step{"tamper switch", "open the case, then close it"}
-	show("TEST E/S", "OUVREZ LE BOITIER", "PUIS FERMEZ-LE")
+	show(TamperScreen())
 	before := b.Tamper.State().Edges
 	select {
 	case <-b.Tamper.Changed(): // forget an older notification
 	default:
 	}
 	o.Prompt(step)
+	o.Press(board.ContactTamper)
 	r := Result{Step: step}
 	deadline := o.Clock.After(o.Wait)
 	for !r.OK {
@@ -145,15 +155,27 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 			st := b.Tamper.State()
 			r.Detail = fmt.Sprintf("%d edges within %v, case open: %v", st.Edges-before, o.Wait, st.Open)
 			report(r)
-			show("TEST E/S", "TERMINÉ")
+			show(IOScreen("TERMINÉ"))
 			return results, nil
 		case <-ctx.Done():
 			return results, ctx.Err()
 		}
 	}
 	report(r)
-	show("TEST E/S", "TERMINÉ")
+	show(IOScreen("TERMINÉ"))
 	return results, nil
+}
+
+// IOScreen is a screen of the IO test: its title, then what to do; on a 2-row panel the
+// title gives way.
+func IOScreen(what ...string) retail.Screen {
+	return retail.Text(append([]string{"TEST E/S"}, strings.Join(what, " "))...).
+		Or(strings.Join(what, " ")).Or(what...)
+}
+
+// TamperScreen asks to open the case, then close it.
+func TamperScreen() retail.Screen {
+	return IOScreen("OUVREZ LE BOÎTIER", "PUIS FERMEZ-LE").Or("OUVREZ BOÎTIER", "PUIS FERMEZ-LE")
 }
 
 // waitButton waits for a press then a release of want; a press of other first fails

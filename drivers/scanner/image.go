@@ -9,6 +9,7 @@ import (
 	_ "image/jpeg" // frame formats
 	_ "image/png"  // frame formats
 	"os"
+	"sync"
 )
 
 // ImageDecoder finds a code in an image and returns its text and AIM symbology identifier.
@@ -17,12 +18,7 @@ type ImageDecoder interface {
 	Decode(img image.Image) (text, symbology string, err error)
 }
 
-// DecoderFunc adapts a function to ImageDecoder, e.g. for package barcode:
-//
-//	scanner.DecoderFunc(func(img image.Image) (string, string, error) {
-//		r, err := barcode.Decode(img)
-//		return r.Text, r.Symbology, err
-//	})
+// DecoderFunc adapts a function to ImageDecoder.
 type DecoderFunc func(img image.Image) (text, symbology string, err error)
 
 // Decode calls f.
@@ -30,12 +26,19 @@ func (f DecoderFunc) Decode(img image.Image) (string, string, error) { return f(
 
 var _ ImageDecoder = DecoderFunc(nil)
 
-// Barcode is the terminal's image decoder: package barcode's locate-then-decode reader of
-// Code 128, ITF and QR in photo-like frames.
-var Barcode ImageDecoder = DecoderFunc(func(img image.Image) (string, string, error) {
-	r, err := barcode.Decode(img)
-	return r.Text, r.Symbology, err
-})
+// BarcodeDecoder is package barcode's locate-then-decode reader with opt (which symbologies,
+// which ITF lengths): the terminal passes the options of its code mapping; the driver knows
+// no code kinds.
+func BarcodeDecoder(opt barcode.Options) ImageDecoder {
+	d := barcode.NewDecoder(opt)
+	var mu sync.Mutex
+	return DecoderFunc(func(img image.Image) (string, string, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		r, err := d.Decode(img)
+		return r.Text, r.Symbology, err
+	})
+}
 
 // ImageFrame is one image to decode; Name identifies it in events and logs (a file path, an upload).
 type ImageFrame struct {

@@ -2,6 +2,7 @@ package scanner_test
 
 import (
 	"context"
+	"github.com/packterm/pos/drivers/barcode"
 	"image"
 	"image/png"
 	"os"
@@ -209,7 +210,7 @@ func code128(t *testing.T, text string) image.Image {
 
 func TestEmulatorScanImage(t *testing.T) {
 	r := newRig(t, scanner.Config{Suffix: scanner.CR, AIM: true},
-		scanneremul.Config{Suffix: scanner.CR, AIM: true, Decoder: scanner.Barcode})
+		scanneremul.Config{Suffix: scanner.CR, AIM: true, Decoder: scanner.BarcodeDecoder(barcode.Options{Formats: barcode.AllFormats})})
 	if err := r.emu.ScanImage(testCtx(t), code128(t, "PACK-7781")); err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +246,7 @@ func TestImagesFromFiles(t *testing.T) {
 		write("blank.png", image.NewGray(image.Rect(0, 0, 50, 50))),
 		write("again.png", code128(t, "PACK-0001")), // repeat within the window
 	}
-	src := scanner.NewImages(scanner.Barcode, scanner.Config{Clock: clockwork.NewFakeClock()})
+	src := scanner.NewImages(scanner.BarcodeDecoder(barcode.Options{Formats: barcode.AllFormats}), scanner.Config{Clock: clockwork.NewFakeClock()})
 	in := make(chan scanner.ImageFrame)
 	out := make(chan scanner.Event, 8)
 	ctx := testCtx(t)

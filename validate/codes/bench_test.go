@@ -5,7 +5,7 @@ import "testing"
 var sinkV ValidationCode
 
 func BenchmarkParseValidation(b *testing.B) {
-	text := "]Q1" + ValidationCodeOf(exID, exSecret).String() + "\r\n"
+	text := ValidationCodeOf(exID, exSecret).String() + "\r\n"
 	b.ReportAllocs()
 	for b.Loop() {
 		v, err := ParseValidation(text)
@@ -30,9 +30,9 @@ func BenchmarkParseValidationManual(b *testing.B) {
 
 func BenchmarkParseAny(b *testing.B) {
 	texts := []string{
-		"]C0" + PackCode{42, 123456}.String() + "\r\n",
-		"]I0" + TicketCodeOf(exID).String() + "\r\n",
-		"]Q1" + ValidationCodeOf(exID, exSecret).String() + "\r\n",
+		PackCode{42, 123456}.String() + "\r\n",
+		TicketCodeOf(exID).String() + "\r\n",
+		ValidationCodeOf(exID, exSecret).String() + "\r\n",
 	}
 	b.ReportAllocs()
 	i := 0

@@ -30,20 +30,6 @@ func (k Kind) noun() string {
 	return k.String() + " code"
 }
 
-// Symbology returns the AIM identifier (ISO/IEC 15424) of the symbology the kind is printed
-// with: "]C0" Code 128, "]I0" Interleaved 2 of 5, "]Q1" QR code.
-func (k Kind) Symbology() string {
-	switch k {
-	case KindPack:
-		return "]C0"
-	case KindTicket:
-		return "]I0"
-	case KindValidation:
-		return "]Q1"
-	}
-	return ""
-}
-
 // Code is what Parse returns: one of PackCode, TicketCode or ValidationCode.
 type Code interface {
 	Kind() Kind

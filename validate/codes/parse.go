@@ -1,19 +1,20 @@
 package codes
 
+import "errors"
+
 // maxText bounds the significant characters kept from a text; anything longer is no code.
 const maxText = 32
 
-// scanned is a text with its framing removed: the AIM hint (KindUnknown if none) and the
-// significant characters (dashes, spaces and tabs removed).
+// scanned is a text with its framing removed: the significant characters (dashes, spaces
+// and tabs removed).
 type scanned struct {
-	hint Kind
-	aim  string
-	n    int
-	buf  [maxText]byte
+	n   int
+	buf [maxText]byte
 }
 
-// normalize strips trailing CR/LF and blanks, an optional AIM symbology identifier
-// ("]" + symbology letter + modifier, ISO/IEC 15424) and manual-entry separators.
+// normalize strips trailing CR/LF and blanks and manual-entry separators. Symbologies and
+// AIM identifiers are not this package's business: the terminal's code mapping
+// (device/codemap) decides the kind from them and calls the typed parsers.
 func normalize(text string, s *scanned) error {
 	for len(text) > 0 {
 		switch text[len(text)-1] {
@@ -26,31 +27,11 @@ func normalize(text string, s *scanned) error {
 	for len(text) > 0 && (text[0] == ' ' || text[0] == '\t') {
 		text = text[1:]
 	}
-	if len(text) > 0 && text[0] == ']' {
-		if len(text) < 3 {
-			return fail(KindUnknown, ErrSymbology, "truncated AIM identifier")
-		}
-		s.aim = text[:3]
-		switch text[1] {
-		case 'C':
-			s.hint = KindPack
-		case 'I':
-			s.hint = KindTicket
-		case 'Q', 'd':
-			s.hint = KindValidation
-		default:
-			return fail(KindUnknown, ErrSymbology, "AIM identifier %q", text[:3])
-		}
-		text = text[3:]
-	}
 	for i := 0; i < len(text); i++ {
 		switch ch := text[i]; ch {
 		case '-', ' ', '\t':
 		default:
 			if s.n == maxText {
-				if s.hint != KindUnknown {
-					return fail(s.hint, ErrLength, "more than %d characters", maxText)
-				}
 				return fail(KindUnknown, ErrUnknownKind, "more than %d characters", maxText)
 			}
 			s.buf[s.n] = ch
@@ -58,7 +39,7 @@ func normalize(text string, s *scanned) error {
 		}
 	}
 	if s.n == 0 {
-		return fail(s.hint, ErrEmpty, "no characters")
+		return fail(KindUnknown, ErrEmpty, "no characters")
 	}
 	return nil
 }
@@ -76,26 +57,26 @@ func kindByLength(n int) Kind {
 	return KindUnknown
 }
 
-// prepare normalizes text meant to be of kind want (KindUnknown: any) and decides its kind.
+// prepare normalizes text meant to be of kind want (KindUnknown: any) and decides its kind:
+// want, or else the number of significant characters.
 func prepare(text string, want Kind, s *scanned) (Kind, error) {
 	if err := normalize(text, s); err != nil {
+		if want != KindUnknown {
+			var e *Error
+			if errors.As(err, &e) && e.Kind == KindUnknown {
+				e.Kind = want
+			}
+		}
 		return KindUnknown, err
 	}
-	k := s.hint
 	if want != KindUnknown {
-		if k != KindUnknown && k != want {
-			return KindUnknown, fail(want, ErrSymbology, "AIM identifier %q is %s's symbology, want %s",
-				s.aim, k.noun(), want.Symbology())
-		}
 		return want, nil
 	}
+	k := kindByLength(s.n)
 	if k == KindUnknown {
-		k = kindByLength(s.n)
-		if k == KindUnknown {
-			return KindUnknown, fail(KindUnknown, ErrUnknownKind,
-				"%d characters: a pack code has %d digits, a ticket code %d, a validation code %d characters",
-				s.n, PackLen, TicketLen, ValidationLen)
-		}
+		return KindUnknown, fail(KindUnknown, ErrUnknownKind,
+			"%d characters: a pack code has %d digits, a ticket code %d, a validation code %d characters",
+			s.n, PackLen, TicketLen, ValidationLen)
 	}
 	return k, nil
 }
@@ -128,8 +109,9 @@ func ParseValidation(text string) (ValidationCode, error) {
 	return parseValidationBody(s.buf[:s.n])
 }
 
-// Parse tells which code text holds and parses it. The kind comes from the AIM identifier
-// when the scanner sends one, else from the length (12 digits pack, 14 ticket, 25 validation).
+// Parse tells which code text holds and parses it. The kind comes from the length (12 digits
+// pack, 14 ticket, 25 validation); a symbology, when known, decides it instead (device/codemap
+// then calls the typed parser).
 // On error the kind is the one the text was taken for (KindUnknown if none).
 func Parse(text string) (Kind, Code, error) {
 	var s scanned

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/packterm/pos/device/config"
+	"github.com/packterm/pos/device/emulated"
+	"github.com/packterm/pos/device/retail"
+	"github.com/packterm/pos/drivers/printer/printeremul"
+	"github.com/packterm/pos/validate/game"
+	"github.com/packterm/pos/validate/ledger"
+)
+
+// demoBlock is the number of the emulator's demo block.
+const demoBlock = 1
+
+func dataDir(f flags) string {
+	if f.data != "" {
+		return f.data
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "posd-emulate")
+	}
+	return "posd-data"
+}
+
+// emulate runs the terminal on emulated hardware until the input ends.
+func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Writer, log *slog.Logger) int {
+	dir := dataDir(f)
+	fail := func(err error) int { fmt.Fprintf(stderr, "posd: %v\n", err); return 1 }
+	cfg := config.Emulated()
+	if f.config != "" { // the identity, limits, display and unlock token of a configuration file
+		c, err := config.Load(f.config)
+		if err != nil {
+			return fail(err)
+		}
+		cfg = *c
+		f.display = cfg.Display.String()
+	} else {
+		cfg.Limits.PerTicket = f.perTicket * 100
+	}
+	out := &printerOut{w: stdout}
+	l, trust, err := openBlock(ctx, f, dir, cfg.Limits.PerTicket, out, stderr)
+	if err != nil {
+		return fail(err)
+	}
+	defer l.Close()
+	opts := emulated.Options{Dir: filepath.Join(dir, "terminal"), Display: f.display, Ledger: l,
+		PerTicket: cfg.Limits.PerTicket, PerDay: cfg.Limits.PerDay, Terminal: cfg.TerminalID, RetailerName: cfg.RetailerName,
+		UnlockTokenSHA256: cfg.Technician.TokenSHA256, Logger: log, ReceiptsDir: f.receipts,
+		OnScreen: out.screen, OnReceipt: out.receipt}
+	if f.packs != "" {
+		st, err := ledger.LoadStatus(f.packs, trust)
+		if err != nil {
+			return fail(err)
+		}
+		opts.Status = st
+	} else {
+		opts.AllDelivered = true
+	}
+	rig, err := emulated.Start(ctx, opts)
+	if err != nil {
+		return fail(err)
+	}
+	defer rig.Close()
+	in := stdin
+	if f.script != "" {
+		fh, err := os.Open(f.script)
+		if err != nil {
+			return fail(err)
+		}
+		defer fh.Close()
+		in = fh
+	} else {
+		fmt.Fprintln(stderr, "posd: type codes or !ok, !cancel, !paper-out, !paper-in, !cover-open, !cover-close, !tamper, !unlock, !report, !reprint, !photo FILE.png; Ctrl-D ends")
+	}
+	err = rig.Feed(ctx, in, out.input, func(err error) { fmt.Fprintf(stderr, "posd: %v\n", err) })
+	if err != nil {
+		return fail(err)
+	}
+	if f.script != "" && ctx.Err() == nil {
+		quiet, err := rig.Terminal.Settle(ctx, rig.Terminal.Received()-1)
+		if err != nil || !quiet {
+			fmt.Fprintf(stderr, "posd: script ended with the terminal in state %s, not idle\n", rig.Terminal.StateName())
+			return 3
+		}
+	}
+	return 0
+}
+
+// openBlock opens the ledger to run with: --ledger and --pub, or the demo block of the data
+// directory, made on the first run (its codes to try are printed).
+func openBlock(ctx context.Context, f flags, dir string, limit int64, out *printerOut, stderr io.Writer) (*ledger.Ledger, *ledger.TrustStore, error) {
+	ledgerPath, pubPath := f.ledger, f.pub
+	if ledgerPath == "" {
+		start := time.Now()
+		demo, made, err := emulated.OpenOrMakeDemo(ctx, filepath.Join(dir, "demo"), game.Reglement(), demoBlock, limit, progress(stderr))
+		if err != nil {
+			return nil, nil, err
+		}
+		if made {
+			fmt.Fprintf(stderr, "posd: demo block %d made in %s (%s): operator key and ledger, no printer's file\n",
+				demoBlock, filepath.Join(dir, "demo"), time.Since(start).Round(time.Millisecond))
+		}
+		ledgerPath, pubPath = demo.Ledger, demo.Pub
+		out.codes(demo)
+	}
+	if pubPath == "" {
+		return nil, nil, fmt.Errorf("--ledger needs --pub (the operator's public key)")
+	}
+	trust, err := ledger.LoadTrustStore(pubPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := ledger.OpenFile(ledgerPath, trust)
+	if err != nil {
+		return nil, nil, err
+	}
+	return l, trust, nil
+}
+
+// printerOut prints the emulator's screens, receipts and inputs on one writer.
+type printerOut struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (p *printerOut) input(line string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if strings.TrimSpace(line) != "" {
+		fmt.Fprintf(p.w, "> %s\n", line)
+	}
+}
+
+func (p *printerOut) screen(lines []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	w := 0
+	for _, l := range lines {
+		w = max(w, len([]rune(l)))
+	}
+	bar := "+" + strings.Repeat("-", w) + "+"
+	fmt.Fprintln(p.w, bar)
+	for _, l := range lines {
+		fmt.Fprintf(p.w, "|%s%s|\n", l, strings.Repeat(" ", w-len([]rune(l))))
+	}
+	fmt.Fprintln(p.w, bar)
+}
+
+func (p *printerOut) receipt(n int, r printeremul.Receipt) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(p.w, "==== receipt %04d ====\n%s==== end of receipt %04d ====\n", n, r.PlainText(), n)
+}
+
+func (p *printerOut) codes(d *emulated.Demo) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintln(p.w, "codes to try (paste one per line):")
+	for _, c := range d.Codes {
+		amount := ""
+		if c.Amount > 0 {
+			amount = " " + retail.Plain(retail.Money(c.Amount))
+		}
+		fmt.Fprintf(p.w, "  %-25s  %s%s\n", c.Code, c.What, amount)
+	}
+}
+
+// progress prints the demo block's generation on stderr every 2 s.
+func progress(w io.Writer) func(done, total int) {
+	var last time.Time
+	return func(done, total int) {
+		if time.Since(last) < 2*time.Second && done < total {
+			return
+		}
+		last = time.Now()
+		fmt.Fprintf(w, "posd: making the demo block: %s of %s tickets (%d%%)\n",
+			game.GroupDigits(int64(done)), game.GroupDigits(int64(total)), done*100/max(total, 1))
+	}
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/packterm/pos/device/config"
+	"github.com/packterm/pos/device/daemon"
+)
+
+type flags struct {
+	config, checkConfig string
+	emulate             bool
+	data, ledger, pub   string
+	packs, script       string
+	receipts, display   string
+	perTicket           int64
+	verbose             bool
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var f flags
+	fs := flag.NewFlagSet("posd", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.config, "config", "", "run on the board described by this configuration file (with --emulate: take its terminal id, retailer name, limits, display and unlock token)")
+	fs.StringVar(&f.checkConfig, "check-config", "", "check a configuration file, report every problem, and exit")
+	fs.BoolVar(&f.emulate, "emulate", false, "run the whole terminal on emulated hardware (input from stdin or --script)")
+	fs.StringVar(&f.data, "data", "", "emulator data directory (default $XDG_CACHE_HOME/posd-emulate, else ./posd-data)")
+	fs.StringVar(&f.ledger, "ledger", "", "emulator: ledger file to use instead of the demo block (needs --pub)")
+	fs.StringVar(&f.pub, "pub", "", "emulator: operator public key the ledger and status list are checked against")
+	fs.StringVar(&f.packs, "packs", "", "emulator: pack status list (default: every pack of the block counts as delivered)")
+	fs.StringVar(&f.script, "script", "", "emulator: read input lines from this file; exit 0 when it ends with the terminal idle")
+	fs.StringVar(&f.receipts, "receipts", "", "emulator: write each receipt as DIR/NNNN.txt and DIR/NNNN.png")
+	fs.StringVar(&f.display, "display", "20x4", "emulator: display size, 16x2 or 20x4")
+	fs.Int64Var(&f.perTicket, "pay-limit", 150, "emulator: pay limit per ticket in euros")
+	fs.BoolVar(&f.verbose, "v", false, "debug logs on stderr")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "posd: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	level := slog.LevelWarn
+	if f.verbose {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	switch {
+	case f.checkConfig != "":
+		return checkConfig(f.checkConfig, stdout, stderr)
+	case f.emulate:
+		return emulate(ctx, f, stdin, stdout, stderr, log)
+	case f.config != "":
+		c, err := config.Load(f.config)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 2
+		}
+		if err := daemon.Run(ctx, c, log); err != nil && !errors.Is(err, context.Canceled) {
+			fmt.Fprintf(stderr, "posd: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	fmt.Fprintln(stderr, "posd: one of --config FILE, --check-config FILE or --emulate is required")
+	fs.Usage()
+	return 2
+}
+
+func checkConfig(path string, stdout, stderr io.Writer) int {
+	c, err := config.Load(path)
+	if err == nil {
+		err = c.Validate()
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s: ok (terminal %s, board %s, display %s)\n", path, c.TerminalID, c.Board, c.Display)
+	return 0
+}

@@ -1,0 +1,53 @@
+package retail
+
+import (
+	"time"
+
+	"github.com/packterm/pos/validate/codes"
+)
+
+// Named is a screen with a name, for the catalogue.
+type Named struct {
+	Name   string
+	Screen Screen
+}
+
+// Worst-case values the catalogue fills screens with: the longest each can be.
+const (
+	// MaxLot is the largest lot a ticket can win (game 7's top prize, 50 000 €).
+	MaxLot = 50_000_00
+	// MaxTerminalID is the longest terminal id the configuration accepts (16 characters).
+	MaxTerminalID = "TERM-00000000001"
+)
+
+// Catalogue lists every screen the terminal shows, filled with the longest values it can
+// hold, so that one test checks them all on both panel sizes.
+func Catalogue() []Named {
+	at := time.Date(2026, 12, 31, 23, 59, 0, 0, time.UTC)
+	id := codes.TicketID{Block: codes.MaxBlock, Pack: codes.PacksPerBlock - 1, Position: 8}
+	out := []Named{
+		{"idle", Idle()}, {"all delivered", AllDeliveredScreen()}, {"ticket hint", TicketHint()},
+		{"pack offer", PackOffer(codes.PacksPerBlock-1, 10_00)}, {"sold", Sold(codes.PacksPerBlock-1, 10_00)},
+		{"sale cancelled", SaleCancelled()}, {"already sold", AlreadySold(at)},
+		{"winner", WinnerScreen(MaxLot)}, {"winner small", WinnerScreen(3_00)}, {"paid", Paid(MaxLot)},
+		{"pay cancelled", PayCancelled(MaxLot)}, {"claim", Claim(MaxLot)}, {"loser", LoserScreen()},
+		{"already paid", AlreadyPaidScreen(at, MaxTerminalID)}, {"locked", LockedScreen(24 * time.Hour)},
+		{"tamper", TamperLocked()}, {"unlocked", Unlocked()}, {"unlock refused", UnlockRefused()},
+		{"report printed", Printed("RAPPORT DU JOUR")}, {"duplicate printed", Printed("DUPLICATA")},
+		{"nothing to reprint", NothingToReprint()}, {"read only", ReadOnly()}, {"busy", Busy()},
+	}
+	for o := PackNotDelivered; o <= PackNoLedger; o++ {
+		out = append(out, Named{"pack " + o.String(), PackRefused(o)})
+	}
+	for o := Invalid; o <= NoLedger; o++ {
+		out = append(out, Named{"refusal " + o.String(), Refusal(Verdict{Outcome: o, Ticket: id})})
+	}
+	for _, r := range codeReasons {
+		v := Verdict{Outcome: Invalid, Err: &codes.Error{Err: r.err}}
+		out = append(out, Named{"invalid " + r.err.Error(), Refusal(v)}, Named{"not a code " + r.err.Error(), NotACode(v)})
+	}
+	for f := FaultPaper; f <= FaultJournal; f++ {
+		out = append(out, Named{"fault", FaultScreen(f, false)}, Named{"fault pending", FaultScreen(f, true)})
+	}
+	return out
+}

@@ -1,0 +1,191 @@
+package retail
+
+import (
+	"fmt"
+	"time"
+)
+
+// The screens of the terminal, one function each. Every one is checked on 16×2 and 20×4 by
+// TestEveryScreenFits with the longest values it can show (Catalogue).
+
+// Idle is the screen at rest.
+func Idle() Screen { return Text("SCANNEZ UN CODE") }
+
+// AllDeliveredScreen is shown at start when no pack status list is installed and every pack of
+// the block counts as delivered (emulation only).
+func AllDeliveredScreen() Screen {
+	return Text("DÉMO SANS LISTE", "TOUS LES PAQUETS", "SONT LIVRÉS").Or("DÉMO : TOUS LES", "PAQUETS LIVRÉS")
+}
+
+// TicketHint answers a ticket code (the barcode on the back): the prize is under the latex.
+func TicketHint() Screen { return Text("GRATTEZ ET SCANNEZ LE CODE") }
+
+// PackOffer asks to confirm the sale of a pack at price.
+func PackOffer(pack uint32, price int64) Screen {
+	return Text(fmt.Sprintf("PAQUET %d", pack), "PRIX "+Money(price), "OK : VENDRE", "ANNULER : NON").
+		Or("VENTE "+Money(price), "OK OU ANNULER")
+}
+
+// Sold confirms a sale.
+func Sold(pack uint32, price int64) Screen {
+	return Text("VENDU "+Money(price), fmt.Sprintf("PAQUET %d", pack))
+}
+
+// SaleCancelled is shown when the retailer cancels a sale.
+func SaleCancelled() Screen { return Text("VENTE ANNULÉE") }
+
+// AlreadySold refuses a pack this terminal has sold before.
+func AlreadySold(at time.Time) Screen {
+	return Text("PAQUET DÉJÀ VENDU", "LE "+Date(at), "VENTE REFUSÉE").Or("DÉJÀ VENDU", "LE "+Date(at))
+}
+
+// PackRefused refuses a sale for a reason of the pack itself.
+func PackRefused(o PackOutcome) Screen {
+	what := map[PackOutcome]string{
+		PackNotDelivered: "PAQUET NON LIVRÉ", PackVoid: "PAQUET ANNULÉ", PackStolen: "PAQUET VOLÉ",
+		PackUnknownBlock: "BLOC INCONNU", PackOutOfRange: "PAQUET INCONNU", PackNoLedger: "PAS DE REGISTRE",
+	}[o]
+	return Text(what, "VENTE REFUSÉE")
+}
+
+// WinnerScreen offers to pay a winning ticket within the limits.
+func WinnerScreen(amount int64) Screen {
+	return Text("GAGNANT", Money(amount), "OK : PAYER", "ANNULER : NON").
+		Or("GAGNANT "+Money(amount), "OK : PAYER").
+		Or(Money(amount), "OK : PAYER")
+}
+
+// Paid confirms a payout: recorded, receipts printed, drawer open.
+func Paid(amount int64) Screen { return Text("PAYÉ "+Money(amount), "REÇUS IMPRIMÉS") }
+
+// PayCancelled is shown when the retailer declines to pay (an inquiry).
+func PayCancelled(amount int64) Screen {
+	return Text("NON PAYÉ", "GAIN "+Money(amount), "TICKET À RENDRE").Or("NON PAYÉ", Money(amount))
+}
+
+// Claim answers a winner above the pay limit: a claim receipt, nothing paid here.
+func Claim(amount int64) Screen {
+	return Text("GAIN "+Money(amount), "AU-DELÀ DU PLAFOND", "REÇU DE RÉCLAMATION", "CENTRE DE PAIEMENT").
+		Or("GAIN "+Money(amount), "CENTRE DE PAIEMENT").
+		Or(Money(amount), "CENTRE PAIEMENT")
+}
+
+// LoserScreen answers a losing ticket.
+func LoserScreen() Screen { return Text("PERDANT", "PAS DE GAIN") }
+
+// AlreadyPaidScreen refuses a ticket this terminal has paid, saying when and where.
+func AlreadyPaidScreen(at time.Time, terminal string) Screen {
+	return Text("DÉJÀ PAYÉ", "LE "+Date(at), "TERMINAL "+Bind(terminal)).
+		Or("DÉJÀ PAYÉ", "LE "+Date(at))
+}
+
+// Refusal is the screen of a refused validation code (Invalid, Forged, VoidPack, StolenPack,
+// UnknownBlock, OutOfRange, NoLedger, Locked use their own functions below).
+func Refusal(v Verdict) Screen {
+	switch v.Outcome {
+	case Invalid:
+		return Text("CODE INVALIDE", v.shortReason())
+	case Forged:
+		return Text("CODE REFUSÉ", "NON AUTHENTIQUE")
+	case VoidPack:
+		return Text("PAQUET ANNULÉ", "TICKET REFUSÉ")
+	case StolenPack:
+		return Text("PAQUET VOLÉ", "TICKET REFUSÉ")
+	case UnknownBlock:
+		return Text("BLOC INCONNU", fmt.Sprintf("BLOC %d", v.Ticket.Block), "TICKET REFUSÉ").
+			Or("BLOC INCONNU", fmt.Sprintf("BLOC %d", v.Ticket.Block))
+	case OutOfRange:
+		return Text("TICKET INCONNU", "HORS DU REGISTRE")
+	case NoLedger:
+		return Text("PAS DE REGISTRE", "NON VALIDABLE")
+	case Loser:
+		return LoserScreen()
+	}
+	return Text("CODE INVALIDE")
+}
+
+// LockedScreen refuses validation while the brute-force lock holds; left is the time remaining.
+func LockedScreen(left time.Duration) Screen {
+	m := int((left + time.Minute - 1) / time.Minute)
+	return Text("VALIDATION BLOQUÉE", "TROP DE CODES FAUX", "REPRISE DANS "+Bind(fmt.Sprintf("%d MIN", m))).
+		Or(Bind(fmt.Sprintf("BLOQUÉ %d MIN", m)), "TROP DE FAUX")
+}
+
+// NotACode answers a scan that is none of our codes (or a mistyped pack or ticket code).
+func NotACode(v Verdict) Screen { return Text("CODE INVALIDE", v.shortReason()) }
+
+// TamperLocked is shown from the moment the case is opened until a technician unlocks.
+func TamperLocked() Screen {
+	return Text("TERMINAL BLOQUÉ", "BOÎTIER OUVERT", "APPELEZ UN TECHNICIEN").Or("TERMINAL BLOQUÉ", "BOÎTIER OUVERT")
+}
+
+// Unlocked confirms a technician's unlock.
+func Unlocked() Screen { return Text("TERMINAL DÉBLOQUÉ") }
+
+// UnlockRefused is shown when an unlock comes while the case is still open.
+func UnlockRefused() Screen {
+	return Text("FERMEZ LE BOÎTIER", "AVANT DE DÉBLOQUER").Or("FERMEZ LE", "BOÎTIER")
+}
+
+// Fault is a hardware fault the terminal waits on. pending is set when a recorded payout's
+// or sale's receipt waits for the fault to clear.
+type Fault int
+
+// Faults the terminal reports.
+const (
+	FaultPaper Fault = iota + 1
+	FaultCover
+	FaultOffline
+	FaultPrinter
+	FaultScanner
+	FaultJournal
+)
+
+// FaultScreen says what is wrong and, when a receipt waits, that the operation is recorded.
+func FaultScreen(f Fault, pending bool) Screen {
+	t := faultText[f]
+	what, do := t[0], t[1]
+	if f == FaultOffline || f == FaultPrinter {
+		what += " " + do
+		do = ""
+	}
+	if !pending {
+		if do == "" {
+			return Text(what)
+		}
+		return Text(what, do).Or(shortFault[f], shortDo[f])
+	}
+	return Text(what, "OPÉRATION ENREGISTRÉE", "REÇU EN ATTENTE").Or(what, "REÇU EN ATTENTE").Or(shortFault[f], "REÇU EN ATTENTE")
+}
+
+var faultText = map[Fault][2]string{
+	FaultPaper:   {"PLUS DE PAPIER", "CHANGEZ LE ROULEAU"},
+	FaultCover:   {"CAPOT OUVERT", "FERMEZ LE CAPOT"},
+	FaultOffline: {"IMPRIMANTE", "HORS LIGNE"},
+	FaultPrinter: {"IMPRIMANTE", "EN PANNE"},
+	FaultScanner: {"LECTEUR ABSENT", "REBRANCHEZ-LE"},
+	FaultJournal: {"JOURNAL EN DÉFAUT", "PAIEMENTS BLOQUÉS"},
+}
+
+var shortDo = map[Fault]string{
+	FaultPaper: "CHANGEZ ROULEAU", FaultCover: "FERMEZ-LE", FaultScanner: "REBRANCHEZ-LE", FaultJournal: "PAIEMENT BLOQUÉ",
+}
+
+var shortFault = map[Fault]string{
+	FaultPaper: "PAPIER VIDE", FaultCover: "CAPOT OUVERT", FaultOffline: "IMPRIMANTE OFF",
+	FaultPrinter: "IMPRIMANTE HS", FaultScanner: "LECTEUR ABSENT", FaultJournal: "JOURNAL HS",
+}
+
+// Printed confirms a report or a duplicate.
+func Printed(what string) Screen { return Text(what, "IMPRIMÉ") }
+
+// NothingToReprint answers a reprint with no receipt yet.
+func NothingToReprint() Screen { return Text("AUCUN REÇU", "À RÉIMPRIMER") }
+
+// ReadOnly refuses an operation while the journal cannot record.
+func ReadOnly() Screen {
+	return Text("JOURNAL EN DÉFAUT", "OPÉRATION REFUSÉE").Or("JOURNAL EN PANNE", "REFUSÉ")
+}
+
+// Busy is shown while something slow runs (printing a report).
+func Busy() Screen { return Text("IMPRESSION...") }

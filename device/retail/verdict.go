@@ -1,0 +1,166 @@
+package retail
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/ledger"
+)
+
+// Outcome is what a validation code gets.
+type Outcome int
+
+// Outcomes of a validation code. AlreadyPaid and Locked are decided by the terminal (its
+// journal, its brute-force lock); the others by Judge.
+const (
+	Winner Outcome = iota + 1
+	Loser
+	AlreadyPaid
+	Invalid      // not a well-formed validation code (typo caught by the check character, …)
+	Forged       // well formed, but the ledger refuses the secret
+	VoidPack     // the ticket's pack is void
+	StolenPack   // the ticket's pack is reported stolen
+	UnknownBlock // the code is for a block this terminal has no ledger for
+	OutOfRange   // the ledger has no such pack or position
+	NoLedger     // no ledger installed: nothing can be validated
+	Locked       // validation locked after repeated forged codes
+)
+
+var outcomeNames = map[Outcome]string{
+	Winner: "winner", Loser: "loser", AlreadyPaid: "already-paid", Invalid: "invalid", Forged: "forged",
+	VoidPack: "void-pack", StolenPack: "stolen-pack", UnknownBlock: "unknown-block", OutOfRange: "out-of-range",
+	NoLedger: "no-ledger", Locked: "locked",
+}
+
+// String is the outcome's stable machine name (journal reasons, logs).
+func (o Outcome) String() string {
+	if n, ok := outcomeNames[o]; ok {
+		return n
+	}
+	return fmt.Sprintf("outcome(%d)", int(o))
+}
+
+// PackStatus says what state a pack is in; *ledger.StatusList implements it, and so does
+// AllDelivered.
+type PackStatus interface {
+	State(block uint16, pack uint32) ledger.PackState
+}
+
+var _ PackStatus = (*ledger.StatusList)(nil)
+
+// AllDelivered counts every pack as delivered: the emulator's stand-in for a status list.
+type AllDelivered struct{}
+
+// State implements PackStatus.
+func (AllDelivered) State(uint16, uint32) ledger.PackState { return ledger.PackDelivered }
+
+// Verdict is the answer to a validation code.
+type Verdict struct {
+	Outcome Outcome
+	// Code is the parsed code (zero for Invalid).
+	Code codes.ValidationCode
+	// Ticket is the ticket the code names (zero for Invalid).
+	Ticket codes.TicketID
+	// Result is the ledger's answer (Winner, Loser).
+	Result ledger.Result
+	// Err is the cause of a refusal (a *codes.Error, a ledger error).
+	Err error
+}
+
+// Amount is the lot in cents (0 unless Winner).
+func (v Verdict) Amount() int64 { return int64(v.Result.Lot) }
+
+// Judge answers a validation code text against the ledger (nil: none installed) and the
+// pack status list (nil: no list, every pack is then neither void nor stolen).
+func Judge(l *ledger.Ledger, status PackStatus, text string) Verdict {
+	code, err := codes.ParseValidation(text)
+	if err != nil {
+		return Verdict{Outcome: Invalid, Err: err}
+	}
+	return JudgeCode(l, status, code)
+}
+
+// JudgeCode is Judge on a parsed code.
+func JudgeCode(l *ledger.Ledger, status PackStatus, code codes.ValidationCode) Verdict {
+	v := Verdict{Code: code, Ticket: code.ID()}
+	if status != nil {
+		switch status.State(v.Ticket.Block, v.Ticket.Pack) {
+		case ledger.PackVoid:
+			v.Outcome = VoidPack
+			return v
+		case ledger.PackStolen:
+			v.Outcome = StolenPack
+			return v
+		}
+	}
+	if l == nil {
+		v.Outcome = NoLedger
+		return v
+	}
+	r, err := l.Lookup(code)
+	switch {
+	case err == nil && r.Winner():
+		v.Outcome, v.Result = Winner, r
+	case err == nil:
+		v.Outcome, v.Result = Loser, r
+	case errors.Is(err, ledger.ErrUnknownBlock):
+		v.Outcome, v.Err = UnknownBlock, err
+	case errors.Is(err, ledger.ErrForged):
+		v.Outcome, v.Err = Forged, err
+	case errors.Is(err, ledger.ErrOutOfRange):
+		v.Outcome, v.Err = OutOfRange, err
+	default:
+		v.Outcome, v.Err = NoLedger, err
+	}
+	return v
+}
+
+// PackOutcome is what a pack code gets before the terminal's own check (already sold).
+type PackOutcome int
+
+// Pack outcomes.
+const (
+	PackSellable PackOutcome = iota + 1
+	PackNotDelivered
+	PackVoid
+	PackStolen
+	PackUnknownBlock
+	PackOutOfRange
+	PackNoLedger
+)
+
+var packNames = map[PackOutcome]string{
+	PackSellable: "sellable", PackNotDelivered: "not-delivered", PackVoid: "void-pack", PackStolen: "stolen-pack",
+	PackUnknownBlock: "unknown-block", PackOutOfRange: "out-of-range", PackNoLedger: "no-ledger",
+}
+
+// String is the stable machine name.
+func (o PackOutcome) String() string { return packNames[o] }
+
+// JudgePack says whether pack p may be sold here: a block the ledger knows, a pack in it,
+// delivered to this retailer per the status list, neither void nor stolen.
+func JudgePack(l *ledger.Ledger, status PackStatus, p codes.PackCode) PackOutcome {
+	if l == nil {
+		return PackNoLedger
+	}
+	h := l.Header()
+	if p.Block != h.Block {
+		return PackUnknownBlock
+	}
+	if p.Pack >= h.Packs {
+		return PackOutOfRange
+	}
+	if status == nil {
+		return PackNotDelivered
+	}
+	switch status.State(p.Block, p.Pack) {
+	case ledger.PackDelivered:
+		return PackSellable
+	case ledger.PackVoid:
+		return PackVoid
+	case ledger.PackStolen:
+		return PackStolen
+	}
+	return PackNotDelivered
+}

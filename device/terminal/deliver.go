@@ -1,0 +1,216 @@
+package terminal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/packterm/pos/device/retail"
+	"github.com/packterm/pos/drivers/printer"
+	"github.com/packterm/pos/validate/journal"
+)
+
+// deliver finishes a recorded operation: its receipts go to the printer's durable spool and
+// print; a fault waits until it clears (the record stays, nothing is redone); then the
+// drawer opens (payouts) and the operation is marked done.
+type deliver struct {
+	rec      journal.Record
+	receipts []printer.Receipt
+	drawer   bool
+	done     State
+}
+
+func (deliver) Name() string { return "deliver" }
+
+func (s deliver) Run(ctx context.Context, t *Terminal) State {
+	var fe *printer.FaultError
+	queued, err := t.parts.Printer.Pending()
+	if err != nil {
+		t.log.Error("terminal: spool", "err", err)
+	}
+	waiting := false
+	for _, r := range s.receipts {
+		if spooled(queued, r.ID) {
+			waiting = true // put there before a restart
+			continue
+		}
+		err := t.parts.Printer.Print(ctx, r)
+		if err != nil && !errors.As(err, &fe) {
+			t.log.Error("terminal: receipt not kept", "id", r.ID, "err", err)
+		}
+	}
+	if waiting && fe == nil {
+		if _, err := t.parts.Printer.Flush(ctx); err != nil && !errors.As(err, &fe) {
+			t.log.Error("terminal: spool", "err", err)
+		}
+	}
+	if len(s.receipts) > 0 {
+		last := s.receipts[len(s.receipts)-1]
+		t.last = &last
+	}
+	finish := finishOp{rec: s.rec, drawer: s.drawer, done: s.done}
+	if fe != nil {
+		return fault{kind: faultOf(fe), pending: true, then: finish}
+	}
+	return finish
+}
+
+func spooled(list []printer.Spooled, id string) bool {
+	for _, s := range list {
+		if s.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// finishOp opens the drawer for a payout, marks the operation done and shows its result.
+type finishOp struct {
+	rec    journal.Record
+	drawer bool
+	done   State
+}
+
+func (finishOp) Name() string { return "finish" }
+
+func (s finishOp) Run(ctx context.Context, t *Terminal) State {
+	if s.drawer {
+		if err := t.parts.Drawer.Open(ctx); err != nil {
+			t.log.Error("terminal: drawer", "err", err)
+		}
+	}
+	if err := t.markDone(s.rec.Seq); err != nil {
+		t.log.Error("terminal: state file", "err", err)
+	}
+	if s.done == nil {
+		return idle{}
+	}
+	return s.done
+}
+
+// fault shows a hardware fault and retries until it clears, then resumes with then.
+type fault struct {
+	kind    retail.Fault
+	pending bool
+	then    State
+}
+
+func (fault) Name() string { return "fault" }
+
+func (s fault) Run(ctx context.Context, t *Terminal) State {
+	t.show(retail.FaultScreen(s.kind, s.pending))
+	t.signal(ctx, retail.SignalAttention)
+	for {
+		ev, ok := t.wait(ctx, t.cfg.PollInterval)
+		if !ok && ctx.Err() != nil {
+			return nil
+		}
+		if ok {
+			switch ev.Kind {
+			case EvTamper:
+				if t.tampered() {
+					return tamperLock{then: s}
+				}
+				continue
+			case EvScannerGone, EvScannerBack:
+				t.setScanner(ev.Kind == EvScannerBack)
+			case EvPrinter:
+			default:
+				continue // nothing else is taken until the fault clears
+			}
+		}
+		if s.kind == retail.FaultScanner {
+			if t.scannerPresent() {
+				return s.then
+			}
+			continue
+		}
+		k, pending, ok := t.printerFault(ctx)
+		if !ok {
+			if k != s.kind {
+				s.kind = k
+				t.show(retail.FaultScreen(s.kind, s.pending || pending))
+			}
+			continue
+		}
+		t.log.Info("terminal: printer fault cleared")
+		return s.then
+	}
+}
+
+func (t *Terminal) scannerPresent() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.scanner
+}
+
+func faultOf(fe *printer.FaultError) retail.Fault {
+	switch {
+	case errors.Is(fe, printer.ErrPaperEnd):
+		return retail.FaultPaper
+	case errors.Is(fe, printer.ErrCoverOpen):
+		return retail.FaultCover
+	case errors.Is(fe, printer.ErrOffline), errors.Is(fe, printer.ErrNoResponse):
+		return retail.FaultOffline
+	}
+	return retail.FaultPrinter
+}
+
+// The state file: the sequence of the last operation finished (receipts spooled, drawer
+// opened), written after each; at start a later money record is finished again.
+const doneFile = "done.seq"
+
+func (t *Terminal) markDone(seq uint64) error {
+	path := filepath.Join(t.cfg.StateDir, doneFile)
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return fmt.Errorf("terminal: state: %w", err)
+	}
+	if _, err := f.WriteString(strconv.FormatUint(seq, 10) + "\n"); err != nil {
+		f.Close()
+		return fmt.Errorf("terminal: state: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("terminal: state: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("terminal: state: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("terminal: state: %w", err)
+	}
+	d, err := os.Open(t.cfg.StateDir)
+	if err != nil {
+		return fmt.Errorf("terminal: state: %w", err)
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// lastDone reads the state file (0 when absent or damaged: everything is then redone from
+// the journal's last record, which is safe: a receipt may print twice, a payout never).
+func (t *Terminal) lastDone() uint64 {
+	b, err := os.ReadFile(filepath.Join(t.cfg.StateDir, doneFile))
+	if err != nil {
+		return 0
+	}
+	return parseDone(b)
+}
+
+// parseDone reads the state file's sequence; anything but one decimal number is 0.
+func parseDone(b []byte) uint64 {
+	if len(b) > 32 {
+		return 0
+	}
+	n, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n
+}

@@ -1,0 +1,195 @@
+package terminal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/packterm/pos/device/retail"
+	"github.com/packterm/pos/drivers/gpioio"
+	"github.com/packterm/pos/drivers/printer"
+	"github.com/packterm/pos/validate/codes"
+)
+
+// State is one state of the machine: Run does what the state does and returns the next
+// state, or nil when ctx ends.
+type State interface {
+	Name() string
+	Run(ctx context.Context, t *Terminal) State
+}
+
+// Terminal is the retail state machine on its parts.
+type Terminal struct {
+	cfg   Config
+	parts Parts
+	data  Data
+	log   *slog.Logger
+
+	events chan Event
+
+	throttle *throttleState
+	last     *printer.Receipt        // last receipt printed (reprint)
+	claimed  map[codes.TicketID]bool // tickets claimed here (replayed from the journal at start)
+
+	mu       sync.Mutex
+	state    string
+	quiet    bool // the state is idle or shows a result: nothing waits for an answer
+	waiting  bool // blocked in wait with nothing queued
+	received uint64
+	screen   []string
+	scanner  bool // scanner present
+	settled  chan struct{}
+	ready    chan struct{}
+	readyOne sync.Once
+}
+
+// New builds the terminal; Run starts it.
+func New(cfg Config, parts Parts, data Data) (*Terminal, error) {
+	if err := cfg.defaults(); err != nil {
+		return nil, err
+	}
+	if err := checkParts(parts); err != nil {
+		return nil, err
+	}
+	if data.Journal == nil {
+		return nil, errors.New("terminal: no journal")
+	}
+	t := &Terminal{
+		cfg: cfg, parts: parts, data: data, log: cfg.Logger,
+		events:  make(chan Event, 16),
+		settled: make(chan struct{}), ready: make(chan struct{}),
+	}
+	t.throttle = newThrottle(cfg.Throttle)
+	t.claimed = map[codes.TicketID]bool{}
+	return t, nil
+}
+
+// Run runs the machine until ctx ends; it returns nil then.
+func (t *Terminal) Run(ctx context.Context) error {
+	st, err := t.start(ctx)
+	if err != nil {
+		return err
+	}
+	for st != nil && ctx.Err() == nil {
+		t.enter(st)
+		st = st.Run(ctx, t)
+	}
+	return nil
+}
+
+func (t *Terminal) enter(st State) {
+	_, quiet := st.(quietState)
+	t.mu.Lock()
+	t.state, t.quiet = st.Name(), quiet
+	t.mu.Unlock()
+	t.log.Debug("terminal: state", "state", st.Name())
+}
+
+// quietState marks states in which nothing waits for an answer (idle, result screens).
+type quietState interface{ quiet() }
+
+// Ready is closed once the terminal shows its first screen at rest (idle, or the notice of
+// an emulator without a status list) and takes inputs.
+func (t *Terminal) Ready() <-chan struct{} { return t.ready }
+
+// StateName is the current state's name.
+func (t *Terminal) StateName() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.state
+}
+
+// Screen is the text last shown.
+func (t *Terminal) Screen() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]string(nil), t.screen...)
+}
+
+// ScannerPresent reports whether the scanner has said it is on line (and not gone since).
+func (t *Terminal) ScannerPresent() bool { return t.scannerPresent() }
+
+func (t *Terminal) setWaiting(w bool) {
+	t.mu.Lock()
+	t.waiting = w
+	if w && len(t.events) == 0 {
+		close(t.settled)
+		t.settled = make(chan struct{})
+	}
+	t.mu.Unlock()
+}
+
+func (t *Terminal) consumed() {
+	t.mu.Lock()
+	t.received++
+	t.mu.Unlock()
+}
+
+// Received is the number of inputs the machine has taken so far.
+func (t *Terminal) Received() uint64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.received
+}
+
+// Settle blocks until the machine has taken more than n inputs and waits for the next one
+// with none queued; quiet reports whether it is then idle or showing a result.
+func (t *Terminal) Settle(ctx context.Context, n uint64) (quiet bool, err error) {
+	for {
+		t.mu.Lock()
+		ch := t.settled
+		if t.received > n && t.waiting && len(t.events) == 0 {
+			q := t.quiet
+			t.mu.Unlock()
+			return q, nil
+		}
+		t.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return false, fmt.Errorf("terminal: settle: in state %s: %w", t.StateName(), ctx.Err())
+		}
+	}
+}
+
+// show lays s out on the panel and shows it.
+func (t *Terminal) show(s retail.Screen) {
+	lines, err := retail.Layout(s, t.parts.Screen.Cols(), t.parts.Screen.Rows())
+	if err != nil {
+		t.log.Error("terminal: screen does not fit", "err", err)
+		lines = retail.MustLayout(s, t.parts.Screen.Cols(), t.parts.Screen.Rows())
+	}
+	if err := t.parts.Screen.Show(lines...); err != nil {
+		t.log.Error("terminal: display", "err", err)
+	}
+	t.mu.Lock()
+	t.screen = lines
+	t.mu.Unlock()
+}
+
+// signal lights the outcome's LED and plays its beep (in the background: a beep never
+// delays the machine).
+func (t *Terminal) signal(ctx context.Context, s retail.Signal) {
+	green, red := s == retail.SignalOK, s == retail.SignalRefused || s == retail.SignalAttention
+	if err := errors.Join(t.parts.Green.Set(green), t.parts.Red.Set(red)); err != nil {
+		t.log.Error("terminal: LED", "err", err)
+	}
+	var p gpioio.Pattern
+	switch s {
+	case retail.SignalOK:
+		p = gpioio.BeepOK
+	case retail.SignalRefused:
+		p = gpioio.BeepRefused
+	case retail.SignalAttention:
+		p = gpioio.BeepAttention
+	default:
+		return
+	}
+	go func() {
+		if err := t.parts.Buzzer.Play(ctx, p); err != nil && ctx.Err() == nil {
+			t.log.Error("terminal: buzzer", "err", err)
+		}
+	}()
+}

@@ -1,0 +1,151 @@
+package terminal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+
+	"github.com/packterm/pos/device/retail"
+	"github.com/packterm/pos/drivers/display"
+	"github.com/packterm/pos/drivers/gpioio"
+	"github.com/packterm/pos/drivers/printer"
+	"github.com/packterm/pos/drivers/printer/escpos"
+	"github.com/packterm/pos/validate/journal"
+	"github.com/packterm/pos/validate/ledger"
+)
+
+// Printer is what the terminal needs of the receipt printer; *printer.Printer implements it.
+// Print keeps the receipt in a durable spool before printing: a *printer.FaultError means it
+// waits there and prints at a later Flush.
+type Printer interface {
+	Print(ctx context.Context, r printer.Receipt) error
+	Flush(ctx context.Context) (int, error)
+	Pending() ([]printer.Spooled, error)
+	Status(ctx context.Context) (escpos.Status, error)
+}
+
+// LED is a lamp; *gpioio.LED implements it.
+type LED interface{ Set(on bool) error }
+
+// Buzzer plays beeps; *gpioio.Buzzer implements it.
+type Buzzer interface {
+	Play(ctx context.Context, p gpioio.Pattern) error
+}
+
+// Drawer is the cash drawer; *gpioio.Drawer implements it.
+type Drawer interface {
+	Open(ctx context.Context) error
+}
+
+// TamperSwitch is the case switch; *gpioio.Tamper implements it.
+type TamperSwitch interface {
+	State() gpioio.TamperState
+	Reset()
+}
+
+var (
+	_ Printer      = (*printer.Printer)(nil)
+	_ LED          = (*gpioio.LED)(nil)
+	_ Buzzer       = (*gpioio.Buzzer)(nil)
+	_ Drawer       = (*gpioio.Drawer)(nil)
+	_ TamperSwitch = (*gpioio.Tamper)(nil)
+)
+
+// Parts are the terminal's devices.
+type Parts struct {
+	Screen     display.Screen
+	Printer    Printer
+	Green, Red LED
+	Buzzer     Buzzer
+	Drawer     Drawer
+	Tamper     TamperSwitch // nil: no switch
+}
+
+// Config of the terminal.
+type Config struct {
+	Terminal     string // terminal id (printed on receipts)
+	RetailerName string // printed on receipts
+	// PerTicket and PerDay are the pay limits in cents: a winner above PerTicket, or one that
+	// would take the day's payouts above PerDay, gets a claim receipt instead.
+	PerTicket, PerDay int64
+	// StateDir holds the terminal's own small state (the last finished operation).
+	StateDir string
+	// UnlockTokenSHA256 is the SHA-256 (hex) of the technician's unlock token; empty turns
+	// technician unlock off (a tamper lock then holds), unless OpenUnlock.
+	UnlockTokenSHA256 string
+	// OpenUnlock accepts any unlock when no token is set (the emulator).
+	OpenUnlock bool
+	// ResultTimeout: a result screen goes back to idle after it (0: 20 s).
+	ResultTimeout time.Duration
+	// OfferTimeout: an unanswered sale or payment offer is abandoned after it (0: 2 min).
+	OfferTimeout time.Duration
+	// PollInterval: how often a printer fault is retried (0: 2 s).
+	PollInterval time.Duration
+	// LongPress: a button held this long at rest asks for the report (OK) or a duplicate
+	// (CANCEL) (0: 3 s).
+	LongPress time.Duration
+	// StatusPoll: how often the idle terminal asks the printer's status (0: 30 s).
+	StatusPoll time.Duration
+	// Throttle of forged codes (zero value: 5 within 10 min lock for 1 min, doubling, at most 24 h).
+	Throttle Throttle
+	// AllDelivered: no status list, every pack counts as delivered (emulation); said at start.
+	AllDelivered bool
+	Clock        clockwork.Clock
+	Logger       *slog.Logger
+}
+
+// Data are the ledger, the pack status list and the journal the terminal decides with.
+type Data struct {
+	Ledger  *ledger.Ledger    // nil: no ledger installed
+	Status  retail.PackStatus // nil: no status list
+	Journal *journal.Journal  // required
+}
+
+func (c *Config) defaults() error {
+	if c.Terminal == "" {
+		return errors.New("terminal: config: no terminal id")
+	}
+	if c.StateDir == "" {
+		return errors.New("terminal: config: no state directory")
+	}
+	if c.PerTicket <= 0 {
+		c.PerTicket = 150_00
+	}
+	if c.PerDay <= 0 {
+		c.PerDay = 5_000_00
+	}
+	if c.ResultTimeout <= 0 {
+		c.ResultTimeout = 20 * time.Second
+	}
+	if c.OfferTimeout <= 0 {
+		c.OfferTimeout = 2 * time.Minute
+	}
+	if c.PollInterval <= 0 {
+		c.PollInterval = 2 * time.Second
+	}
+	if c.LongPress <= 0 {
+		c.LongPress = 3 * time.Second
+	}
+	if c.StatusPoll <= 0 {
+		c.StatusPoll = 30 * time.Second
+	}
+	c.Throttle = c.Throttle.withDefaults()
+	if c.Clock == nil {
+		c.Clock = clockwork.NewRealClock()
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	return nil
+}
+
+func checkParts(p Parts) error {
+	if p.Screen == nil || p.Printer == nil || p.Green == nil || p.Red == nil || p.Buzzer == nil || p.Drawer == nil {
+		return fmt.Errorf("terminal: parts: screen, printer, LEDs, buzzer and drawer are required")
+	}
+	return nil
+}

@@ -1,0 +1,178 @@
+package terminal
+
+import (
+	"encoding/hex"
+	"fmt"
+
+	"github.com/packterm/pos/device/retail"
+	"github.com/packterm/pos/drivers/printer"
+	"github.com/packterm/pos/validate/journal"
+)
+
+// nextSeq is the sequence the next journal record gets (the terminal is its only writer).
+func (t *Terminal) nextSeq() uint64 {
+	seq, _ := t.data.Journal.Head()
+	return seq + 1
+}
+
+// receiptID names a receipt: terminal, journal sequence, copy letter (J player, C retailer,
+// R claim, V sale, Z report, D duplicate). It is printed as the receipt's barcode.
+func (t *Terminal) receiptID(seq uint64, copy string) string {
+	return fmt.Sprintf("%s-%06d-%s", t.cfg.Terminal, seq, copy)
+}
+
+var (
+	center = printer.Style{Align: printer.Center}
+	title  = printer.Style{Align: printer.Center, Bold: true, DoubleHeight: true}
+	big    = printer.Style{Align: printer.Center, Bold: true, DoubleWidth: true, DoubleHeight: true}
+	bold   = printer.Style{Bold: true}
+)
+
+func (t *Terminal) gameName(n int) string {
+	if t.data.Ledger == nil || n < 1 {
+		return ""
+	}
+	gs := t.data.Ledger.Header().Definition.Games
+	if n > len(gs) {
+		return ""
+	}
+	return gs[n-1].Name
+}
+
+// head is the top of every receipt: retailer, what it is, which copy.
+func (t *Terminal) head(what, copy string) []printer.Item {
+	items := []printer.Item{}
+	if t.cfg.RetailerName != "" {
+		items = append(items, printer.Text{Text: t.cfg.RetailerName, Style: printer.Style{Align: printer.Center, Bold: true}})
+	}
+	items = append(items, printer.Text{Text: what, Style: title})
+	if copy != "" {
+		items = append(items, printer.Text{Text: copy, Style: center})
+	}
+	return append(items, printer.Rule{})
+}
+
+// foot is the bottom: date, terminal, journal sequence and hash prefix, receipt barcode.
+func (t *Terminal) foot(rec journal.Record, id string) []printer.Item {
+	return []printer.Item{
+		printer.Rule{},
+		printer.Pair{Left: "Date", Right: retail.FullDate(rec.Time)},
+		printer.Pair{Left: "Terminal", Right: rec.Terminal},
+		printer.Pair{Left: "Journal n°", Right: fmt.Sprint(rec.Seq)},
+		printer.Pair{Left: "Empreinte", Right: hex.EncodeToString(rec.Hash[:8])},
+		printer.Barcode{Symbology: printer.Code128, Data: id},
+		printer.Feed{Lines: 1},
+	}
+}
+
+func (t *Terminal) ticketLines(rec journal.Record) []printer.Item {
+	id := rec.Ticket
+	return []printer.Item{
+		printer.Pair{Left: "Jeu", Right: fmt.Sprintf("%d %s", rec.Game, t.gameName(rec.Game))},
+		printer.Pair{Left: "Paquet", Right: fmt.Sprintf("%d-%d", id.Block, id.Pack)},
+		printer.Pair{Left: "Position", Right: fmt.Sprint(id.Position)},
+		printer.Pair{Left: "Ticket", Right: id.String()},
+	}
+}
+
+// payoutReceipts are the player's and the retailer's copies of a payout.
+func (t *Terminal) payoutReceipts(rec journal.Record) []printer.Receipt {
+	var out []printer.Receipt
+	for i, copy := range []string{"COPIE JOUEUR", "COPIE COMMERÇANT"} {
+		id := rec.Receipts[i]
+		items := t.head("GAGNANT - PAIEMENT", copy)
+		items = append(items, t.ticketLines(rec)...)
+		items = append(items, printer.Text{Text: "MONTANT PAYÉ", Style: printer.Style{Align: printer.Center, Bold: true}},
+			printer.Text{Text: retail.Plain(retail.Money(rec.Amount)), Style: big})
+		if i == 1 {
+			items = append(items, printer.Text{Text: "Signature du joueur :"}, printer.Feed{Lines: 2})
+		}
+		items = append(items, t.foot(rec, id)...)
+		out = append(out, printer.Receipt{ID: id, Items: items})
+	}
+	return out
+}
+
+// claimReceipts is the claim receipt of a winner above the limit: nothing paid here.
+func (t *Terminal) claimReceipts(rec journal.Record) []printer.Receipt {
+	id := rec.Receipts[0]
+	items := t.head("GAGNANT - RÉCLAMATION", "À PRÉSENTER EN CENTRE DE PAIEMENT")
+	items = append(items, t.ticketLines(rec)...)
+	items = append(items, printer.Text{Text: "GAIN", Style: printer.Style{Align: printer.Center, Bold: true}},
+		printer.Text{Text: retail.Plain(retail.Money(rec.Amount)), Style: big},
+		printer.Text{Text: "Au-delà du plafond de paiement du point de vente : RIEN N'A ÉTÉ PAYÉ ICI. Conservez le ticket et ce reçu."})
+	items = append(items, t.foot(rec, id)...)
+	return []printer.Receipt{{ID: id, Items: items}}
+}
+
+// saleReceipts is the receipt of a pack sale.
+func (t *Terminal) saleReceipts(rec journal.Record) []printer.Receipt {
+	id := rec.Receipts[0]
+	items := t.head("VENTE D'UN PAQUET", "")
+	items = append(items,
+		printer.Pair{Left: "Paquet", Right: fmt.Sprintf("%d-%d", rec.Ticket.Block, rec.Ticket.Pack)},
+		printer.Pair{Left: "8 tickets", Right: retail.Plain(retail.Money(rec.Amount)), Style: bold})
+	items = append(items, t.foot(rec, id)...)
+	return []printer.Receipt{{ID: id, Items: items}}
+}
+
+// reportReceipt is the end-of-day report.
+func (t *Terminal) reportReceipt(rec journal.Record, d journal.DayTotals) []printer.Receipt {
+	id := rec.Receipts[0]
+	m := func(c int64) string { return retail.Plain(retail.Money(c)) }
+	items := t.head("RAPPORT DU JOUR", d.Day)
+	items = append(items,
+		printer.Pair{Left: fmt.Sprintf("Ventes : %d paquet(s)", d.Sales), Right: m(d.SalesAmount), Style: bold},
+		printer.Pair{Left: fmt.Sprintf("Paiements : %d", d.Payouts), Right: m(d.PayoutsAmount), Style: bold})
+	for g := 1; g < len(d.PerGame); g++ {
+		pg := d.PerGame[g]
+		items = append(items, printer.Pair{Left: fmt.Sprintf("  jeu %d : %d", g, pg.Payouts), Right: m(pg.Amount)})
+	}
+	items = append(items,
+		printer.Pair{Left: fmt.Sprintf("Réclamations : %d", d.Claims), Right: m(d.ClaimsAmount)},
+		printer.Rule{},
+		printer.Pair{Left: "SOLDE (ventes - paiements)", Right: m(d.SalesAmount - d.PayoutsAmount), Style: bold})
+	items = append(items, t.foot(rec, id)...)
+	return []printer.Receipt{{ID: id, Items: items}}
+}
+
+// duplicate is r again, marked DUPLICATA, under a new id.
+func duplicate(r printer.Receipt, id string) printer.Receipt {
+	items := append([]printer.Item{printer.Text{Text: "DUPLICATA", Style: big}, printer.Text{Text: "de " + r.ID, Style: center}}, r.Items...)
+	for i, it := range items {
+		if b, ok := it.(printer.Barcode); ok {
+			b.Data = id
+			items[i] = b
+		}
+	}
+	return printer.Receipt{ID: id, Items: items}
+}
+
+// lastReceipt is the last receipt printed, rebuilt from the journal after a restart.
+func (t *Terminal) lastReceipt() (printer.Receipt, bool) {
+	if t.last != nil {
+		return *t.last, true
+	}
+	rec, ok := t.data.Journal.Last()
+	if !ok {
+		return printer.Receipt{}, false
+	}
+	rs := t.receiptsOf(rec)
+	if len(rs) == 0 {
+		return printer.Receipt{}, false
+	}
+	return rs[len(rs)-1], true
+}
+
+// receiptsOf rebuilds the receipts of a record (same content, same ids).
+func (t *Terminal) receiptsOf(rec journal.Record) []printer.Receipt {
+	switch {
+	case rec.Kind == journal.KindPayout && len(rec.Receipts) == 2:
+		return t.payoutReceipts(rec)
+	case rec.Kind == journal.KindClaim && len(rec.Receipts) == 1:
+		return t.claimReceipts(rec)
+	case rec.Kind == journal.KindSale && len(rec.Receipts) == 1:
+		return t.saleReceipts(rec)
+	}
+	return nil
+}

@@ -1,0 +1,88 @@
+package terminal
+
+import (
+	"context"
+	"time"
+
+	"github.com/packterm/pos/device/retail"
+	"github.com/packterm/pos/validate/journal"
+)
+
+// replayWindow is how far back start looks in the journal: tamper, locks, forged codes and
+// claims (a ticket claimed here is never paid here afterwards).
+const replayWindow = 30 * 24 * time.Hour
+
+// start rebuilds what the journal says of the terminal's state (a tamper lock not yet
+// unlocked, a brute-force lock, forged codes of the last minutes) and finishes the last
+// money operation if a crash interrupted it: its receipts print (again, if they were not in
+// the spool) and the drawer opens. Nothing is paid or recorded twice.
+func (t *Terminal) start(ctx context.Context) (State, error) {
+	now := t.cfg.Clock.Now()
+	tamperOpen := false
+	err := t.data.Journal.Each(now.Add(-replayWindow), func(r journal.Record) error {
+		switch r.Kind {
+		case journal.KindClaim:
+			t.claimed[r.Ticket] = true
+		case journal.KindTamper:
+			tamperOpen = true
+		case journal.KindUnlock:
+			tamperOpen = false
+		case journal.KindLock:
+			if now.Sub(r.Time) > 48*time.Hour {
+				return nil
+			}
+			d, err := time.ParseDuration(r.Detail)
+			if err == nil {
+				t.throttle.restore(r.Time, d)
+			}
+			t.throttle.mu.Lock()
+			t.throttle.recent = t.throttle.recent[:0]
+			t.throttle.mu.Unlock()
+		case journal.KindRefused:
+			if r.Reason == retail.Forged.String() && now.Sub(r.Time) < t.cfg.Throttle.Window {
+				t.throttle.restoreForged(r.Time)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.log.Error("terminal: journal replay", "err", err)
+	}
+	var next State = idle{}
+	if t.cfg.AllDelivered {
+		next = result{"all-delivered", retail.AllDeliveredScreen(), retail.SignalNone}
+	}
+	if last, ok := t.unfinished(); ok {
+		t.log.Warn("terminal: finishing the operation a restart interrupted", "seq", last.Seq, "kind", last.Kind.String())
+		next = deliver{rec: last, receipts: t.receiptsOf(last), drawer: last.Kind == journal.KindPayout, done: next}
+	}
+	if tamperOpen || t.tampered() {
+		next = tamperLock{then: next, recorded: tamperOpen && !t.tampered()}
+	}
+	if err := t.data.Journal.Health(); err != nil {
+		t.log.Error("terminal: journal unhealthy: no sale or payout", "err", err)
+	}
+	return next, nil
+}
+
+// unfinished is the last sale, payout or claim recorded after the last finished operation
+// (a tamper or a refusal may follow it in the journal: a fault, then the case opened, then a
+// crash).
+func (t *Terminal) unfinished() (journal.Record, bool) {
+	done := t.lastDone()
+	recent, err := t.data.Journal.Tail(16)
+	if err != nil {
+		t.log.Error("terminal: journal tail", "err", err)
+		return journal.Record{}, false
+	}
+	for i := len(recent) - 1; i >= 0; i-- {
+		r := recent[i]
+		if r.Seq <= done {
+			break
+		}
+		if len(t.receiptsOf(r)) > 0 {
+			return r, true
+		}
+	}
+	return journal.Record{}, false
+}

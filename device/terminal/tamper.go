@@ -1,0 +1,77 @@
+package terminal
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"strings"
+
+	"github.com/packterm/pos/device/retail"
+	"github.com/packterm/pos/validate/journal"
+)
+
+// tampered reports whether the tamper switch's latch is tripped.
+func (t *Terminal) tampered() bool {
+	return t.parts.Tamper != nil && t.parts.Tamper.State().Tripped
+}
+
+// tamperLock records the opening and locks the terminal until a technician unlocks it with
+// the case closed; then it resumes with then (idle by default).
+type tamperLock struct {
+	then     State
+	recorded bool // already in the journal (restart while locked)
+}
+
+func (tamperLock) Name() string { return "tamper-locked" }
+
+func (s tamperLock) Run(ctx context.Context, t *Terminal) State {
+	if !s.recorded {
+		if _, err := t.data.Journal.Append(journal.Entry{Kind: journal.KindTamper, Reason: "case-opened"}); err != nil {
+			t.log.Error("terminal: journal tamper", "err", err)
+		}
+		t.log.Warn("terminal: tamper switch: locked until a technician unlocks")
+	}
+	t.show(retail.TamperLocked())
+	t.signal(ctx, retail.SignalAttention)
+	for {
+		ev, ok := t.wait(ctx, 0)
+		if !ok {
+			return nil
+		}
+		if ev.Kind != EvUnlock {
+			continue
+		}
+		if !t.unlockToken(ev.Text) {
+			t.log.Warn("terminal: unlock refused: wrong token")
+			continue
+		}
+		if t.parts.Tamper != nil {
+			if t.parts.Tamper.State().Open {
+				t.show(retail.UnlockRefused())
+				continue
+			}
+			t.parts.Tamper.Reset()
+		}
+		if _, err := t.data.Journal.Append(journal.Entry{Kind: journal.KindUnlock, Reason: "technician"}); err != nil {
+			t.log.Error("terminal: journal unlock", "err", err)
+		}
+		t.log.Info("terminal: unlocked by a technician")
+		t.show(retail.Unlocked())
+		if s.then != nil {
+			return s.then
+		}
+		return result{"unlocked", retail.Unlocked(), retail.SignalNone}
+	}
+}
+
+// unlockToken checks a technician's token against the configured hash (none configured:
+// unlock is off, or open on the emulator).
+func (t *Terminal) unlockToken(token string) bool {
+	want := strings.ToLower(strings.TrimSpace(t.cfg.UnlockTokenSHA256))
+	if want == "" {
+		return t.cfg.OpenUnlock
+	}
+	sum := sha256.Sum256([]byte(token))
+	return subtle.ConstantTimeCompare([]byte(hex.EncodeToString(sum[:])), []byte(want)) == 1
+}

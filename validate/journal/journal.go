@@ -1,0 +1,306 @@
+package journal
+
+import (
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// File names in the journal directory.
+const (
+	DBFile         = "journal.db"
+	DeviceKeyFile  = "device.key"
+	DevicePubFile  = "device.pub"
+	lockTimeout    = time.Second
+	metaFormatWant = 1
+)
+
+// Bucket and key names (docs/journal.md, "Buckets").
+var (
+	bMeta        = []byte("meta")
+	bRecords     = []byte("records")
+	bPaid        = []byte("paid")
+	bSold        = []byte("sold")
+	bDays        = []byte("days")
+	bCheckpoints = []byte("checkpoints")
+	allBuckets   = [][]byte{bMeta, bRecords, bPaid, bSold, bDays, bCheckpoints}
+
+	kFormat   = []byte("format")
+	kTerminal = []byte("terminal")
+	kBoot     = []byte("boot")
+	kHead     = []byte("head")
+)
+
+// Options configure Open.
+type Options struct {
+	Terminal  string             // required
+	Clock     clockwork.Clock    // nil = real clock
+	Logger    *slog.Logger       // nil = discard
+	DeviceKey ed25519.PrivateKey // signs checkpoints; nil = load or create DIR/device.key (0600) + device.pub
+
+	// ReadOnly opens without writing anything (verify, export, show): the file is opened
+	// O_RDONLY under a shared lock, no key is created, Append fails with ErrReadOnly.
+	ReadOnly bool
+	// PublicKey checks the checkpoints of a read-only open; nil = DIR/device.pub.
+	PublicKey ed25519.PublicKey
+
+	pageSize int // tests: small pages make small files to fuzz
+}
+
+// Journal is an open journal. Its methods are safe for concurrent use.
+type Journal struct {
+	dir      string
+	terminal string
+	clock    clockwork.Clock
+	log      *slog.Logger
+	readOnly bool
+	priv     ed25519.PrivateKey
+	pub      ed25519.PublicKey
+
+	db *bolt.DB
+
+	mu       sync.Mutex
+	health   error  // nil, or a *CorruptError: the no-payout state
+	repaired string // what Open repaired (torn last transaction), "" if nothing
+	boot     uint64
+	head     uint64
+	headHash [32]byte
+	last     Record
+	cp       *Checkpoint // last checkpoint, nil before the first
+}
+
+// Open opens (or, unless read-only, creates) the journal in dir and verifies it from its
+// last signed checkpoint. A journal that fails verification is still returned, in its
+// no-payout state: Health reports why and Append fails with ErrReadOnly. Open returns an
+// error only when it cannot even look: bad options, a missing directory or key, a file
+// held by another process.
+func Open(dir string, o Options) (*Journal, error) {
+	if err := checkTerminal(o.Terminal); err != nil && !o.ReadOnly {
+		return nil, fmt.Errorf("journal: open: %w", err)
+	}
+	j := &Journal{dir: dir, terminal: o.Terminal, clock: o.Clock, log: o.Logger, readOnly: o.ReadOnly}
+	if j.clock == nil {
+		j.clock = clockwork.NewRealClock()
+	}
+	if j.log == nil {
+		j.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if err := j.loadKeys(o); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, DBFile)
+	st, err := os.Stat(path)
+	fresh := errors.Is(err, fs.ErrNotExist) || (err == nil && st.Size() == 0)
+	if err != nil && !fresh {
+		return nil, fmt.Errorf("journal: open: %w", err)
+	}
+	if fresh && o.ReadOnly {
+		return nil, fmt.Errorf("journal: open: %s: %w", path, fs.ErrNotExist)
+	}
+	if !fresh {
+		note, err := precheckMeta(path)
+		if err != nil {
+			j.setCorrupt(err)
+			return j, nil
+		}
+		j.repaired = note
+	}
+	if err := j.openBolt(path, fresh, o.pageSize); err != nil {
+		if j.health != nil {
+			return j, nil
+		}
+		return nil, err
+	}
+	if fresh {
+		if err := syncDir(dir); err != nil {
+			j.db.Close()
+			return nil, fmt.Errorf("journal: open: %w", err)
+		}
+	} else if err := guard("check file", func() error { return checkFile(j.db, path) }); err != nil {
+		j.setCorrupt(err)
+		return j, nil
+	}
+	if !o.ReadOnly {
+		if err := j.start(fresh); err != nil {
+			if j.health != nil {
+				return j, nil
+			}
+			j.db.Close()
+			return nil, err
+		}
+	}
+	if err := guard("verify", j.verifyOpen); err != nil {
+		j.setCorrupt(err)
+		return j, nil
+	}
+	if j.repaired != "" {
+		j.log.Warn("journal: repaired on open", "repair", j.repaired)
+	}
+	if !o.ReadOnly {
+		if err := j.dailyCheckpoint(); err != nil {
+			j.log.Error("journal: daily checkpoint failed", "err", err)
+		}
+	}
+	j.log.Info("journal: open", "dir", dir, "terminal", j.terminal, "head", j.head, "boot", j.boot, "read_only", o.ReadOnly)
+	return j, nil
+}
+
+func (j *Journal) openBolt(path string, fresh bool, pageSize int) error {
+	// bbolt does not close its file when it panics on a damaged one: keep it, so that
+	// the file (and its lock) is released then.
+	var file *os.File
+	bo := &bolt.Options{Timeout: lockTimeout, ReadOnly: j.readOnly, FreelistType: bolt.FreelistArrayType, PageSize: pageSize,
+		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
+			f, err := os.OpenFile(name, flag, perm)
+			file = f
+			return f, err
+		}}
+	if err := guard("open file", func() (err error) {
+		j.db, err = bolt.Open(path, 0o600, bo)
+		return err
+	}); err != nil {
+		if j.db == nil && file != nil {
+			file.Close()
+		}
+		if errors.Is(err, berrors.ErrTimeout) {
+			return fmt.Errorf("journal: open %s: %w", path, ErrInUse)
+		}
+		if errors.Is(err, ErrCorrupt) || !fresh && isBoltFormatError(err) {
+			j.setCorrupt(corrupt(0, "storage file does not open: %v", err))
+			return err
+		}
+		return fmt.Errorf("journal: open %s: %w", path, err)
+	}
+	return nil
+}
+
+func isBoltFormatError(err error) bool {
+	return errors.Is(err, berrors.ErrInvalid) || errors.Is(err, berrors.ErrVersionMismatch) ||
+		errors.Is(err, berrors.ErrChecksum) || errors.Is(err, berrors.ErrInvalidMapping)
+}
+
+// start creates the buckets of a fresh journal, checks the terminal id and counts the boot.
+func (j *Journal) start(fresh bool) error {
+	return guard("start", func() error {
+		return j.db.Update(func(tx *bolt.Tx) error {
+			m := tx.Bucket(bMeta)
+			if m == nil {
+				if !fresh && tx.Bucket(bRecords) != nil {
+					return corrupt(0, "meta bucket missing")
+				}
+				for _, name := range allBuckets {
+					if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+						return fmt.Errorf("journal: create: %w", err)
+					}
+				}
+				m = tx.Bucket(bMeta)
+				if err := m.Put(kFormat, []byte{metaFormatWant}); err != nil {
+					return err
+				}
+				if err := m.Put(kTerminal, []byte(j.terminal)); err != nil {
+					return err
+				}
+			}
+			if t := string(m.Get(kTerminal)); t != j.terminal {
+				return fmt.Errorf("journal: open: the journal belongs to terminal %.64q, not %q", t, j.terminal)
+			}
+			boot := u64(m.Get(kBoot)) + 1
+			if err := m.Put(kBoot, be64(boot)); err != nil {
+				return err
+			}
+			j.boot = boot
+			return nil
+		})
+	})
+}
+
+// Health is nil while the journal can prove what it recorded; otherwise an error wrapping
+// ErrCorrupt with the reason (read-only, no payouts: "APPELEZ LE TECHNICIEN").
+func (j *Journal) Health() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.health
+}
+
+// Repaired says what Open repaired ("" when nothing): with bbolt only an interrupted last
+// transaction can be, by falling back to the previous meta page.
+func (j *Journal) Repaired() string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.repaired
+}
+
+// Terminal is the terminal id the journal belongs to.
+func (j *Journal) Terminal() string { return j.terminal }
+
+// Boot is this start's counter (0 for a read-only open).
+func (j *Journal) Boot() uint64 { return j.boot }
+
+// PublicKey is the device key that signs (or, read-only, checks) the checkpoints.
+func (j *Journal) PublicKey() ed25519.PublicKey { return j.pub }
+
+// setCorrupt enters the no-payout state (the first reason is kept).
+func (j *Journal) setCorrupt(err error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.setCorruptLocked(err)
+}
+
+func (j *Journal) setCorruptLocked(err error) {
+	if j.health != nil {
+		return
+	}
+	var ce *CorruptError
+	if !errors.As(err, &ce) {
+		err = corrupt(0, "%v", err)
+	}
+	j.health = err
+	j.log.Error("journal: no-payout state", "reason", err.Error())
+}
+
+// Head is the last record's sequence number and hash (0 and zero hash when empty).
+func (j *Journal) Head() (seq uint64, hash [32]byte) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.head, j.headHash
+}
+
+// Last is the last record (for a reprint); false when the journal is empty.
+func (j *Journal) Last() (Record, bool) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.last, j.head > 0
+}
+
+// Close closes the file.
+func (j *Journal) Close() error {
+	if j.db == nil {
+		return nil
+	}
+	err := j.db.Close()
+	j.db = nil
+	if err != nil {
+		return fmt.Errorf("journal: close: %w", err)
+	}
+	return nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}

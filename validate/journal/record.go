@@ -1,0 +1,52 @@
+package journal
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/packterm/pos/validate/codes"
+)
+
+// Entry is what the caller appends; the journal fills in the rest of Record.
+type Entry struct {
+	Kind     Kind
+	Time     time.Time      // wall time; zero means "now" from the journal's clock
+	Ticket   codes.TicketID // zero value when there is none; Position 0 for a whole pack (sale)
+	Game     int            // 1..8 for a ticket's game, 0 otherwise
+	Amount   int64          // cents (sale price, payout, claim)
+	Receipts []string       // receipt ids printed for this record
+	Code     string         // full validation code: KindPayout only (rejected on any other kind)
+	Reason   string         // short machine reason for refusals/locks ("forged", "void-pack", ...)
+	Detail   string         // free text for installs/config/locks
+}
+
+// Record is one journal record: the entry, where it stands in the chain and its hash.
+type Record struct {
+	Entry
+	Terminal string   // terminal id
+	Seq      uint64   // per-terminal, 1, 2, 3 … with no gap
+	Boot     uint64   // start counter of the journal (monotonic order across restarts: (Boot, Seq))
+	Prev     [32]byte // previous record's hash (zero for Seq 1)
+	Hash     [32]byte // this record's hash (over its canonical encoding, Prev included)
+}
+
+// ID is the record's stable id "<terminal>/<seq>" (the fleet uses it as message id, so
+// publishing a record twice is harmless).
+func (r Record) ID() string { return r.Terminal + "/" + strconv.FormatUint(r.Seq, 10) }
+
+// Limits of an entry's fields (the decoder enforces them too).
+const (
+	MaxTerminalLen = 64
+	MaxReceipts    = 8
+	MaxReceiptLen  = 64
+	MaxReasonLen   = 64
+	MaxDetailLen   = 512
+	MaxCodeLen     = 64
+	MaxAmount      = 1 << 40 // cents; far above any prize, keeps sums exact
+)
+
+// hasTicket reports whether the entry names a ticket or a pack.
+func (e Entry) hasTicket() bool { return e.Ticket != (codes.TicketID{}) }
+
+// day is the record's local day "2006-01-02" (the zone the record was written in).
+func (r Record) day() string { return r.Time.Format(time.DateOnly) }
