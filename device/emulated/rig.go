@@ -46,7 +46,8 @@ type Options struct {
 	// Clock is the terminal's and the journal's clock (nil: real); drivers run on real time.
 	Clock  clockwork.Clock
 	Logger *slog.Logger
-	// OnScreen is called with what the emulated panel shows after each change.
+	// OnScreen is called with what the emulated panel shows after each change, one
+	// character per cell (a custom glyph as the character it draws: hd44780emul.Screen).
 	OnScreen func(lines []string)
 	// OnReceipt is called with each receipt the emulated printer cuts (n counts from 1).
 	OnReceipt func(n int, r printeremul.Receipt)
@@ -243,7 +244,7 @@ type watchedScreen struct {
 func (w *watchedScreen) Show(lines ...string) error {
 	err := w.Screen.Show(lines...)
 	if w.on != nil {
-		w.on(w.lcd.Visible())
+		w.on(w.lcd.Screen())
 	}
 	return err
 }
