@@ -3,7 +3,8 @@
 #
 #   1. gofmt check and go vet
 #   2. go test -race ./... on the host, then validate/... again at full counts without -race
-#   3. the README's main command, run as a smoke test: the run fails if it fails
+#   3. the README's main command, run as a smoke test (the emulated terminal playing
+#      scripts/demo.posd, whose checks fail the run), and the operator's demo (scripts/demo.sh)
 #   4. cross-builds of every command for linux/arm (GOARM=6, 7) and linux/arm64, static
 #   5. the test binaries of the hardware-free packages run under qemu-arm-static and
 #      qemu-aarch64-static (-test.short), installing qemu-user-static when missing and allowed
@@ -18,11 +19,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CGO_ENABLED=${CGO_ENABLED:-1}
 
-# The README's main command. CI proves it works.
-readme_main=(bash scripts/demo.sh)
-
 out=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$out"' EXIT
+
+# The README's main command, with a script of checks and a data directory of its own. CI
+# proves it works; the operator's demo runs after it.
+readme_main=(go run ./cmd/posd --emulate --fresh --script scripts/demo.posd --data "$out/posd")
+operator_demo=(bash scripts/demo.sh)
 durations=()
 run_start=$(date +%s)
 
@@ -93,10 +96,17 @@ main_job() {
 		echo "skipped (SMOKE=0)"
 		return
 	fi
-	echo "${readme_main[*]}"
-	local log="$out/main-job.log"
-	if ! "${readme_main[@]}" >"$log" 2>&1; then
-		cat "$log"; echo "FAIL: the README's main command (${readme_main[*]}) failed"; exit 1
+	smoke "the README's main command" "${readme_main[@]}"
+	smoke "the operator's demo" "${operator_demo[@]}"
+}
+
+# smoke WHAT CMD...: runs CMD, its output to a log shown whole when it fails.
+smoke() {
+	local what=$1; shift
+	echo "$*"
+	local log="$out/smoke.log"
+	if ! "$@" >"$log" 2>&1; then
+		cat "$log"; echo "FAIL: $what ($*) failed"; exit 1
 	fi
 	grep -v '^[[:space:]]*$' "$log" | tail -n 3 | sed 's/^/   | /'
 }
@@ -160,7 +170,7 @@ stage "gofmt" gofmt_check
 stage "go vet" vet
 stage "go test -race ./... (host)" race_tests
 stage "full-size tests without the race detector (validate/... at full counts, barcode read rates)" full_tests
-stage "the README's main command (smoke test)" main_job
+stage "the README's main command and the operator's demo (smoke tests)" main_job
 stage "cross-builds (CGO_ENABLED=0, static)" cross_builds
 stage "ARM test binaries under qemu-user" qemu_tests
 

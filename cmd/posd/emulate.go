@@ -47,8 +47,13 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 	} else {
 		cfg.Limits.PerTicket = f.perTicket * 100
 	}
+	if f.fresh {
+		if err := os.RemoveAll(filepath.Join(dir, "terminal")); err != nil {
+			return fail(err)
+		}
+	}
 	out := &printerOut{w: stdout}
-	l, trust, err := openBlock(ctx, f, dir, cfg.Limits.PerTicket, out, stderr)
+	l, trust, aliases, err := openBlock(ctx, f, dir, cfg.Limits.PerTicket, out, stderr)
 	if err != nil {
 		return fail(err)
 	}
@@ -56,7 +61,7 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 	opts := emulated.Options{Dir: filepath.Join(dir, "terminal"), Display: f.display, Ledger: l,
 		PerTicket: cfg.Limits.PerTicket, PerDay: cfg.Limits.PerDay, Terminal: cfg.TerminalID, RetailerName: cfg.RetailerName,
 		UnlockTokenSHA256: cfg.Technician.TokenSHA256, Logger: log, ReceiptsDir: f.receipts,
-		OnScreen: out.screen, OnReceipt: out.receipt}
+		OnScreen: out.screen, OnReceipt: out.receipt, Aliases: aliases}
 	if f.packs != "" {
 		st, err := ledger.LoadStatus(f.packs, trust)
 		if err != nil {
@@ -82,9 +87,14 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 	} else {
 		fmt.Fprintln(stderr, "posd: type codes or !ok, !cancel, !paper-out, !paper-in, !cover-open, !cover-close, !tamper, !unlock, !report, !reprint, !photo FILE.png; Ctrl-D ends")
 	}
-	err = rig.Feed(ctx, in, out.input, func(err error) { fmt.Fprintf(stderr, "posd: %v\n", err) })
+	failed := 0
+	err = rig.Feed(ctx, in, out.input, func(err error) { failed++; fmt.Fprintf(stderr, "posd: %v\n", err) })
 	if err != nil {
 		return fail(err)
+	}
+	if f.script != "" && failed > 0 && ctx.Err() == nil {
+		fmt.Fprintf(stderr, "posd: %d line(s) of the script failed\n", failed)
+		return 2
 	}
 	if f.script != "" && ctx.Err() == nil {
 		quiet, err := rig.Terminal.Settle(ctx, rig.Terminal.Received()-1)
@@ -98,33 +108,34 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 
 // openBlock opens the ledger to run with: --ledger and --pub, or the demo block of the data
 // directory, made on the first run (its codes to try are printed).
-func openBlock(ctx context.Context, f flags, dir string, limit int64, out *printerOut, stderr io.Writer) (*ledger.Ledger, *ledger.TrustStore, error) {
+func openBlock(ctx context.Context, f flags, dir string, limit int64, out *printerOut, stderr io.Writer) (*ledger.Ledger, *ledger.TrustStore, map[string]string, error) {
 	ledgerPath, pubPath := f.ledger, f.pub
+	var aliases map[string]string
 	if ledgerPath == "" {
 		start := time.Now()
 		demo, made, err := emulated.OpenOrMakeDemo(ctx, filepath.Join(dir, "demo"), game.Reglement(), demoBlock, limit, progress(stderr))
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if made {
 			fmt.Fprintf(stderr, "posd: demo block %d made in %s (%s): operator key and ledger, no printer's file\n",
 				demoBlock, filepath.Join(dir, "demo"), time.Since(start).Round(time.Millisecond))
 		}
-		ledgerPath, pubPath = demo.Ledger, demo.Pub
+		ledgerPath, pubPath, aliases = demo.Ledger, demo.Pub, demo.Aliases()
 		out.codes(demo)
 	}
 	if pubPath == "" {
-		return nil, nil, fmt.Errorf("--ledger needs --pub (the operator's public key)")
+		return nil, nil, nil, fmt.Errorf("--ledger needs --pub (the operator's public key)")
 	}
 	trust, err := ledger.LoadTrustStore(pubPath)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	l, err := ledger.OpenFile(ledgerPath, trust)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return l, trust, nil
+	return l, trust, aliases, nil
 }
 
 // printerOut prints the emulator's screens, receipts and inputs on one writer.
@@ -165,13 +176,13 @@ func (p *printerOut) receipt(n int, r printeremul.Receipt) {
 func (p *printerOut) codes(d *emulated.Demo) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fmt.Fprintln(p.w, "codes to try (paste one per line):")
+	fmt.Fprintln(p.w, "codes to try (paste one per line, or its @name):")
 	for _, c := range d.Codes {
 		amount := ""
 		if c.Amount > 0 {
 			amount = " " + retail.Plain(retail.Money(c.Amount))
 		}
-		fmt.Fprintf(p.w, "  %-25s  %s%s\n", c.Code, c.What, amount)
+		fmt.Fprintf(p.w, "  %-25s  %-13s %s%s\n", c.Code, "@"+c.Alias(), c.What, amount)
 	}
 }
 

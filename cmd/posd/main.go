@@ -22,7 +22,7 @@ type flags struct {
 	packs, script       string
 	receipts, display   string
 	perTicket           int64
-	verbose             bool
+	verbose, fresh      bool
 }
 
 func main() {
@@ -44,6 +44,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.receipts, "receipts", "", "emulator: write each receipt as DIR/NNNN.txt and DIR/NNNN.png")
 	fs.StringVar(&f.display, "display", "20x4", "emulator: display size, 16x2 or 20x4")
 	fs.Int64Var(&f.perTicket, "pay-limit", 150, "emulator: pay limit per ticket in euros")
+	fs.BoolVar(&f.fresh, "fresh", false, "emulator: start a new terminal (empty journal and state; the demo block is kept)")
 	fs.BoolVar(&f.verbose, "v", false, "debug logs on stderr")
 	if err := fs.Parse(args); err != nil {
 		return 2

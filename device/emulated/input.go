@@ -36,13 +36,15 @@ const (
 	ActPhoto                        // !photo FILE.png
 	ActUnplug                       // !unplug: the scanner's cable is pulled
 	ActReplug                       // !replug
+	ActExpect                       // !expect TEXT: the display shows TEXT (a script's check)
+	ActExpectReceipt                // !expect-receipt TEXT: the last receipt cut holds TEXT
 )
 
 var commands = map[string]Action{
 	"ok": ActOK, "cancel": ActCancel, "paper-out": ActPaperOut, "paper-in": ActPaperIn,
 	"cover-open": ActCoverOpen, "cover-close": ActCoverClose, "offline": ActOffline, "online": ActOnline,
 	"tamper": ActTamper, "unlock": ActUnlock, "report": ActReport, "reprint": ActReprint, "photo": ActPhoto,
-	"unplug": ActUnplug, "replug": ActReplug,
+	"unplug": ActUnplug, "replug": ActReplug, "expect": ActExpect, "expect-receipt": ActExpectReceipt,
 }
 
 // Input is one parsed line.
@@ -64,11 +66,14 @@ func Parse(line string) (in Input, ok bool, err error) {
 	name, arg, _ := strings.Cut(line[1:], " ")
 	a, known := commands[strings.ToLower(name)]
 	if !known {
-		return Input{}, false, fmt.Errorf("emulated: unknown command %q (ok, cancel, paper-out, paper-in, cover-open, cover-close, offline, online, tamper, unlock, report, reprint, photo FILE, unplug, replug)", "!"+name)
+		return Input{}, false, fmt.Errorf("emulated: unknown command %q (ok, cancel, paper-out, paper-in, cover-open, cover-close, offline, online, tamper, unlock, report, reprint, photo FILE, unplug, replug, expect TEXT, expect-receipt TEXT)", "!"+name)
 	}
 	arg = strings.TrimSpace(arg)
 	if a == ActPhoto && arg == "" {
 		return Input{}, false, fmt.Errorf("emulated: !photo needs an image file")
+	}
+	if (a == ActExpect || a == ActExpectReceipt) && arg == "" {
+		return Input{}, false, fmt.Errorf("emulated: !%s needs the text to look for", name)
 	}
 	return Input{Action: a, Arg: arg}, true, nil
 }
@@ -79,6 +84,10 @@ const SettleTimeout = 15 * time.Second
 // Do parses and applies one line, then waits until the terminal has taken it and waits for
 // the next input. ok is false for a line that is no input.
 func (r *Rig) Do(ctx context.Context, line string) (ok bool, err error) {
+	line, err = r.resolve(line)
+	if err != nil {
+		return false, err
+	}
 	in, ok, err := Parse(line)
 	if err != nil || !ok {
 		return false, err
@@ -88,6 +97,9 @@ func (r *Rig) Do(ctx context.Context, line string) (ok bool, err error) {
 
 // Apply performs in and waits for the terminal to settle.
 func (r *Rig) Apply(ctx context.Context, in Input) error {
+	if in.Action == ActExpect || in.Action == ActExpectReceipt {
+		return r.expect(in)
+	}
 	n := r.Terminal.Received()
 	ctx, cancel := context.WithTimeout(ctx, SettleTimeout)
 	defer cancel()

@@ -51,6 +51,8 @@ type Options struct {
 	OnScreen func(lines []string)
 	// OnReceipt is called with each receipt the emulated printer cuts (n counts from 1).
 	OnReceipt func(n int, r printeremul.Receipt)
+	// Aliases names codes for scripts: a line "@NAME" scans Aliases[NAME] (Demo.Aliases).
+	Aliases map[string]string
 	// ReceiptsDir, when set, gets each receipt as NNNN.txt and NNNN.png (numbering goes on
 	// from the files already there).
 	ReceiptsDir string
