@@ -121,9 +121,12 @@ func (t *Terminal) setWaiting(w bool) {
 	t.mu.Unlock()
 }
 
+// consumed counts an input taken and marks the machine busy in the same step, so Settle
+// never sees the new count while the machine still looks idle.
 func (t *Terminal) consumed() {
 	t.mu.Lock()
 	t.received++
+	t.waiting = false
 	t.mu.Unlock()
 }
 
