@@ -160,7 +160,7 @@ func (j *Journal) openBolt(path string, fresh bool, pageSize int) error {
 	// bbolt does not close its file when it panics on a damaged one: keep it, so that
 	// the file (and its lock) is released then.
 	var file *os.File
-	bo := &bolt.Options{Timeout: lockTimeout, ReadOnly: j.readOnly, FreelistType: bolt.FreelistArrayType, PageSize: pageSize,
+	bo := &bolt.Options{Timeout: lockTimeout, ReadOnly: j.readOnly, FreelistType: bolt.FreelistArrayType, PageSize: pageSize, MmapFlags: boltMmapFlags,
 		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
 			f, err := os.OpenFile(name, flag, perm)
 			file = f
