@@ -22,7 +22,8 @@ const (
 	DBFile         = "journal.db"
 	DeviceKeyFile  = "device.key"
 	DevicePubFile  = "device.pub"
-	lockTimeout    = time.Second
+	lockTimeout    = time.Second            // another process holds the journal: fail, do not wait
+	roLockTimeout  = 200 * time.Millisecond // then read a copy
 	metaFormatWant = 1
 )
 
@@ -78,15 +79,18 @@ type Journal struct {
 	headHash [32]byte
 	last     Record
 	cp       *Checkpoint // last checkpoint, nil before the first
+	snapshot time.Time   // read-only open of a copy: when it was taken
+	tmpDir   string      // the copy's directory, removed by Close
 }
 
 // Open opens (or, unless read-only, creates) the journal in dir and verifies it from its
 // last signed checkpoint. A journal that fails verification is still returned, in its
 // no-payout state: Health reports why and Append fails with ErrReadOnly. Open returns an
-// error only when it cannot even look: bad options, a missing directory or key, a file
-// held by another process.
+// error only when it cannot even look: bad options, a missing directory or key, another
+// terminal's journal, a file held by another process (for writing; a read-only open of
+// a journal in use works on a private copy of the file, see Snapshot).
 func Open(dir string, o Options) (*Journal, error) {
-	if err := checkTerminal(o.Terminal); err != nil && !o.ReadOnly {
+	if err := checkTerminal(o.Terminal); err != nil && !(o.ReadOnly && o.Terminal == "") {
 		return nil, fmt.Errorf("journal: open: %w", err)
 	}
 	j := &Journal{dir: dir, terminal: o.Terminal, clock: o.Clock, log: o.Logger, readOnly: o.ReadOnly}
@@ -100,67 +104,138 @@ func Open(dir string, o Options) (*Journal, error) {
 		return nil, err
 	}
 	path := filepath.Join(dir, DBFile)
+	err := j.open(path, o)
+	if errors.Is(err, ErrInUse) && o.ReadOnly {
+		j.log.Info("journal: in use, reading a copy", "path", path)
+		err = j.openSnapshot(path, o)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if j.repaired != "" {
+		j.log.Warn("journal: repaired on open", "repair", j.repaired)
+	}
+	j.log.Info("journal: open", "dir", dir, "terminal", j.terminal, "head", j.head, "boot", j.boot,
+		"read_only", o.ReadOnly, "healthy", j.health == nil)
+	return j, nil
+}
+
+// open opens the file at path; a damaged file leaves j in the no-payout state, not an error.
+func (j *Journal) open(path string, o Options) error {
 	st, err := os.Stat(path)
 	fresh := errors.Is(err, fs.ErrNotExist) || (err == nil && st.Size() == 0)
 	if err != nil && !fresh {
-		return nil, fmt.Errorf("journal: open: %w", err)
+		return fmt.Errorf("journal: open: %w", err)
 	}
 	if fresh && o.ReadOnly {
-		return nil, fmt.Errorf("journal: open: %s: %w", path, fs.ErrNotExist)
+		return fmt.Errorf("journal: open: %s: %w", path, fs.ErrNotExist)
 	}
 	if !fresh {
 		note, err := precheckMeta(path)
 		if err != nil {
 			j.setCorrupt(err)
-			return j, nil
+			return nil
 		}
 		j.repaired = note
 	}
 	if err := j.openBolt(path, fresh, o.pageSize); err != nil {
 		if j.health != nil {
-			return j, nil
+			return nil
 		}
-		return nil, err
+		return err
 	}
 	if fresh {
-		if err := syncDir(dir); err != nil {
-			j.db.Close()
-			return nil, fmt.Errorf("journal: open: %w", err)
+		if err := syncDir(filepath.Dir(path)); err != nil {
+			j.Close()
+			return fmt.Errorf("journal: open: %w", err)
 		}
 	} else if err := guard("check file", func() error { return checkFile(j.db, path) }); err != nil {
 		j.setCorrupt(err)
-		return j, nil
+		return nil
 	}
 	if !o.ReadOnly {
 		if err := j.start(fresh); err != nil {
 			if j.health != nil {
-				return j, nil
+				return nil
 			}
-			j.db.Close()
-			return nil, err
+			j.Close()
+			return err
 		}
 	}
 	if err := guard("verify", j.verifyOpen); err != nil {
+		var ce *CorruptError
+		if !errors.As(err, &ce) {
+			j.Close()
+			return err
+		}
 		j.setCorrupt(err)
-		return j, nil
-	}
-	if j.repaired != "" {
-		j.log.Warn("journal: repaired on open", "repair", j.repaired)
+		return nil
 	}
 	if !o.ReadOnly {
 		if err := j.dailyCheckpoint(); err != nil {
 			j.log.Error("journal: daily checkpoint failed", "err", err)
 		}
 	}
-	j.log.Info("journal: open", "dir", dir, "terminal", j.terminal, "head", j.head, "boot", j.boot, "read_only", o.ReadOnly)
-	return j, nil
+	return nil
 }
+
+// openSnapshot copies the file (held by a running terminal) into a private temporary
+// directory and opens the copy read-only. bbolt may reuse free pages while the copy is
+// taken, so a copy that does not verify is taken again, up to three times.
+func (j *Journal) openSnapshot(path string, o Options) error {
+	var err error
+	for try := 0; try < 3; try++ {
+		*j = Journal{dir: j.dir, terminal: o.Terminal, clock: j.clock, log: j.log, readOnly: true, pub: j.pub}
+		if j.tmpDir, err = os.MkdirTemp("", "journal-snapshot-"); err != nil {
+			return fmt.Errorf("journal: snapshot: %w", err)
+		}
+		cp := filepath.Join(j.tmpDir, DBFile)
+		if err = copyFile(path, cp); err != nil {
+			os.RemoveAll(j.tmpDir)
+			return fmt.Errorf("journal: snapshot: %w", err)
+		}
+		j.snapshot = j.clock.Now()
+		if err = j.open(cp, o); err != nil || j.health == nil || try == 2 {
+			break
+		}
+		j.Close()
+	}
+	if err != nil {
+		j.Close()
+	}
+	return err
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// Snapshot is when the private copy a read-only open works on was taken (the journal
+// was in use by a terminal); zero when it reads the journal's own file.
+func (j *Journal) Snapshot() time.Time { return j.snapshot }
 
 func (j *Journal) openBolt(path string, fresh bool, pageSize int) error {
 	// bbolt does not close its file when it panics on a damaged one: keep it, so that
 	// the file (and its lock) is released then.
 	var file *os.File
-	bo := &bolt.Options{Timeout: lockTimeout, ReadOnly: j.readOnly, FreelistType: bolt.FreelistArrayType, PageSize: pageSize, MmapFlags: boltMmapFlags,
+	timeout := lockTimeout
+	if j.readOnly {
+		timeout = roLockTimeout
+	}
+	bo := &bolt.Options{Timeout: timeout, ReadOnly: j.readOnly, FreelistType: bolt.FreelistArrayType, PageSize: pageSize, MmapFlags: boltMmapFlags,
 		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
 			f, err := os.OpenFile(name, flag, perm)
 			file = f
@@ -285,6 +360,9 @@ func (j *Journal) Last() (Record, bool) {
 
 // Close closes the file.
 func (j *Journal) Close() error {
+	if j.tmpDir != "" {
+		defer os.RemoveAll(j.tmpDir)
+	}
 	if j.db == nil {
 		return nil
 	}
