@@ -29,6 +29,9 @@ func init() {
 				return err
 			}
 			w := cmd.OutOrStdout()
+			if t := j.Snapshot(); !t.IsZero() {
+				fmt.Fprintf(w, "note: the journal is in use: verified a copy taken at %s\n", t.Format("2006-01-02 15:04:05"))
+			}
 			if r := j.Repaired(); r != "" {
 				fmt.Fprintf(w, "note: %s\n", r)
 			}
