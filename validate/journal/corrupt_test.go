@@ -172,7 +172,17 @@ func TestByteFlips(t *testing.T) {
 		}
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	for range 400 {
+	random := 400
+	if testing.Short() { // under qemu: every third page's header and fewer random offsets
+		var some []int
+		for i, o := range offsets {
+			if (i/11)%3 == 0 {
+				some = append(some, o)
+			}
+		}
+		offsets, random = some, 100
+	}
+	for range random {
 		offsets = append(offsets, rng.IntN(len(orig)))
 	}
 	var detected, repaired, harmless int
