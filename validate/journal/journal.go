@@ -56,7 +56,8 @@ type Options struct {
 	// PublicKey checks the checkpoints of a read-only open; nil = DIR/device.pub.
 	PublicKey ed25519.PublicKey
 
-	pageSize int // tests: small pages make small files to fuzz
+	pageSize    int           // tests: small pages make small files to fuzz
+	lockTimeout time.Duration // tests: how long to wait for another process's lock
 }
 
 // Journal is an open journal. Its methods are safe for concurrent use.
@@ -138,7 +139,7 @@ func (j *Journal) open(path string, o Options) error {
 		}
 		j.repaired = note
 	}
-	if err := j.openBolt(path, fresh, o.pageSize); err != nil {
+	if err := j.openBolt(path, fresh, o); err != nil {
 		if j.health != nil {
 			return nil
 		}
@@ -227,7 +228,7 @@ func copyFile(from, to string) error {
 // was in use by a terminal); zero when it reads the journal's own file.
 func (j *Journal) Snapshot() time.Time { return j.snapshot }
 
-func (j *Journal) openBolt(path string, fresh bool, pageSize int) error {
+func (j *Journal) openBolt(path string, fresh bool, o Options) error {
 	// bbolt does not close its file when it panics on a damaged one: keep it, so that
 	// the file (and its lock) is released then.
 	var file *os.File
@@ -235,7 +236,10 @@ func (j *Journal) openBolt(path string, fresh bool, pageSize int) error {
 	if j.readOnly {
 		timeout = roLockTimeout
 	}
-	bo := &bolt.Options{Timeout: timeout, ReadOnly: j.readOnly, FreelistType: bolt.FreelistArrayType, PageSize: pageSize, MmapFlags: boltMmapFlags,
+	if o.lockTimeout > 0 {
+		timeout = o.lockTimeout
+	}
+	bo := &bolt.Options{Timeout: timeout, ReadOnly: j.readOnly, FreelistType: bolt.FreelistArrayType, PageSize: o.pageSize, MmapFlags: boltMmapFlags,
 		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
 			f, err := os.OpenFile(name, flag, perm)
 			file = f

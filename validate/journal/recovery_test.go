@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestTornLastTransaction damages the newest meta page, as a power cut in the middle of
@@ -71,7 +72,7 @@ func TestReadOnlyWhileInUse(t *testing.T) {
 	for i := range 20 {
 		f.append(t, payoutN(i))
 	}
-	ro, err := Open(f.dir, Options{ReadOnly: true})
+	ro, err := Open(f.dir, Options{ReadOnly: true, lockTimeout: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestReadOnlyWhileInUse(t *testing.T) {
 		t.Fatalf("copy left behind: %v", err)
 	}
 	f.append(t, payoutN(20)) // the terminal's journal is untouched and still writable
-	if _, err := Open(f.dir, Options{Terminal: "T0042"}); !errors.Is(err, ErrInUse) {
+	if _, err := Open(f.dir, Options{Terminal: "T0042", lockTimeout: time.Millisecond}); !errors.Is(err, ErrInUse) {
 		t.Fatalf("second writer: %v", err)
 	}
 }
