@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -207,12 +208,19 @@ func decodeFields(b []byte, check bool) (Record, []byte, error) {
 	return r, b[:bodyLen], nil
 }
 
+// zones caches the fixed zones of the offsets seen (a terminal has one or two).
+var zones sync.Map // int → *time.Location
+
 // zone returns a fixed zone for a UTC offset (UTC itself for 0).
 func zone(off int) *time.Location {
 	if off == 0 {
 		return time.UTC
 	}
-	return time.FixedZone("", off)
+	if l, ok := zones.Load(off); ok {
+		return l.(*time.Location)
+	}
+	l, _ := zones.LoadOrStore(off, time.FixedZone("", off))
+	return l.(*time.Location)
 }
 
 // checkRecord checks the fields of a record (or of an entry about to become one) against
