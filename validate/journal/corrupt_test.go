@@ -65,9 +65,13 @@ func wantCorruptAt(t *testing.T, err error, seq uint64) {
 func TestChainBreakAfterCheckpointBlocksPayouts(t *testing.T) {
 	f := build(t, 40, 20)
 	tamper(t, f.dir, resealed(30, func(r *Record) { r.Amount = 999999 }))
+	before := fileSum(t, f.dir)
 	f.j = nil
 	f.reopen(t)
 	wantCorruptAt(t, f.j.Health(), 31) // record 30 re-sealed: 31 no longer chains to it
+	if fileSum(t, f.dir) != before {
+		t.Fatal("opening a damaged journal wrote to it")
+	}
 	if _, err := f.j.Append(payoutN(100)); !errors.Is(err, ErrReadOnly) || !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("append in no-payout state: %v", err)
 	}

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
-	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -208,19 +208,23 @@ func decodeFields(b []byte, check bool) (Record, []byte, error) {
 	return r, b[:bodyLen], nil
 }
 
-// zones caches the fixed zones of the offsets seen (a terminal has one or two).
-var zones sync.Map // int → *time.Location
+// zones caches the fixed zones of whole quarter-hour offsets (every zone in use today).
+var zones [2*72 + 1]atomic.Pointer[time.Location]
 
-// zone returns a fixed zone for a UTC offset (UTC itself for 0).
+// zone returns a fixed zone for a UTC offset in seconds (UTC itself for 0).
 func zone(off int) *time.Location {
 	if off == 0 {
 		return time.UTC
 	}
-	if l, ok := zones.Load(off); ok {
-		return l.(*time.Location)
+	if off%900 != 0 || off < -72*900 || off > 72*900 {
+		return time.FixedZone("", off)
 	}
-	l, _ := zones.LoadOrStore(off, time.FixedZone("", off))
-	return l.(*time.Location)
+	p := &zones[off/900+72]
+	if l := p.Load(); l != nil {
+		return l
+	}
+	p.CompareAndSwap(nil, time.FixedZone("", off))
+	return p.Load()
 }
 
 // checkRecord checks the fields of a record (or of an entry about to become one) against

@@ -154,12 +154,10 @@ func (j *Journal) open(path string, o Options) error {
 		j.setCorrupt(err)
 		return nil
 	}
-	if !o.ReadOnly {
-		if err := j.start(fresh); err != nil {
-			if j.health != nil {
-				return nil
-			}
-			j.Close()
+	// A fresh file gets its buckets first; an existing one is verified before anything
+	// is written to it (a damaged journal is kept as it was found).
+	if fresh {
+		if err := j.startOrFail(fresh); err != nil || j.health != nil {
 			return err
 		}
 	}
@@ -171,6 +169,11 @@ func (j *Journal) open(path string, o Options) error {
 		}
 		j.setCorrupt(err)
 		return nil
+	}
+	if !o.ReadOnly && !fresh {
+		if err := j.startOrFail(fresh); err != nil || j.health != nil {
+			return err
+		}
 	}
 	if !o.ReadOnly {
 		if err := j.dailyCheckpoint(); err != nil {
@@ -267,6 +270,22 @@ func (j *Journal) openBolt(path string, fresh bool, o Options) error {
 func isBoltFormatError(err error) bool {
 	return errors.Is(err, berrors.ErrInvalid) || errors.Is(err, berrors.ErrVersionMismatch) ||
 		errors.Is(err, berrors.ErrChecksum) || errors.Is(err, berrors.ErrInvalidMapping)
+}
+
+// startOrFail runs start; a damaged file leaves j in the no-payout state (nil error),
+// any other failure closes j.
+func (j *Journal) startOrFail(fresh bool) error {
+	err := j.start(fresh)
+	if err != nil && j.health == nil {
+		var ce *CorruptError
+		if errors.As(err, &ce) {
+			j.setCorrupt(err)
+			return nil
+		}
+		j.Close()
+		return err
+	}
+	return nil
 }
 
 // start creates the buckets of a fresh journal, checks the terminal id and counts the boot.
