@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/packterm/pos/validate/codes"
 )
 
 // CSVHeader is the first row of WriteCSV.
@@ -119,4 +121,33 @@ func (r Record) String() string {
 		fmt.Fprintf(&b, " %q", r.Detail)
 	}
 	return b.String()
+}
+
+// ParseTicketRef reads "BLOCK/PACK/POS" (a ticket) or "BLOCK/PACK" (a pack: position 0),
+// numbers in decimal with or without leading zeros, as String and the exports write them.
+func ParseTicketRef(s string) (codes.TicketID, error) {
+	parts := strings.Split(s, "/")
+	if len(parts) < 2 || len(parts) > 3 {
+		return codes.TicketID{}, fmt.Errorf("journal: ticket %.30q: want BLOCK/PACK/POS or BLOCK/PACK", s)
+	}
+	var v [3]uint64
+	for i, p := range parts {
+		n, err := strconv.ParseUint(p, 10, 32)
+		if err != nil {
+			return codes.TicketID{}, fmt.Errorf("journal: ticket %.30q: %q is not a number", s, p)
+		}
+		v[i] = n
+	}
+	if v[0] > 0xffff || v[2] > 0xff {
+		return codes.TicketID{}, fmt.Errorf("journal: ticket %.30q: out of range", s)
+	}
+	id := codes.TicketID{Block: uint16(v[0]), Pack: uint32(v[1]), Position: uint8(v[2])}
+	check := id
+	if len(parts) == 2 {
+		check.Position = 1
+	}
+	if err := check.Validate(); err != nil {
+		return codes.TicketID{}, fmt.Errorf("journal: ticket %.30q: %w", s, err)
+	}
+	return id, nil
 }

@@ -178,3 +178,18 @@ func TestWriteFuzzCorpus(t *testing.T) {
 	}
 	write("FuzzOpenFile", "short", file[:1500])
 }
+
+// TestNonCanonicalRecordRefused: a record whose terminal length is a non-minimal uvarint
+// (same value, one more byte), correctly hashed, is refused: one record, one encoding.
+func TestNonCanonicalRecordRefused(t *testing.T) {
+	good := seedRecords()[0]
+	if _, err := DecodeRecord(good); err != nil {
+		t.Fatal(err)
+	}
+	body := append([]byte{good[0], good[1], good[2] | 0x80, 0x00}, good[3:len(good)-32]...)
+	h := recordHash(body)
+	bad := append(body, h[:]...)
+	if _, err := DecodeRecord(bad); err == nil {
+		t.Fatal("non-minimal length accepted")
+	}
+}

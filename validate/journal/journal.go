@@ -22,7 +22,8 @@ const (
 	DBFile         = "journal.db"
 	DeviceKeyFile  = "device.key"
 	DevicePubFile  = "device.pub"
-	lockTimeout    = time.Second
+	lockTimeout    = time.Second            // another process holds the journal: fail, do not wait
+	roLockTimeout  = 200 * time.Millisecond // then read a copy
 	metaFormatWant = 1
 )
 
@@ -55,7 +56,8 @@ type Options struct {
 	// PublicKey checks the checkpoints of a read-only open; nil = DIR/device.pub.
 	PublicKey ed25519.PublicKey
 
-	pageSize int // tests: small pages make small files to fuzz
+	pageSize    int           // tests: small pages make small files to fuzz
+	lockTimeout time.Duration // tests: how long to wait for another process's lock
 }
 
 // Journal is an open journal. Its methods are safe for concurrent use.
@@ -78,15 +80,18 @@ type Journal struct {
 	headHash [32]byte
 	last     Record
 	cp       *Checkpoint // last checkpoint, nil before the first
+	snapshot time.Time   // read-only open of a copy: when it was taken
+	tmpDir   string      // the copy's directory, removed by Close
 }
 
 // Open opens (or, unless read-only, creates) the journal in dir and verifies it from its
 // last signed checkpoint. A journal that fails verification is still returned, in its
 // no-payout state: Health reports why and Append fails with ErrReadOnly. Open returns an
-// error only when it cannot even look: bad options, a missing directory or key, a file
-// held by another process.
+// error only when it cannot even look: bad options, a missing directory or key, another
+// terminal's journal, a file held by another process (for writing; a read-only open of
+// a journal in use works on a private copy of the file, see Snapshot).
 func Open(dir string, o Options) (*Journal, error) {
-	if err := checkTerminal(o.Terminal); err != nil && !o.ReadOnly {
+	if err := checkTerminal(o.Terminal); err != nil && !(o.ReadOnly && o.Terminal == "") {
 		return nil, fmt.Errorf("journal: open: %w", err)
 	}
 	j := &Journal{dir: dir, terminal: o.Terminal, clock: o.Clock, log: o.Logger, readOnly: o.ReadOnly}
@@ -100,67 +105,96 @@ func Open(dir string, o Options) (*Journal, error) {
 		return nil, err
 	}
 	path := filepath.Join(dir, DBFile)
+	err := j.open(path, o)
+	if errors.Is(err, ErrInUse) && o.ReadOnly {
+		j.log.Info("journal: in use, reading a copy", "path", path)
+		err = j.openSnapshot(path, o)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if j.repaired != "" {
+		j.log.Warn("journal: repaired on open", "repair", j.repaired)
+	}
+	j.log.Info("journal: open", "dir", dir, "terminal", j.terminal, "head", j.head, "boot", j.boot,
+		"read_only", o.ReadOnly, "healthy", j.health == nil)
+	return j, nil
+}
+
+// open opens the file at path; a damaged file leaves j in the no-payout state, not an error.
+func (j *Journal) open(path string, o Options) error {
 	st, err := os.Stat(path)
 	fresh := errors.Is(err, fs.ErrNotExist) || (err == nil && st.Size() == 0)
 	if err != nil && !fresh {
-		return nil, fmt.Errorf("journal: open: %w", err)
+		return fmt.Errorf("journal: open: %w", err)
 	}
 	if fresh && o.ReadOnly {
-		return nil, fmt.Errorf("journal: open: %s: %w", path, fs.ErrNotExist)
+		return fmt.Errorf("journal: open: %s: %w", path, fs.ErrNotExist)
 	}
 	if !fresh {
 		note, err := precheckMeta(path)
 		if err != nil {
 			j.setCorrupt(err)
-			return j, nil
+			return nil
 		}
 		j.repaired = note
 	}
-	if err := j.openBolt(path, fresh, o.pageSize); err != nil {
+	if err := j.openBolt(path, fresh, o); err != nil {
 		if j.health != nil {
-			return j, nil
+			return nil
 		}
-		return nil, err
+		return err
 	}
 	if fresh {
-		if err := syncDir(dir); err != nil {
-			j.db.Close()
-			return nil, fmt.Errorf("journal: open: %w", err)
+		if err := syncDir(filepath.Dir(path)); err != nil {
+			j.Close()
+			return fmt.Errorf("journal: open: %w", err)
 		}
 	} else if err := guard("check file", func() error { return checkFile(j.db, path) }); err != nil {
 		j.setCorrupt(err)
-		return j, nil
+		return nil
 	}
-	if !o.ReadOnly {
-		if err := j.start(fresh); err != nil {
-			if j.health != nil {
-				return j, nil
-			}
-			j.db.Close()
-			return nil, err
+	// A fresh file gets its buckets first; an existing one is verified before anything
+	// is written to it (a damaged journal is kept as it was found).
+	if fresh {
+		if err := j.startOrFail(fresh); err != nil || j.health != nil {
+			return err
 		}
 	}
 	if err := guard("verify", j.verifyOpen); err != nil {
+		var ce *CorruptError
+		if !errors.As(err, &ce) {
+			j.Close()
+			return err
+		}
 		j.setCorrupt(err)
-		return j, nil
+		return nil
 	}
-	if j.repaired != "" {
-		j.log.Warn("journal: repaired on open", "repair", j.repaired)
+	if !o.ReadOnly && !fresh {
+		if err := j.startOrFail(fresh); err != nil || j.health != nil {
+			return err
+		}
 	}
 	if !o.ReadOnly {
 		if err := j.dailyCheckpoint(); err != nil {
 			j.log.Error("journal: daily checkpoint failed", "err", err)
 		}
 	}
-	j.log.Info("journal: open", "dir", dir, "terminal", j.terminal, "head", j.head, "boot", j.boot, "read_only", o.ReadOnly)
-	return j, nil
+	return nil
 }
 
-func (j *Journal) openBolt(path string, fresh bool, pageSize int) error {
+func (j *Journal) openBolt(path string, fresh bool, o Options) error {
 	// bbolt does not close its file when it panics on a damaged one: keep it, so that
 	// the file (and its lock) is released then.
 	var file *os.File
-	bo := &bolt.Options{Timeout: lockTimeout, ReadOnly: j.readOnly, FreelistType: bolt.FreelistArrayType, PageSize: pageSize,
+	timeout := lockTimeout
+	if j.readOnly {
+		timeout = roLockTimeout
+	}
+	if o.lockTimeout > 0 {
+		timeout = o.lockTimeout
+	}
+	bo := &bolt.Options{Timeout: timeout, ReadOnly: j.readOnly, FreelistType: bolt.FreelistArrayType, PageSize: o.pageSize, MmapFlags: boltMmapFlags,
 		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
 			f, err := os.OpenFile(name, flag, perm)
 			file = f
@@ -188,6 +222,22 @@ func (j *Journal) openBolt(path string, fresh bool, pageSize int) error {
 func isBoltFormatError(err error) bool {
 	return errors.Is(err, berrors.ErrInvalid) || errors.Is(err, berrors.ErrVersionMismatch) ||
 		errors.Is(err, berrors.ErrChecksum) || errors.Is(err, berrors.ErrInvalidMapping)
+}
+
+// startOrFail runs start; a damaged file leaves j in the no-payout state (nil error),
+// any other failure closes j.
+func (j *Journal) startOrFail(fresh bool) error {
+	err := j.start(fresh)
+	if err != nil && j.health == nil {
+		var ce *CorruptError
+		if errors.As(err, &ce) {
+			j.setCorrupt(err)
+			return nil
+		}
+		j.Close()
+		return err
+	}
+	return nil
 }
 
 // start creates the buckets of a fresh journal, checks the terminal id and counts the boot.
@@ -285,6 +335,9 @@ func (j *Journal) Last() (Record, bool) {
 
 // Close closes the file.
 func (j *Journal) Close() error {
+	if j.tmpDir != "" {
+		defer os.RemoveAll(j.tmpDir)
+	}
 	if j.db == nil {
 		return nil
 	}

@@ -3,12 +3,14 @@ package journal
 import (
 	"bytes"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/jonboulle/clockwork"
 	"github.com/packterm/pos/validate/codes"
 )
 
@@ -288,5 +290,40 @@ func TestKindNames(t *testing.T) {
 	}
 	if Kind(0).Valid() || kindEnd.Valid() {
 		t.Fatal("out-of-range kind valid")
+	}
+}
+
+// TestLogsNeverHoldTheCode appends, refuses and reopens a damaged journal with a
+// debug-level logger: no line holds a validation code.
+func TestLogsNeverHoldTheCode(t *testing.T) {
+	var logs bytes.Buffer
+	f := &fixture{dir: t.TempDir(), clock: clockwork.NewFakeClockAt(testStart)}
+	o := Options{Terminal: "T0042", Clock: f.clock, Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}
+	j, err := Open(f.dir, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if _, err := j.Append(payoutN(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j.Append(payoutN(1))
+	j.Append(Entry{Kind: KindRefused, Code: payoutN(7).Code})
+	j.Close()
+	tamper(t, f.dir, resealed(2, func(r *Record) { r.Amount++ }))
+	j, err = Open(f.dir, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.Append(payoutN(5))
+	j.Close()
+	if !strings.Contains(logs.String(), "no-payout state") {
+		t.Fatalf("damage not logged:\n%s", logs.String())
+	}
+	for i := range 8 {
+		if strings.Contains(logs.String(), payoutN(i).Code) {
+			t.Fatalf("a log line holds the validation code of ticket %d:\n%s", i, logs.String())
+		}
 	}
 }

@@ -1,0 +1,5 @@
+//go:build !linux
+
+package journal
+
+const boltMmapFlags = 0
