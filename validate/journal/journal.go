@@ -121,7 +121,8 @@ func Open(dir string, o Options) (*Journal, error) {
 	return j, nil
 }
 
-// open opens the file at path; a damaged file leaves j in the no-payout state, not an error.
+// open opens the file at path (made first by create when there is none); a damaged file
+// leaves j in the no-payout state, not an error.
 func (j *Journal) open(path string, o Options) error {
 	st, err := os.Stat(path)
 	fresh := errors.Is(err, fs.ErrNotExist) || (err == nil && st.Size() == 0)
@@ -131,36 +132,29 @@ func (j *Journal) open(path string, o Options) error {
 	if fresh && o.ReadOnly {
 		return fmt.Errorf("journal: open: %s: %w", path, fs.ErrNotExist)
 	}
-	if !fresh {
-		note, err := precheckMeta(path)
-		if err != nil {
-			j.setCorrupt(err)
-			return nil
+	if fresh {
+		if err := j.create(path, o); err != nil {
+			return err
 		}
-		j.repaired = note
 	}
-	if err := j.openBolt(path, fresh, o); err != nil {
+	note, err := precheckMeta(path)
+	if err != nil {
+		j.setCorrupt(err)
+		return nil
+	}
+	j.repaired = note
+	if err := j.openBolt(path, o); err != nil {
 		if j.health != nil {
 			return nil
 		}
 		return err
 	}
-	if fresh {
-		if err := syncDir(filepath.Dir(path)); err != nil {
-			j.Close()
-			return fmt.Errorf("journal: open: %w", err)
-		}
-	} else if err := guard("check file", func() error { return checkFile(j.db, path) }); err != nil {
+	if err := guard("check file", func() error { return checkFile(j.db, path) }); err != nil {
 		j.setCorrupt(err)
 		return nil
 	}
-	// A fresh file gets its buckets first; an existing one is verified before anything
-	// is written to it (a damaged journal is kept as it was found).
-	if fresh {
-		if err := j.startOrFail(fresh); err != nil || j.health != nil {
-			return err
-		}
-	}
+	// The file is verified before anything is written to it (a damaged journal is kept as
+	// it was found).
 	if err := guard("verify", j.verifyOpen); err != nil {
 		var ce *CorruptError
 		if !errors.As(err, &ce) {
@@ -170,12 +164,10 @@ func (j *Journal) open(path string, o Options) error {
 		j.setCorrupt(err)
 		return nil
 	}
-	if !o.ReadOnly && !fresh {
-		if err := j.startOrFail(fresh); err != nil || j.health != nil {
+	if !o.ReadOnly {
+		if err := j.startOrFail(); err != nil || j.health != nil {
 			return err
 		}
-	}
-	if !o.ReadOnly {
 		if err := j.dailyCheckpoint(); err != nil {
 			j.log.Error("journal: daily checkpoint failed", "err", err)
 		}
@@ -183,7 +175,7 @@ func (j *Journal) open(path string, o Options) error {
 	return nil
 }
 
-func (j *Journal) openBolt(path string, fresh bool, o Options) error {
+func (j *Journal) openBolt(path string, o Options) error {
 	// bbolt does not close its file when it panics on a damaged one: keep it, so that
 	// the file (and its lock) is released then.
 	var file *os.File
@@ -210,7 +202,7 @@ func (j *Journal) openBolt(path string, fresh bool, o Options) error {
 		if errors.Is(err, berrors.ErrTimeout) {
 			return fmt.Errorf("journal: open %s: %w", path, ErrInUse)
 		}
-		if errors.Is(err, ErrCorrupt) || !fresh && isBoltFormatError(err) {
+		if errors.Is(err, ErrCorrupt) || isBoltFormatError(err) {
 			j.setCorrupt(corrupt(0, "storage file does not open: %v", err))
 			return err
 		}
@@ -226,8 +218,8 @@ func isBoltFormatError(err error) bool {
 
 // startOrFail runs start; a damaged file leaves j in the no-payout state (nil error),
 // any other failure closes j.
-func (j *Journal) startOrFail(fresh bool) error {
-	err := j.start(fresh)
+func (j *Journal) startOrFail() error {
+	err := j.start()
 	if err != nil && j.health == nil {
 		var ce *CorruptError
 		if errors.As(err, &ce) {
@@ -240,27 +232,13 @@ func (j *Journal) startOrFail(fresh bool) error {
 	return nil
 }
 
-// start creates the buckets of a fresh journal, checks the terminal id and counts the boot.
-func (j *Journal) start(fresh bool) error {
+// start checks the terminal id and counts the boot.
+func (j *Journal) start() error {
 	return guard("start", func() error {
 		return j.db.Update(func(tx *bolt.Tx) error {
 			m := tx.Bucket(bMeta)
 			if m == nil {
-				if !fresh && tx.Bucket(bRecords) != nil {
-					return corrupt(0, "meta bucket missing")
-				}
-				for _, name := range allBuckets {
-					if _, err := tx.CreateBucketIfNotExists(name); err != nil {
-						return fmt.Errorf("journal: create: %w", err)
-					}
-				}
-				m = tx.Bucket(bMeta)
-				if err := m.Put(kFormat, []byte{metaFormatWant}); err != nil {
-					return err
-				}
-				if err := m.Put(kTerminal, []byte(j.terminal)); err != nil {
-					return err
-				}
+				return corrupt(0, "meta bucket missing")
 			}
 			if t := string(m.Get(kTerminal)); t != j.terminal {
 				return fmt.Errorf("journal: open: the journal belongs to terminal %.64q, not %q", t, j.terminal)
@@ -273,6 +251,50 @@ func (j *Journal) start(fresh bool) error {
 			return nil
 		})
 	})
+}
+
+// initBuckets makes the buckets of a new journal and records its format and terminal.
+func (j *Journal) initBuckets(tx *bolt.Tx) error {
+	for _, name := range allBuckets {
+		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			return fmt.Errorf("journal: create: %w", err)
+		}
+	}
+	m := tx.Bucket(bMeta)
+	if err := m.Put(kFormat, []byte{metaFormatWant}); err != nil {
+		return err
+	}
+	return m.Put(kTerminal, []byte(j.terminal))
+}
+
+// create makes a new, empty journal at path atomically: its buckets are committed to a
+// temporary file, which is then renamed into place and the directory synced. A kill during
+// creation leaves no journal (or a leftover temporary file, replaced next time), never a
+// store file without its buckets, which Open would rightly take for a damaged journal.
+func (j *Journal) create(path string, o Options) error {
+	tmp := path + ".new"
+	if err := os.Remove(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("journal: create: %w", err)
+	}
+	db, err := bolt.Open(tmp, 0o600, &bolt.Options{Timeout: lockTimeout, FreelistType: bolt.FreelistArrayType, PageSize: o.pageSize})
+	if err != nil {
+		return fmt.Errorf("journal: create: %w", err)
+	}
+	err = db.Update(j.initBuckets) // bbolt fsyncs the file on commit
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err == nil {
+		err = syncDir(filepath.Dir(path))
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("journal: create: %w", err)
+	}
+	return nil
 }
 
 // Health is nil while the journal can prove what it recorded; otherwise an error wrapping
