@@ -180,12 +180,18 @@ func (r *Rig) Scan(ctx context.Context, text string) error {
 	return r.Scanner.Scan(ctx, text, codemap.AIM(k))
 }
 
-// Press presses a button until the terminal has taken the press, then releases it.
+// Press presses a button until the terminal has taken the press, releases it, and waits
+// for the terminal to settle. The release comes as soon as the press is taken, as a
+// finger's would: held until the operation ends (a payout printing two receipts), it read
+// as a long press, which asks for the report.
 func (r *Rig) Press(ctx context.Context, c board.Contact) error {
 	n := r.Terminal.Received()
 	r.Board.Emulator.Set(c, true)
-	_, err := r.Terminal.Settle(ctx, n)
+	err := r.Terminal.Taken(ctx, n)
 	r.Board.Emulator.Set(c, false)
+	if err != nil {
+		return err
+	}
 	// A finger takes longer than the debounce to press again: wait for the release to
 	// register, or the next press would read as a bounce of this one.
 	b := r.Board.OK
@@ -195,6 +201,7 @@ func (r *Rig) Press(ctx context.Context, c board.Contact) error {
 	for b.Pressed() && ctx.Err() == nil {
 		time.Sleep(time.Millisecond)
 	}
+	_, err = r.Terminal.Settle(ctx, n)
 	return err
 }
 

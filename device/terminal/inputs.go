@@ -84,7 +84,16 @@ func (t *Terminal) RunButtons(ctx context.Context, ok, cancel *gpioio.Button, ta
 	if tamper != nil {
 		tc = tamper.Changed()
 	}
+	// A press's time, kept only when the machine was at rest then: a long press asks
+	// for a command only if it began and ended at rest (a finger kept on OK through a
+	// payout is no request for the report).
 	var okDown, cancelDown time.Time
+	atRest := func(at time.Time) time.Time {
+		if !t.isQuiet() {
+			return time.Time{}
+		}
+		return at
+	}
 	for {
 		var in Event
 		select {
@@ -98,7 +107,7 @@ func (t *Terminal) RunButtons(ctx context.Context, ok, cancel *gpioio.Button, ta
 				}
 				continue
 			}
-			okDown = ev.At
+			okDown = atRest(ev.At)
 			in = Event{Kind: EvOK}
 		case ev := <-cancelc:
 			if !ev.Active {
@@ -108,7 +117,7 @@ func (t *Terminal) RunButtons(ctx context.Context, ok, cancel *gpioio.Button, ta
 				}
 				continue
 			}
-			cancelDown = ev.At
+			cancelDown = atRest(ev.At)
 			in = Event{Kind: EvCancel}
 		case <-tc:
 			in = Event{Kind: EvTamper}
@@ -124,6 +133,10 @@ func (t *Terminal) longPress(down, up time.Time) bool {
 	if down.IsZero() || up.Sub(down) < t.cfg.LongPress {
 		return false
 	}
+	return t.isQuiet()
+}
+
+func (t *Terminal) isQuiet() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.quiet

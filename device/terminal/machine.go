@@ -40,7 +40,8 @@ type Terminal struct {
 	received uint64
 	screen   []string
 	scanner  bool // scanner present
-	settled  chan struct{}
+	settled  chan struct{} // closed when the machine waits for input
+	took     chan struct{} // closed when it takes one
 	ready    chan struct{}
 	readyOne sync.Once
 }
@@ -59,7 +60,7 @@ func New(cfg Config, parts Parts, data Data) (*Terminal, error) {
 	t := &Terminal{
 		cfg: cfg, parts: parts, data: data, log: cfg.Logger,
 		events:  make(chan Event, 16),
-		settled: make(chan struct{}), ready: make(chan struct{}),
+		settled: make(chan struct{}), took: make(chan struct{}), ready: make(chan struct{}),
 	}
 	t.throttle = newThrottle(cfg.Throttle)
 	t.claimed = map[codes.TicketID]bool{}
@@ -127,7 +128,27 @@ func (t *Terminal) consumed() {
 	t.mu.Lock()
 	t.received++
 	t.waiting = false
+	close(t.took)
+	t.took = make(chan struct{})
 	t.mu.Unlock()
+}
+
+// Taken waits until the machine has taken more than n inputs in all (n from Received),
+// without waiting for it to finish with them.
+func (t *Terminal) Taken(ctx context.Context, n uint64) error {
+	for {
+		t.mu.Lock()
+		ch, got := t.took, t.received
+		t.mu.Unlock()
+		if got > n {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return fmt.Errorf("terminal: input not taken: in state %s: %w", t.StateName(), ctx.Err())
+		}
+	}
 }
 
 // Received is the number of inputs the machine has taken so far.
