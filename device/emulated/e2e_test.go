@@ -255,6 +255,10 @@ func testRetailDay(t *testing.T, display string) {
 	if txt := rs[5].PlainText(); !strings.Contains(txt, "RAPPORT DU JOUR") || !strings.Contains(txt, "10,00 €") || !strings.Contains(txt, "5,00 €") {
 		t.Errorf("report:\n%s", txt)
 	}
+	// The report closes the day's books with a signed checkpoint of the journal.
+	if rep, err := e.rig.Journal.Verify(); err != nil || rep.Checkpoints == 0 || rep.LastSigned != rep.Records {
+		t.Errorf("journal after the report: %+v, %v (want a checkpoint at its head)", rep, err)
+	}
 }
 
 func TestForgedCodesLockValidation(t *testing.T) {

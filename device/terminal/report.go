@@ -25,6 +25,11 @@ func (report) Run(ctx context.Context, t *Terminal) State {
 	if err != nil {
 		return t.journalFault(err)
 	}
+	// The day's report closes the day's books: a signed checkpoint covers the journal up to
+	// it and the day's totals.
+	if _, err := t.data.Journal.Checkpoint(); err != nil {
+		t.log.Error("terminal: journal checkpoint", "err", err)
+	}
 	r := t.reportReceipt(rec, day)
 	return deliver{rec: rec, receipts: r, done: result{"report", retail.Printed("RAPPORT DU JOUR"), retail.SignalOK}}
 }
