@@ -14,6 +14,7 @@ import (
 
 	"github.com/packterm/pos/device/emulated"
 	"github.com/packterm/pos/device/retail"
+	"github.com/packterm/pos/device/web"
 	"github.com/packterm/pos/drivers/printer/printeremul"
 	"github.com/packterm/pos/validate/game"
 	"github.com/packterm/pos/validate/ledger"
@@ -82,11 +83,21 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 	if demo != nil {
 		out.codes(demo)
 	}
+	if f.http != "" {
+		if err := web.Check(f.http, f.tokenSHA256); err != nil {
+			return fail(err)
+		}
+	}
 	rig, err := emulated.Start(ctx, opts)
 	if err != nil {
 		return fail(err)
 	}
 	defer rig.Close()
+	if f.http != "" {
+		if err := serveWeb(ctx, f.http, emulatedWeb(rig, opts, f, log), stderr); err != nil {
+			return fail(err)
+		}
+	}
 	in := stdin
 	if f.script != "" {
 		fh, err := os.Open(f.script)
@@ -117,6 +128,10 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 	}
 	if err := <-readErr; err != nil {
 		return fail(err)
+	}
+	if f.http != "" && f.script == "" { // the page goes on after the input ends, until a signal
+		<-ctx.Done()
+		return 0
 	}
 	if f.script != "" {
 		quiet, err := rig.Terminal.Settle(ctx, rig.Terminal.Received()-1)
