@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/packterm/pos/device/emulated"
 	"github.com/packterm/pos/drivers/scanner"
@@ -99,7 +100,7 @@ func (e *emulator) live() Live {
 		Scanner: e.rig.Terminal.ScannerPresent(), Screen: e.rig.Terminal.Screen()}
 	l.Printer = e.rig.Driver.LastStatus().String()
 	st := lcd.State()
-	l.LCD = LCD{Cols: lcd.Cols(), Rows: lcd.Rows(), Lit: lcd.Lit(), Backlight: st.Backlight, Text: lcd.Visible()}
+	l.LCD = LCD{Cols: lcd.Cols(), Rows: lcd.Rows(), Lit: lcd.Lit(), Backlight: st.Backlight, Text: readable(lcd.Visible())}
 	for _, row := range lcd.Codes() {
 		ints := make([]int, len(row))
 		for i, c := range row {
@@ -311,4 +312,30 @@ func (e *emulator) handlePhotoPNG(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "image/png")
 	_, _ = w.Write(p)
+}
+
+// readable writes the glyphs a row names in braces ("{É}") as the characters they are.
+func readable(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		var sb strings.Builder
+		for l != "" {
+			j := strings.IndexByte(l, '{')
+			k := strings.IndexByte(l[max(j, 0):], '}')
+			if j < 0 || k < 0 {
+				sb.WriteString(l)
+				break
+			}
+			name := l[j+1 : j+k]
+			sb.WriteString(l[:j])
+			if utf8.RuneCountInString(name) == 1 {
+				sb.WriteString(name)
+			} else {
+				sb.WriteString(l[j : j+k+1])
+			}
+			l = l[j+k+1:]
+		}
+		out[i] = sb.String()
+	}
+	return out
 }

@@ -178,3 +178,13 @@ func TestLogRing(t *testing.T) {
 		t.Errorf("next handler got %q", out.String())
 	}
 }
+
+func TestReadable(t *testing.T) {
+	got := readable([]string{"PAY{É} 5,00 {€}", "{cg3} {0x80} {", "a}b"})
+	want := []string{"PAYÉ 5,00 €", "{cg3} {0x80} {", "a}b"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("%q, want %q", got[i], want[i])
+		}
+	}
+}
