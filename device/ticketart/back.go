@@ -106,4 +106,3 @@ func Render(row block.Row, def *game.Definition, front, back io.Writer) error {
 	}
 	return nil
 }
-
