@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/packterm/pos/device/emulated"
-	"github.com/packterm/pos/device/internal/testblock"
+	"github.com/packterm/pos/internal/testblock"
 	"github.com/packterm/pos/validate/block"
 	"github.com/packterm/pos/validate/ledger"
 )
