@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/packterm/pos/device/ticketart"
 )
 
 // browser starts headless Chromium for one test. Without Chromium the test skips, unless
@@ -195,4 +197,52 @@ func TestBrowserStatusToken(t *testing.T) {
 		t.Errorf("ledger section: %q", body)
 	}
 	screenshot(t, ctx, "status.png")
+}
+
+func TestBrowserTicketPhoto(t *testing.T) {
+	e := startEnv(t, nil)
+	ctx := browser(t)
+	w := e.winner(t, 5_00)
+	dir := t.TempDir()
+	if err := ticketart.WriteFiles(w, e.blk.Def, dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(e.url+"/")); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "live events", `document.getElementById('conn').textContent === 'live'`)
+	// Both faces: the camera reads the ticket code, and the terminal asks for the code
+	// under the latex.
+	err := chromedp.Do(ctx,
+		chromedp.SetUploadFiles(chromedp.ID("photo"), []string{filepath.Join(dir, "ticket.png")}),
+		chromedp.Click(chromedp.ID("photo-send")),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "ticket code decoded", `document.getElementById('answer').textContent.includes('decoded `+w.TicketCode+`')`)
+	waitJS(t, ctx, "photo and scratched ticket shown", `['photo-shown', 'ticket-shown'].every(id => {
+		const i = document.getElementById(id); return !i.parentElement.hidden && i.complete && i.naturalWidth > 500; })`)
+	screenshot(t, ctx, "photo-ticket.png")
+	// The scratched latex area: the validation code, a winner.
+	err = chromedp.Do(ctx,
+		chromedp.SetUploadFiles(chromedp.ID("photo"), []string{filepath.Join(dir, "latex.png")}),
+		chromedp.Click(chromedp.ID("photo-send")),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "validation code decoded", `document.getElementById('answer').textContent.includes('decoded `+w.Validation+`')`)
+	waitJS(t, ctx, "winner shown", lcdHas("GAGNANT"))
+	waitJS(t, ctx, "the photo replaced", `document.getElementById('photo-shown').src.endsWith('n=2')`)
+	screenshot(t, ctx, "photo-latex.png")
+	// A photo with no code: the answer says so.
+	err = chromedp.Do(ctx,
+		chromedp.SetUploadFiles(chromedp.ID("photo"), []string{filepath.Join(dir, "front.png")}),
+		chromedp.Click(chromedp.ID("photo-send")),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "no code", `document.getElementById('answer').classList.contains('bad')`)
 }

@@ -43,6 +43,8 @@ type emulator struct {
 	last   Answer
 	photo  []byte // the last uploaded photo, as PNG
 	photos int
+	ticket []byte // the front of the last ticket scanned, drawn from the printer's file
+	drawn  int
 }
 
 // Answer is the last input and what came of it.
@@ -52,6 +54,7 @@ type Answer struct {
 	Decoded string `json:"decoded,omitempty"` // a photo's code
 	Error   string `json:"error,omitempty"`
 	Photo   int    `json:"photo,omitempty"` // number of the photo shown (0: none)
+	Ticket  int    `json:"ticket,omitempty"` // number of the ticket front drawn (0: none)
 }
 
 // Live is the emulated terminal's state, sent as each "live" event.
@@ -86,6 +89,7 @@ func (e *emulator) routes(m *http.ServeMux) {
 	m.HandleFunc("POST /emu/photo", e.handlePhoto)
 	m.HandleFunc("GET /emu/receipt/{n}", e.handleReceipt)
 	m.HandleFunc("GET /emu/photo.png", e.handlePhotoPNG)
+	m.HandleFunc("GET /emu/ticket.png", e.handleTicketPNG)
 }
 
 func (e *emulator) handlePage(w http.ResponseWriter, r *http.Request) {
@@ -196,8 +200,11 @@ func (e *emulator) handleInput(w http.ResponseWriter, r *http.Request) {
 	if a == emulated.ActScan {
 		what = "scan " + code
 	}
-	ans := e.answer(Answer{Input: what}, err)
-	writeJSON(w, status(err), ans)
+	ans := Answer{Input: what}
+	if a == emulated.ActScan {
+		ans.Ticket = e.drawTicket(code)
+	}
+	writeJSON(w, status(err), e.answer(ans, err))
 }
 
 func status(err error) int {
@@ -254,7 +261,7 @@ func (e *emulator) handlePhoto(w http.ResponseWriter, r *http.Request) {
 	e.inputs.Lock()
 	text, err := e.rig.PhotoFrame(r.Context(), scanner.ImageFrame{Image: img, Name: "upload " + hdr.Filename})
 	e.inputs.Unlock()
-	ans := e.answer(Answer{Input: "photo", Decoded: text, Photo: n}, err)
+	ans := e.answer(Answer{Input: "photo", Decoded: text, Photo: n, Ticket: e.drawTicket(text)}, err)
 	writeJSON(w, status(err), ans)
 }
 
@@ -306,6 +313,17 @@ func (e *emulator) handlePhotoPNG(w http.ResponseWriter, r *http.Request) {
 	e.mu.Lock()
 	p := e.photo
 	e.mu.Unlock()
+	servePNG(w, r, p)
+}
+
+func (e *emulator) handleTicketPNG(w http.ResponseWriter, r *http.Request) {
+	e.mu.Lock()
+	p := e.ticket
+	e.mu.Unlock()
+	servePNG(w, r, p)
+}
+
+func servePNG(w http.ResponseWriter, r *http.Request, p []byte) {
 	if p == nil {
 		http.NotFound(w, r)
 		return

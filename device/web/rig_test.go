@@ -59,7 +59,7 @@ func startEnv(t *testing.T, adjust func(*Options)) *env {
 	case <-time.After(10 * time.Second):
 		t.Fatal("terminal not ready")
 	}
-	o := Options{Emulator: e.rig, Logger: log, Poll: 20 * time.Millisecond, TokenSHA256: testTokenSHA(),
+	o := Options{Emulator: e.rig, PrintFile: blk.Print, Logger: log, Poll: 20 * time.Millisecond, TokenSHA256: testTokenSHA(),
 		Parts: &Parts{TerminalID: "EMU-0001", Terminal: e.rig.Terminal, Journal: e.rig.Journal, Ledger: l, AllDelivered: true,
 			Printer: e.rig.Driver, PrinterMode: "default", Board: e.rig.Board, Logs: e.logs}}
 	if adjust != nil {

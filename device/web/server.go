@@ -31,6 +31,9 @@ type Options struct {
 	Parts *Parts
 	// Emulator, when set, adds the emulated terminal's page and controls (posd --emulate).
 	Emulator *emulated.Rig
+	// PrintFile, when set, is the printer's file of the emulator's block: each ticket
+	// scanned is drawn from its row, scratched, next to the terminal's answer.
+	PrintFile string
 	// TokenSHA256 is the hex SHA-256 of the technician token ([technician] token_sha256).
 	TokenSHA256 string
 	// RequireToken asks for the token on every request. Listen sets it for any address

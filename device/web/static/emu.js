@@ -3,7 +3,7 @@
 "use strict";
 (function () {
   const DOT = 4, GAP = 1, CELLGAP = 3, PAD = 8;
-  let font = null, last = null, receiptsShown = 0, photoShown = 0;
+  let font = null, last = null, receiptsShown = 0, photoShown = 0, ticketShown = 0;
   const $ = (id) => document.getElementById(id);
 
   function drawLCD(lcd) {
@@ -59,7 +59,12 @@
     if (a && a.photo && a.photo !== photoShown) {
       photoShown = a.photo;
       $("photo-shown").src = "/emu/photo.png?n=" + a.photo;
-      $("photo-shown").hidden = false;
+      $("photo-fig").hidden = false;
+    }
+    if (a && a.ticket && a.ticket !== ticketShown) {
+      ticketShown = a.ticket;
+      $("ticket-shown").src = "/emu/ticket.png?n=" + a.ticket;
+      $("ticket-fig").hidden = false;
     }
   }
 
