@@ -25,6 +25,7 @@ type flags struct {
 	perTicket           int64
 	verbose             bool
 	http, tokenSHA256   string
+	printFile           string
 	logs                *web.LogRing // recent log lines for the web page
 }
 
@@ -49,6 +50,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Int64Var(&f.perTicket, "pay-limit", 150, "emulator: pay limit per ticket in euros")
 	fs.BoolVar(&f.verbose, "v", false, "debug logs on stderr")
 	fs.StringVar(&f.http, "http", "", "serve the web page on ADDR (board: default [http] listen; emulator: off unless given)")
+	fs.StringVar(&f.printFile, "print", "", "emulator: the printer's file of --ledger's block; the web page draws each ticket scanned from it")
 	fs.StringVar(&f.tokenSHA256, "token-sha256", "", "emulator: SHA-256 (hex) of the technician token the web page asks for beyond loopback")
 	if err := fs.Parse(args); err != nil {
 		return 2

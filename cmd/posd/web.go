@@ -47,5 +47,5 @@ func emulatedWeb(rig *emulated.Rig, opts emulated.Options, f flags, log *slog.Lo
 	if st, ok := opts.Status.(*ledger.StatusList); ok {
 		p.StatusList = st
 	}
-	return web.Options{Parts: p, Emulator: rig, TokenSHA256: f.tokenSHA256, Logger: log}
+	return web.Options{Parts: p, Emulator: rig, PrintFile: f.printFile, TokenSHA256: f.tokenSHA256, Logger: log}
 }

@@ -53,7 +53,7 @@ type Answer struct {
 	Input   string `json:"input"`
 	Decoded string `json:"decoded,omitempty"` // a photo's code
 	Error   string `json:"error,omitempty"`
-	Photo   int    `json:"photo,omitempty"` // number of the photo shown (0: none)
+	Photo   int    `json:"photo,omitempty"`  // number of the photo shown (0: none)
 	Ticket  int    `json:"ticket,omitempty"` // number of the ticket front drawn (0: none)
 }
 
