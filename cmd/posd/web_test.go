@@ -76,7 +76,7 @@ func TestEmulateWeb(t *testing.T) {
 		t.Fatal(err)
 	}
 	var st struct {
-		State  string `json:"state"`
+		State  string              `json:"state"`
 		Ledger struct{ Block int } `json:"ledger"`
 	}
 	err = json.NewDecoder(resp.Body).Decode(&st)
