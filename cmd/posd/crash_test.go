@@ -88,9 +88,13 @@ func TestCrashDuringPayouts(t *testing.T) {
 	bin := buildPosd(t)
 	dir := t.TempDir()
 	winners, ledgerPath, pub := crashBlock(t, filepath.Join(dir, "block"))
+	// Each code twice: once paid, once refused (DÉJÀ PAYÉ), so that a run lasts long enough
+	// to be killed even once everything is paid.
 	var script strings.Builder
-	for code := range winners {
-		script.WriteString(code + "\n!ok\n")
+	for range 2 {
+		for code := range winners {
+			script.WriteString(code + "\n!ok\n")
+		}
 	}
 	scriptPath := filepath.Join(dir, "payouts.txt")
 	if err := os.WriteFile(scriptPath, []byte(script.String()), 0o600); err != nil {

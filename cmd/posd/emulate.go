@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/packterm/pos/device/config"
 	"github.com/packterm/pos/device/emulated"
 	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/device/web"
@@ -37,37 +37,27 @@ func dataDir(f flags) string {
 func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Writer, log *slog.Logger) int {
 	dir := dataDir(f)
 	fail := func(err error) int { fmt.Fprintf(stderr, "posd: %v\n", err); return 1 }
-	limit := f.perTicket * 100
-	ledgerPath, pubPath := f.ledger, f.pub
-	var demo *emulated.Demo
-	if ledgerPath == "" {
-		var made bool
-		var err error
-		start := time.Now()
-		demo, made, err = emulated.OpenOrMakeDemo(ctx, filepath.Join(dir, "demo"), game.Reglement(), demoBlock, limit, progress(stderr))
+	cfg := config.Emulated()
+	if f.config != "" { // the identity, limits, display and unlock token of a configuration file
+		c, err := config.Load(f.config)
 		if err != nil {
 			return fail(err)
 		}
-		if made {
-			fmt.Fprintf(stderr, "posd: demo block %d made in %s (%s): operator key and ledger, no printer's file\n",
-				demoBlock, filepath.Join(dir, "demo"), time.Since(start).Round(time.Millisecond))
-		}
-		ledgerPath, pubPath = demo.Ledger, demo.Pub
+		cfg = *c
+		f.display = cfg.Display.String()
+	} else {
+		cfg.Limits.PerTicket = f.perTicket * 100
 	}
-	if pubPath == "" {
-		return fail(fmt.Errorf("--ledger needs --pub (the operator's public key)"))
-	}
-	trust, err := ledger.LoadTrustStore(pubPath)
-	if err != nil {
-		return fail(err)
-	}
-	l, err := ledger.OpenFile(ledgerPath, trust)
+	out := &printerOut{w: stdout}
+	l, trust, err := openBlock(ctx, f, dir, cfg.Limits.PerTicket, out, stderr)
 	if err != nil {
 		return fail(err)
 	}
 	defer l.Close()
-	opts := emulated.Options{Dir: filepath.Join(dir, "terminal"), Display: f.display, Ledger: l, PerTicket: limit,
-		Logger: log, ReceiptsDir: f.receipts}
+	opts := emulated.Options{Dir: filepath.Join(dir, "terminal"), Display: f.display, Ledger: l,
+		PerTicket: cfg.Limits.PerTicket, PerDay: cfg.Limits.PerDay, Terminal: cfg.TerminalID, RetailerName: cfg.RetailerName,
+		UnlockTokenSHA256: cfg.Technician.TokenSHA256, Logger: log, ReceiptsDir: f.receipts,
+		OnScreen: out.screen, OnReceipt: out.receipt}
 	if f.packs != "" {
 		st, err := ledger.LoadStatus(f.packs, trust)
 		if err != nil {
@@ -77,11 +67,8 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 	} else {
 		opts.AllDelivered = true
 	}
-	out := &printerOut{w: stdout}
-	opts.OnScreen = out.screen
-	opts.OnReceipt = out.receipt
-	if demo != nil {
-		out.codes(demo)
+	if f.tokenSHA256 == "" {
+		f.tokenSHA256 = cfg.Technician.TokenSHA256
 	}
 	if f.http != "" {
 		if err := web.Check(f.http, f.tokenSHA256); err != nil {
@@ -109,31 +96,15 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 	} else {
 		fmt.Fprintln(stderr, "posd: type codes or !ok, !cancel, !paper-out, !paper-in, !cover-open, !cover-close, !tamper, !unlock, !report, !reprint, !photo FILE.png; Ctrl-D ends")
 	}
-	lines, readErr := readLines(in)
-	for {
-		var line string
-		var more bool
-		select {
-		case <-ctx.Done(): // SIGTERM or SIGINT: stop at once, even while stdin is silent
-			return 0
-		case line, more = <-lines:
-		}
-		if !more {
-			break
-		}
-		out.input(line)
-		if _, err := rig.Do(ctx, line); err != nil && ctx.Err() == nil {
-			fmt.Fprintf(stderr, "posd: %v\n", err)
-		}
-	}
-	if err := <-readErr; err != nil {
+	err = rig.Feed(ctx, in, out.input, func(err error) { fmt.Fprintf(stderr, "posd: %v\n", err) })
+	if err != nil {
 		return fail(err)
 	}
 	if f.http != "" && f.script == "" { // the page goes on after the input ends, until a signal
 		<-ctx.Done()
 		return 0
 	}
-	if f.script != "" {
+	if f.script != "" && ctx.Err() == nil {
 		quiet, err := rig.Terminal.Settle(ctx, rig.Terminal.Received()-1)
 		if err != nil || !quiet {
 			fmt.Fprintf(stderr, "posd: script ended with the terminal in state %s, not idle\n", rig.Terminal.StateName())
@@ -143,19 +114,35 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 	return 0
 }
 
-// readLines delivers the lines of r until its end; then the channel closes and the read
-// error (nil at a clean end) is sent.
-func readLines(r io.Reader) (<-chan string, <-chan error) {
-	lines, errc := make(chan string), make(chan error, 1)
-	go func() {
-		sc := bufio.NewScanner(r)
-		for sc.Scan() {
-			lines <- sc.Text()
+// openBlock opens the ledger to run with: --ledger and --pub, or the demo block of the data
+// directory, made on the first run (its codes to try are printed).
+func openBlock(ctx context.Context, f flags, dir string, limit int64, out *printerOut, stderr io.Writer) (*ledger.Ledger, *ledger.TrustStore, error) {
+	ledgerPath, pubPath := f.ledger, f.pub
+	if ledgerPath == "" {
+		start := time.Now()
+		demo, made, err := emulated.OpenOrMakeDemo(ctx, filepath.Join(dir, "demo"), game.Reglement(), demoBlock, limit, progress(stderr))
+		if err != nil {
+			return nil, nil, err
 		}
-		close(lines)
-		errc <- sc.Err()
-	}()
-	return lines, errc
+		if made {
+			fmt.Fprintf(stderr, "posd: demo block %d made in %s (%s): operator key and ledger, no printer's file\n",
+				demoBlock, filepath.Join(dir, "demo"), time.Since(start).Round(time.Millisecond))
+		}
+		ledgerPath, pubPath = demo.Ledger, demo.Pub
+		out.codes(demo)
+	}
+	if pubPath == "" {
+		return nil, nil, fmt.Errorf("--ledger needs --pub (the operator's public key)")
+	}
+	trust, err := ledger.LoadTrustStore(pubPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := ledger.OpenFile(ledgerPath, trust)
+	if err != nil {
+		return nil, nil, err
+	}
+	return l, trust, nil
 }
 
 // printerOut prints the emulator's screens, receipts and inputs on one writer.

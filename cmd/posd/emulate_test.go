@@ -63,3 +63,39 @@ func TestEmulateScript(t *testing.T) {
 		t.Errorf("exit %d for a script ending on an open offer", rc)
 	}
 }
+
+// TestEmulateWithConfig: --config gives the emulator its identity, limits and unlock token.
+func TestEmulateWithConfig(t *testing.T) {
+	dir := t.TempDir()
+	winners, ledgerPath, pub := crashBlock(t, filepath.Join(dir, "block"))
+	var code string
+	for c := range winners {
+		code = c
+		break
+	}
+	conf := filepath.Join(dir, "posd.toml")
+	// sha256("secret")
+	toml := "[terminal]\nid = \"SHOP-7\"\nretailer = \"1\"\nretailer_name = \"Tabac test\"\n[limits]\npay_per_ticket = \"2,00\"\noffline_per_ticket = \"1,00\"\n" +
+		"[technician]\ntoken_sha256 = \"2bb80d537b1da3e38bd30361aa855686bde0eacd7162fef6a25fe97bf527a25b\"\n[keys]\noperator = [\"" + pub + "\"]\n"
+	if err := os.WriteFile(conf, []byte(toml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(dir, "script.txt")
+	if err := os.WriteFile(script, []byte(code+"\n!tamper\n!unlock wrong\n!unlock secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	rc := run([]string{"--emulate", "--config", conf, "--data", filepath.Join(dir, "data"), "--ledger", ledgerPath, "--pub", pub, "--script", script}, nil, &out, &errb)
+	if rc != 0 {
+		t.Fatalf("exit %d\n%s\n%s", rc, errb.String(), out.String())
+	}
+	o := out.String()
+	if i, j := strings.Index(o, "> !unlock wrong"), strings.Index(o, "> !unlock secret"); i < 0 || j < i || strings.Contains(o[i:j], "TERMINAL D") {
+		t.Errorf("a wrong token unlocked the terminal:\n%s", o)
+	}
+	for _, want := range []string{"SHOP-7", "Tabac test", "CENTRE", "TERMINAL BLOQU", "TERMINAL D"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}

@@ -37,7 +37,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var f flags
 	fs := flag.NewFlagSet("posd", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&f.config, "config", "", "run on the board described by this configuration file")
+	fs.StringVar(&f.config, "config", "", "run on the board described by this configuration file (with --emulate: take its terminal id, retailer name, limits, display and unlock token)")
 	fs.StringVar(&f.checkConfig, "check-config", "", "check a configuration file, report every problem, and exit")
 	fs.BoolVar(&f.emulate, "emulate", false, "run the whole terminal on emulated hardware (input from stdin or --script)")
 	fs.StringVar(&f.data, "data", "", "emulator data directory (default $XDG_CACHE_HOME/posd-emulate, else ./posd-data)")
@@ -51,7 +51,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.verbose, "v", false, "debug logs on stderr")
 	fs.StringVar(&f.http, "http", "", "serve the web page on ADDR (board: default [http] listen; emulator: off unless given)")
 	fs.StringVar(&f.printFile, "print", "", "emulator: the printer's file of --ledger's block; the web page draws each ticket scanned from it")
-	fs.StringVar(&f.tokenSHA256, "token-sha256", "", "emulator: SHA-256 (hex) of the technician token the web page asks for beyond loopback")
+	fs.StringVar(&f.tokenSHA256, "token-sha256", "", "emulator: SHA-256 (hex) of the technician token the web page asks for beyond loopback (default: --config's [technician] token_sha256)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/packterm/pos/device/board"
@@ -38,9 +39,9 @@ func (d *Data) Close() error {
 
 // LoadData opens the ledger installed in dir (the highest block's block-N.ledger; none is
 // not an error: the terminal says so on each validation) and the pack status list, both
-// verified against trust. A file that is there but fails its checks is an error: fail
-// closed.
-func LoadData(dir string, trust *ledger.TrustStore) (*Data, error) {
+// verified against trust, the list for this retailer only. A file that is there but fails
+// its checks is an error: fail closed.
+func LoadData(dir string, trust *ledger.TrustStore, retailer uint32) (*Data, error) {
 	d := &Data{}
 	names, err := filepath.Glob(filepath.Join(dir, "block-*.ledger"))
 	if err != nil {
@@ -54,6 +55,9 @@ func LoadData(dir string, trust *ledger.TrustStore) (*Data, error) {
 	}
 	st, err := ledger.LoadStatus(filepath.Join(dir, ledger.StatusFileName), trust)
 	switch {
+	case err == nil && st.Retailer != retailer:
+		d.Close()
+		return nil, fmt.Errorf("daemon: pack status list of retailer %d, this terminal is retailer %d: %w", st.Retailer, retailer, ledger.ErrRetailer)
 	case err == nil:
 		d.Status = st
 	case errors.Is(err, fs.ErrNotExist):
@@ -87,7 +91,11 @@ func RunWith(ctx context.Context, cfg *config.Config, log *slog.Logger, started 
 			return fmt.Errorf("daemon: %w", err)
 		}
 	}
-	data, err := LoadData(cfg.DataDir, trust)
+	retailer, err := strconv.ParseUint(cfg.RetailerID, 10, 32)
+	if err != nil {
+		return fmt.Errorf("daemon: retailer id %q: %w", cfg.RetailerID, err)
+	}
+	data, err := LoadData(cfg.DataDir, trust, uint32(retailer))
 	if err != nil {
 		return err
 	}
@@ -127,6 +135,9 @@ func RunWith(ctx context.Context, cfg *config.Config, log *slog.Logger, started 
 		terminal.Data{Ledger: data.Ledger, Status: data.Status, Journal: j})
 	if err != nil {
 		return err
+	}
+	if cfg.Language != "" && cfg.Language != "fr" {
+		log.Warn("posd: only French retailer texts exist; configured language ignored", "language", cfg.Language)
 	}
 	log.Info("posd: terminal starting", "terminal", cfg.TerminalID, "board", b.Profile.Name, "ledger", data.Ledger != nil, "status list", data.Status != nil)
 	if started != nil {

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"sync"
@@ -150,5 +151,47 @@ func TestRunOnBoard(t *testing.T) {
 	v, _ := codes.ParseValidation(winner)
 	if _, paid, _ := j.Paid(v.ID()); !paid {
 		t.Error("payout not in the journal")
+	}
+}
+
+func TestLoadDataFailsClosed(t *testing.T) {
+	dir := t.TempDir()
+	def, err := game.ParseSource([]byte(tinyDefinition))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := emulated.GenerateBlock(context.Background(), dir, def, 4, block.Seed{4}, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	trust, err := ledger.LoadTrustStore(filepath.Join(dir, "keys", ledger.OperatorPublicFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := t.TempDir()
+	d, err := LoadData(data, trust, 1)
+	if err != nil || d.Ledger != nil || d.Status != nil {
+		t.Fatalf("empty directory: %v %+v", err, d)
+	}
+	if _, err := ledger.Install(data, filepath.Join(dir, ledger.FileName(4)), trust); err != nil {
+		t.Fatal(err)
+	}
+	key, _ := ledger.LoadPrivateKey(filepath.Join(dir, "keys", ledger.OperatorPrivateFile))
+	if err := ledger.WriteStatus(filepath.Join(data, ledger.StatusFileName), &ledger.StatusList{Retailer: 2, Version: 1}, key); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadData(data, trust, 1); !errors.Is(err, ledger.ErrRetailer) {
+		t.Errorf("another retailer's list: %v", err)
+	}
+	d, err = LoadData(data, trust, 2)
+	if err != nil || d.Ledger == nil || d.Status == nil {
+		t.Fatalf("installed data: %v", err)
+	}
+	d.Close()
+	// A damaged ledger is refused, not ignored.
+	if err := os.WriteFile(filepath.Join(data, ledger.FileName(4)), []byte("PTLEDGER garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadData(data, trust, 2); err == nil {
+		t.Error("damaged ledger accepted")
 	}
 }

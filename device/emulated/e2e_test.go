@@ -444,3 +444,61 @@ func TestDayLimitAndNoLedger(t *testing.T) {
 	e.do(codes.PackCode{Block: testBlockNumber, Pack: 1}.String())
 	e.expect("PAS DE REGISTRE", "VENTE REFUSÉE")
 }
+
+// TestRestartFinishesAnInterruptedPayout: a payout recorded just before a crash (no receipt
+// yet, drawer shut) is finished at the next start: both receipts print, the drawer opens,
+// and nothing is recorded again.
+func TestRestartFinishesAnInterruptedPayout(t *testing.T) {
+	tb := newTestBlock(t)
+	dir := t.TempDir()
+	five := tb.find(t, func(tk block.Ticket) bool { return tk.Lot == 5_00 })
+	if err := os.MkdirAll(filepath.Join(dir, "journal"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	j, err := journal.Open(filepath.Join(dir, "journal"), journal.Options{Terminal: "EMU-0001"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = j.Append(journal.Entry{Kind: journal.KindPayout, Ticket: five, Game: int(five.Position), Amount: 5_00,
+		Code: tb.code(five), Receipts: []string{"EMU-0001-000001-J", "EMU-0001-000001-C"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var got []printeremul.Receipt
+	rig, err := Start(context.Background(), Options{Dir: dir, Ledger: tb.ledger, AllDelivered: true,
+		OnReceipt: func(_ int, r printeremul.Receipt) { mu.Lock(); got = append(got, r); mu.Unlock() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rig.Close()
+	e := &e2e{t: t, tb: tb, rig: rig}
+	e.receipts = nil
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		mu.Lock()
+		n := len(got)
+		mu.Unlock()
+		if n >= 2 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 2 || !strings.Contains(got[0].PlainText(), "COPIE JOUEUR") || !strings.Contains(got[1].PlainText(), "5,00 €") {
+		t.Fatalf("%d receipts after the restart", len(got))
+	}
+	for len(rig.Board.Emulator.Drawer.History()) < 3 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if len(rig.Board.Emulator.Drawer.History()) < 3 {
+		t.Error("drawer not opened for the interrupted payout")
+	}
+	if n := e.count(journal.KindPayout, five); n != 1 {
+		t.Errorf("%d payout records", n)
+	}
+}

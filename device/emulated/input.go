@@ -1,8 +1,10 @@
 package emulated
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -213,4 +215,39 @@ func (r *Rig) Photo(ctx context.Context, path string) error {
 		return ev.Err
 	}
 	return r.Terminal.Send(ctx, terminal.Event{Kind: terminal.EvScan, Text: ev.Scan.Text, Symbology: ev.Scan.Symbology, Source: ev.Scan.Source})
+}
+
+// Feed applies the lines of r until its end or ctx's (at once, even while r is silent: a
+// terminal's stdin). echo sees each line before it is applied, fail each line's error.
+func (r *Rig) Feed(ctx context.Context, in io.Reader, echo func(string), fail func(error)) error {
+	lines, readErr := readLines(in)
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case line, more := <-lines:
+			if !more {
+				return <-readErr
+			}
+			echo(line)
+			if _, err := r.Do(ctx, line); err != nil && ctx.Err() == nil {
+				fail(err)
+			}
+		}
+	}
+}
+
+// readLines delivers the lines of r until its end; then the channel closes and the read
+// error (nil at a clean end) is sent.
+func readLines(r io.Reader) (<-chan string, <-chan error) {
+	lines, errc := make(chan string), make(chan error, 1)
+	go func() {
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+		errc <- sc.Err()
+	}()
+	return lines, errc
 }

@@ -42,6 +42,7 @@ type Options struct {
 	PerTicket, PerDay int64
 	Throttle          terminal.Throttle
 	LongPress         time.Duration // see terminal.Config (0: 3 s)
+	UnlockTokenSHA256 string        // see terminal.Config ("": any unlock, on the emulator)
 	// Clock is the terminal's and the journal's clock (nil: real); drivers run on real time.
 	Clock  clockwork.Clock
 	Logger *slog.Logger
@@ -115,7 +116,7 @@ func Start(ctx context.Context, o Options) (r *Rig, err error) {
 	parts := terminal.Parts{Screen: scr, Printer: pr, Green: r.Board.Green, Red: r.Board.Red,
 		Buzzer: r.Board.Buzzer, Drawer: r.Board.Drawer, Tamper: r.Board.Tamper}
 	cfg := terminal.Config{Terminal: o.Terminal, RetailerName: o.RetailerName, PerTicket: o.PerTicket, PerDay: o.PerDay,
-		StateDir: filepath.Join(o.Dir, "state"), Throttle: o.Throttle, LongPress: o.LongPress, AllDelivered: o.AllDelivered, Clock: o.Clock, Logger: o.Logger}
+		StateDir: filepath.Join(o.Dir, "state"), Throttle: o.Throttle, LongPress: o.LongPress, UnlockTokenSHA256: o.UnlockTokenSHA256, OpenUnlock: true, AllDelivered: o.AllDelivered, Clock: o.Clock, Logger: o.Logger}
 	if r.Terminal, err = terminal.New(cfg, parts, terminal.Data{Ledger: o.Ledger, Status: o.Status, Journal: r.Journal}); err != nil {
 		return nil, err
 	}

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/packterm/pos/validate/codes"
-	"github.com/packterm/pos/validate/ledger"
 )
 
 // Named is a screen with a name, for the catalogue.
@@ -50,6 +49,5 @@ func Catalogue() []Named {
 	for f := FaultPaper; f <= FaultJournal; f++ {
 		out = append(out, Named{"fault", FaultScreen(f, false)}, Named{"fault pending", FaultScreen(f, true)})
 	}
-	_ = ledger.PackVoid
 	return out
 }

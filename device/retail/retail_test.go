@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/packterm/pos/validate/codes"
@@ -82,5 +81,4 @@ func TestReasonsFrench(t *testing.T) {
 	if v.Headline() != "CODE INVALIDE" {
 		t.Errorf("headline %q", v.Headline())
 	}
-	_ = time.Now
 }

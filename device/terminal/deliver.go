@@ -32,13 +32,20 @@ func (s deliver) Run(ctx context.Context, t *Terminal) State {
 	if err != nil {
 		t.log.Error("terminal: spool", "err", err)
 	}
+	waiting := false
 	for _, r := range s.receipts {
 		if spooled(queued, r.ID) {
-			continue // put there before a restart
+			waiting = true // put there before a restart
+			continue
 		}
 		err := t.parts.Printer.Print(ctx, r)
 		if err != nil && !errors.As(err, &fe) {
 			t.log.Error("terminal: receipt not kept", "id", r.ID, "err", err)
+		}
+	}
+	if waiting && fe == nil {
+		if _, err := t.parts.Printer.Flush(ctx); err != nil && !errors.As(err, &fe) {
+			t.log.Error("terminal: spool", "err", err)
 		}
 	}
 	if len(s.receipts) > 0 {

@@ -74,8 +74,11 @@ type Config struct {
 	PerTicket, PerDay int64
 	// StateDir holds the terminal's own small state (the last finished operation).
 	StateDir string
-	// UnlockToken, when set, is the SHA-256 (hex) of the technician's unlock token.
+	// UnlockTokenSHA256 is the SHA-256 (hex) of the technician's unlock token; empty turns
+	// technician unlock off (a tamper lock then holds), unless OpenUnlock.
 	UnlockTokenSHA256 string
+	// OpenUnlock accepts any unlock when no token is set (the emulator).
+	OpenUnlock bool
 	// ResultTimeout: a result screen goes back to idle after it (0: 20 s).
 	ResultTimeout time.Duration
 	// OfferTimeout: an unanswered sale or payment offer is abandoned after it (0: 2 min).

@@ -66,11 +66,11 @@ func (s tamperLock) Run(ctx context.Context, t *Terminal) State {
 }
 
 // unlockToken checks a technician's token against the configured hash (none configured:
-// any unlock is accepted, as on the emulator).
+// unlock is off, or open on the emulator).
 func (t *Terminal) unlockToken(token string) bool {
 	want := strings.ToLower(strings.TrimSpace(t.cfg.UnlockTokenSHA256))
 	if want == "" {
-		return true
+		return t.cfg.OpenUnlock
 	}
 	sum := sha256.Sum256([]byte(token))
 	return subtle.ConstantTimeCompare([]byte(hex.EncodeToString(sum[:])), []byte(want)) == 1

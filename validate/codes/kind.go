@@ -30,7 +30,6 @@ func (k Kind) noun() string {
 	return k.String() + " code"
 }
 
-
 // Code is what Parse returns: one of PackCode, TicketCode or ValidationCode.
 type Code interface {
 	Kind() Kind
