@@ -73,7 +73,12 @@
   }
 
   document.querySelectorAll("button[data-action]").forEach((b) => {
-    b.addEventListener("click", () => send({ action: b.dataset.action }));
+    // Unlock takes the technician token, when the terminal has one, from the scan field.
+    b.addEventListener("click", () => {
+      const body = { action: b.dataset.action };
+      if (b.dataset.action === "unlock") body.code = $("scan-code").value.trim();
+      send(body).then(() => { if (body.code) $("scan-code").value = ""; });
+    });
   });
   $("scan-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
