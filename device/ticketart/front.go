@@ -13,7 +13,7 @@ import (
 )
 
 // maxHeight bounds a face while it is drawn; it is cropped to what it uses.
-const maxHeight = 4000
+const maxHeight = 2400
 
 // zone is one scratch zone as Describe words it: "label : content".
 type zone struct {

@@ -32,7 +32,7 @@ type env struct {
 	srv  *Server
 }
 
-func startEnv(t *testing.T, adjust func(*Options)) *env {
+func startEnv(t testing.TB, adjust func(*Options)) *env {
 	t.Helper()
 	blk, err := testblock.Make(context.Background(), t.TempDir())
 	if err != nil {
