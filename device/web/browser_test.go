@@ -146,7 +146,7 @@ func TestBrowserWinnerPaid(t *testing.T) {
 	}
 }
 
-func TestBrowserPaperOut(t *testing.T) {
+func TestBrowserFaults(t *testing.T) {
 	e := startEnv(t, nil)
 	ctx := browser(t)
 	if err := chromedp.Do(ctx, chromedp.Navigate(e.url+"/")); err != nil {
@@ -157,12 +157,22 @@ func TestBrowserPaperOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitJS(t, ctx, "paper warning", lcdHas("PAPIER"))
-	waitJS(t, ctx, "red LED", `document.getElementById('led-red').classList.contains('on') || true`)
+	waitJS(t, ctx, "printer status", `document.getElementById('printer').textContent !== 'ready'`)
 	screenshot(t, ctx, "paper-out.png")
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("paper-in"))); err != nil {
 		t.Fatal(err)
 	}
 	waitJS(t, ctx, "warning gone", "!"+lcdHas("PAPIER"))
+	// The case opened: locked until a technician unlocks (the emulator's unlock is open).
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("tamper"))); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "locked", lcdHas("TERMINAL BLOQUÉ"))
+	screenshot(t, ctx, "tamper.png")
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("unlock"))); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "unlocked", lcdHas("TERMINAL DÉBLOQUÉ"))
 }
 
 func TestBrowserStatusToken(t *testing.T) {
