@@ -2,15 +2,22 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
+	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/packterm/pos/internal/testblock"
+	"github.com/packterm/pos/validate/journal"
+	"github.com/packterm/pos/validate/ledger"
 )
 
 func get(t *testing.T, c *http.Client, u string, hdr map[string]string) (int, string) {
@@ -188,3 +195,53 @@ func TestReadable(t *testing.T) {
 		}
 	}
 }
+
+// TestBoardStatusPage is the page as a board serves it: no emulator, "/" is the status
+// page, the pack status list's ranges shown, and no control answers.
+func TestBoardStatusPage(t *testing.T) {
+	blk, err := testblock.Make(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	trust, err := ledger.LoadTrustStore(blk.Pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := ledger.LoadPrivateKey(blk.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), ledger.StatusFileName)
+	if err := ledger.WriteStatus(path, &ledger.StatusList{Retailer: 42, Version: 3, Ranges: []ledger.PackRange{
+		{Block: 7, First: 0, Count: 8, State: ledger.PackDelivered}, {Block: 7, First: 5, Count: 1, State: ledger.PackStolen}}}, key); err != nil {
+		t.Fatal(err)
+	}
+	st, err := ledger.LoadStatus(path, trust)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := journal.Open(t.TempDir(), journal.Options{Terminal: "T-42"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	s, err := New(Options{Parts: &Parts{TerminalID: "T-42", Journal: j, StatusList: st, Version: "v1.2.3", Slot: fixedSlot("B (v1.2.3)")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	code, body := get(t, http.DefaultClient, hs.URL+"/", map[string]string{"Accept": "text/html"})
+	for _, want := range []string{"T-42", "v1.2.3", "B (v1.2.3)", "No ledger installed", "Version 3, retailer 42", "stolen", "5–5", "0–7"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("status page (%d) lacks %q", code, want)
+		}
+	}
+	if code, _ := get(t, http.DefaultClient, hs.URL+"/emu/live.json", nil); code != http.StatusNotFound {
+		t.Errorf("emulator state on a board: %d", code)
+	}
+}
+
+type fixedSlot string
+
+func (s fixedSlot) Slot() (string, error) { return string(s), nil }
