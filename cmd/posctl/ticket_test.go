@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -75,4 +76,20 @@ func TestParseTicketPath(t *testing.T) {
 			t.Errorf("%q accepted", s)
 		}
 	}
+}
+
+func FuzzParseTicketPath(f *testing.F) {
+	f.Add("7/0/1")
+	f.Add("65535/4294967295/8")
+	f.Add("7//1")
+	f.Fuzz(func(t *testing.T, s string) {
+		b, p, q, err := parseTicketPath(s)
+		if err != nil {
+			return
+		}
+		b2, p2, q2, err := parseTicketPath(fmt.Sprintf("%d/%d/%d", b, p, q))
+		if q < 1 || q > 8 || err != nil || b2 != b || p2 != p || q2 != q {
+			t.Fatalf("%q -> %d/%d/%d", s, b, p, q)
+		}
+	})
 }
