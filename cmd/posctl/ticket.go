@@ -53,7 +53,7 @@ as the ticket code, the second as the validation code.`,
 					return fmt.Errorf("ticket render: %w", err)
 				}
 			}
-			row, err := ticketart.FindRowFile(args[0], pack, pos)
+			row, err := ticketart.FindRowFile(cmd.Context(), args[0], pack, pos)
 			if err != nil {
 				return fmt.Errorf("ticket render: %w", err)
 			}

@@ -3,6 +3,7 @@ package ticketart
 import (
 	"bufio"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -19,8 +20,9 @@ var ErrNotFound = errors.New("ticketart: no such ticket in the printer's file")
 const maxLine = 4 << 10
 
 // FindRow reads the printer's file r (gzip-compressed CSV, one or more members) as a
-// stream until the row of ticket position pos of pack, and returns it.
-func FindRow(r io.Reader, pack uint32, pos uint8) (block.Row, error) {
+// stream until the row of ticket position pos of pack, and returns it. A full block's file
+// takes some 9 s to the last row on one core: ctx can stop it.
+func FindRow(ctx context.Context, r io.Reader, pack uint32, pos uint8) (block.Row, error) {
 	zr, err := gzip.NewReader(r)
 	if err != nil {
 		return block.Row{}, fmt.Errorf("ticketart: printer's file: %w", err)
@@ -30,6 +32,9 @@ func FindRow(r io.Reader, pack uint32, pos uint8) (block.Row, error) {
 	sc.Buffer(make([]byte, 0, 512), maxLine)
 	first := true
 	for line := 1; sc.Scan(); line++ {
+		if line%4096 == 0 && ctx.Err() != nil {
+			return block.Row{}, fmt.Errorf("ticketart: printer's file: %w", ctx.Err())
+		}
 		text := sc.Text()
 		if first {
 			first = false
@@ -56,11 +61,11 @@ func FindRow(r io.Reader, pack uint32, pos uint8) (block.Row, error) {
 }
 
 // FindRowFile is FindRow on the file at path.
-func FindRowFile(path string, pack uint32, pos uint8) (block.Row, error) {
+func FindRowFile(ctx context.Context, path string, pack uint32, pos uint8) (block.Row, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return block.Row{}, fmt.Errorf("ticketart: %w", err)
 	}
 	defer f.Close()
-	return FindRow(f, pack, pos)
+	return FindRow(ctx, f, pack, pos)
 }

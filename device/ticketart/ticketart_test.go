@@ -49,7 +49,7 @@ func TestEveryGameRendersAndTheBackScans(t *testing.T) {
 	dir := out(t)
 	dec := barcode.NewDecoder(codemap.DecoderOptions())
 	for pos := uint8(1); pos <= 8; pos++ {
-		row, err := FindRowFile(blk.Print, 3, pos)
+		row, err := FindRowFile(context.Background(), blk.Print, 3, pos)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,11 +117,11 @@ func TestFindRow(t *testing.T) {
 		t.Fatal(err)
 	}
 	want, _ := blk.Find(func(r block.Row) bool { return r.Pack == 7 && r.Position == 8 })
-	got, err := FindRowFile(blk.Print, 7, 8)
+	got, err := FindRowFile(context.Background(), blk.Print, 7, 8)
 	if err != nil || got != want {
 		t.Fatalf("row %+v %v, want %+v", got, err, want)
 	}
-	if _, err := FindRowFile(blk.Print, 8, 1); !errors.Is(err, ErrNotFound) {
+	if _, err := FindRowFile(context.Background(), blk.Print, 8, 1); !errors.Is(err, ErrNotFound) {
 		t.Errorf("pack 8 of 0–7: %v", err)
 	}
 	for name, data := range map[string][]byte{
@@ -131,7 +131,7 @@ func TestFindRow(t *testing.T) {
 		"long line": gz(block.PrintHeader + strings.Repeat("9", maxLine+10) + "\n"),
 		"empty":     gz(""),
 	} {
-		if _, err := FindRow(bytes.NewReader(data), 1, 1); err == nil || errors.Is(err, ErrNotFound) {
+		if _, err := FindRow(context.Background(), bytes.NewReader(data), 1, 1); err == nil || errors.Is(err, ErrNotFound) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
@@ -150,7 +150,7 @@ func FuzzFindRow(f *testing.F) {
 	f.Add(gz(block.PrintHeader))
 	f.Add([]byte{0x1f, 0x8b})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		row, err := FindRow(bytes.NewReader(data), 1, 1)
+		row, err := FindRow(context.Background(), bytes.NewReader(data), 1, 1)
 		if err == nil && (row.Pack != 1 || row.Position != 1) {
 			t.Fatalf("found %+v", row)
 		}

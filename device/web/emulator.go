@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"image"
@@ -37,6 +38,11 @@ var actions = map[string]emulated.Action{
 type emulator struct {
 	rig *emulated.Rig
 	s   *Server
+
+	ctx     context.Context // ends with Server.Close: stops the background drawings
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	drawing sync.Mutex
 
 	inputs sync.Mutex // one input at a time, as one pair of hands
 	mu     sync.Mutex
@@ -200,11 +206,11 @@ func (e *emulator) handleInput(w http.ResponseWriter, r *http.Request) {
 	if a == emulated.ActScan {
 		what = "scan " + code
 	}
-	ans := Answer{Input: what}
+	ans := e.answer(Answer{Input: what}, err)
 	if a == emulated.ActScan {
-		ans.Ticket = e.drawTicket(code)
+		e.drawLater(ans.N, code)
 	}
-	writeJSON(w, status(err), e.answer(ans, err))
+	writeJSON(w, status(err), ans)
 }
 
 func status(err error) int {
@@ -261,7 +267,8 @@ func (e *emulator) handlePhoto(w http.ResponseWriter, r *http.Request) {
 	e.inputs.Lock()
 	text, err := e.rig.PhotoFrame(r.Context(), scanner.ImageFrame{Image: img, Name: "upload " + hdr.Filename})
 	e.inputs.Unlock()
-	ans := e.answer(Answer{Input: "photo", Decoded: text, Photo: n, Ticket: e.drawTicket(text)}, err)
+	ans := e.answer(Answer{Input: "photo", Decoded: text, Photo: n}, err)
+	e.drawLater(ans.N, text)
 	writeJSON(w, status(err), ans)
 }
 

@@ -72,7 +72,7 @@ func startEnv(t testing.TB, adjust func(*Options)) *env {
 	hs := httptest.NewUnstartedServer(e.srv)
 	hs.Config.BaseContext = func(net.Listener) context.Context { return ctx }
 	hs.Start()
-	t.Cleanup(func() { cancel(); hs.Close() })
+	t.Cleanup(func() { cancel(); hs.Close(); e.srv.Close() })
 	e.url = hs.URL
 	return e
 }

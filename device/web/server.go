@@ -90,6 +90,7 @@ func New(o Options) (*Server, error) {
 	s.mux.HandleFunc("GET /font.json", s.handleFont)
 	if o.Emulator != nil {
 		s.emu = &emulator{rig: o.Emulator, s: s}
+		s.emu.ctx, s.emu.cancel = context.WithCancel(context.Background())
 		s.emu.routes(s.mux)
 		s.mux.HandleFunc("GET /{$}", s.emu.handlePage)
 	} else {
@@ -102,6 +103,15 @@ func New(o Options) (*Server, error) {
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.h.ServeHTTP(w, r) }
+
+// Close stops the server's background work (the emulator's ticket drawings) and waits for
+// it. Serve calls it when it returns; a caller that only uses the handler calls it itself.
+func (s *Server) Close() {
+	if s.emu != nil {
+		s.emu.cancel()
+		s.emu.wg.Wait()
+	}
+}
 
 func securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -186,6 +196,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	err := hs.Serve(ln)
 	cancel()
 	wg.Wait()
+	s.Close()
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}
