@@ -43,8 +43,17 @@ type guard struct {
 	want     []byte // SHA-256 of the token
 	mu       sync.Mutex
 	sessions map[string]time.Time // session id -> expiry
+	failed   int                  // wrong tokens in a row
+	locked   time.Time            // no token is accepted before this
 	now      func() time.Time
 }
+
+// After maxFailures wrong tokens in a row, no token (not even the right one) is accepted
+// for lockout: guessing gets a few tries a minute.
+const (
+	maxFailures = 5
+	lockout     = time.Minute
+)
 
 func newGuard(required bool, tokenSHA256 string, now func() time.Time) (*guard, error) {
 	g := &guard{required: required, sessions: map[string]time.Time{}, now: now}
@@ -66,7 +75,21 @@ func newGuard(required bool, tokenSHA256 string, now func() time.Time) (*guard, 
 // constant time.
 func (g *guard) tokenOK(token string) bool {
 	sum := sha256.Sum256([]byte(token))
-	return token != "" && subtle.ConstantTimeCompare(sum[:], g.want) == 1
+	ok := token != "" && subtle.ConstantTimeCompare(sum[:], g.want) == 1
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	now := g.now()
+	if now.Before(g.locked) {
+		return false
+	}
+	if ok {
+		g.failed = 0
+		return true
+	}
+	if g.failed++; g.failed >= maxFailures {
+		g.failed, g.locked = 0, now.Add(lockout)
+	}
+	return false
 }
 
 func (g *guard) newSession() (string, error) {

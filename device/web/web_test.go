@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/packterm/pos/internal/testblock"
 	"github.com/packterm/pos/validate/journal"
@@ -245,3 +246,26 @@ func TestBoardStatusPage(t *testing.T) {
 type fixedSlot string
 
 func (s fixedSlot) Slot() (string, error) { return string(s), nil }
+
+func TestTokenGuessingLocksOut(t *testing.T) {
+	now := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+	g, err := newGuard(true, testTokenSHA(), func() time.Time { return now })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !g.tokenOK(testToken) {
+		t.Fatal("right token refused")
+	}
+	for range maxFailures {
+		if g.tokenOK("guess") {
+			t.Fatal("wrong token accepted")
+		}
+	}
+	if g.tokenOK(testToken) {
+		t.Error("right token accepted during the lockout")
+	}
+	now = now.Add(lockout + time.Second)
+	if !g.tokenOK(testToken) {
+		t.Error("right token refused after the lockout")
+	}
+}
