@@ -97,8 +97,8 @@ const litDots = `(() => { const c = document.getElementById('lcd'); const d = c.
   let n = 0; for (let i = 0; i < d.length; i += 4) { if (d[i] < 0x30 && d[i+1] < 0x40) n++; } return n; })()`
 
 func TestBrowserWinnerPaid(t *testing.T) {
-	e := startEnv(t, nil)
 	ctx := browser(t)
+	e := startEnv(t, nil)
 	w := e.winner(t, 5_00)
 	err := chromedp.Do(ctx,
 		chromedp.Navigate(e.url+"/"),
@@ -147,8 +147,8 @@ func TestBrowserWinnerPaid(t *testing.T) {
 }
 
 func TestBrowserFaults(t *testing.T) {
-	e := startEnv(t, nil)
 	ctx := browser(t)
+	e := startEnv(t, nil)
 	if err := chromedp.Do(ctx, chromedp.Navigate(e.url+"/")); err != nil {
 		t.Fatal(err)
 	}
@@ -176,8 +176,8 @@ func TestBrowserFaults(t *testing.T) {
 }
 
 func TestBrowserStatusToken(t *testing.T) {
-	e := startEnv(t, func(o *Options) { o.RequireToken = true })
 	ctx := browser(t)
+	e := startEnv(t, func(o *Options) { o.RequireToken = true })
 	err := chromedp.Do(ctx,
 		chromedp.Navigate(e.url+"/status"),
 		chromedp.WaitVisible(chromedp.ID("token")),
@@ -210,8 +210,8 @@ func TestBrowserStatusToken(t *testing.T) {
 }
 
 func TestBrowserTicketPhoto(t *testing.T) {
-	e := startEnv(t, nil)
 	ctx := browser(t)
+	e := startEnv(t, nil)
 	w := e.winner(t, 5_00)
 	dir := t.TempDir()
 	if err := ticketart.WriteFiles(w, e.blk.Def, dir); err != nil {
