@@ -48,6 +48,14 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 	} else {
 		cfg.Limits.PerTicket = f.perTicket * 100
 	}
+	if f.tokenSHA256 == "" {
+		f.tokenSHA256 = cfg.Technician.TokenSHA256
+	}
+	if f.http != "" {
+		if err := web.Check(f.http, f.tokenSHA256); err != nil {
+			return fail(err)
+		}
+	}
 	out := &printerOut{w: stdout}
 	l, trust, err := openBlock(ctx, f, dir, cfg.Limits.PerTicket, out, stderr)
 	if err != nil {
@@ -66,14 +74,6 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 		opts.Status = st
 	} else {
 		opts.AllDelivered = true
-	}
-	if f.tokenSHA256 == "" {
-		f.tokenSHA256 = cfg.Technician.TokenSHA256
-	}
-	if f.http != "" {
-		if err := web.Check(f.http, f.tokenSHA256); err != nil {
-			return fail(err)
-		}
 	}
 	rig, err := emulated.Start(ctx, opts)
 	if err != nil {
