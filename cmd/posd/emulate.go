@@ -14,6 +14,7 @@ import (
 	"github.com/packterm/pos/device/config"
 	"github.com/packterm/pos/device/emulated"
 	"github.com/packterm/pos/device/retail"
+	"github.com/packterm/pos/device/web"
 	"github.com/packterm/pos/drivers/printer/printeremul"
 	"github.com/packterm/pos/validate/game"
 	"github.com/packterm/pos/validate/ledger"
@@ -47,6 +48,14 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 	} else {
 		cfg.Limits.PerTicket = f.perTicket * 100
 	}
+	if f.tokenSHA256 == "" {
+		f.tokenSHA256 = cfg.Technician.TokenSHA256
+	}
+	if f.http != "" {
+		if err := web.Check(f.http, f.tokenSHA256); err != nil {
+			return fail(err)
+		}
+	}
 	if f.fresh {
 		if err := os.RemoveAll(filepath.Join(dir, "terminal")); err != nil {
 			return fail(err)
@@ -76,6 +85,11 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 		return fail(err)
 	}
 	defer rig.Close()
+	if f.http != "" {
+		if err := serveWeb(ctx, f.http, emulatedWeb(rig, opts, f, log), stderr); err != nil {
+			return fail(err)
+		}
+	}
 	in := stdin
 	if f.script != "" {
 		fh, err := os.Open(f.script)
@@ -95,6 +109,10 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 	if f.script != "" && failed > 0 && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "posd: %d line(s) of the script failed\n", failed)
 		return 2
+	}
+	if f.http != "" && f.script == "" { // the page goes on after the input ends, until a signal
+		<-ctx.Done()
+		return 0
 	}
 	if f.script != "" && ctx.Err() == nil {
 		quiet, err := rig.Terminal.Settle(ctx, rig.Terminal.Received()-1)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/packterm/pos/device/config"
 	"github.com/packterm/pos/device/daemon"
+	"github.com/packterm/pos/device/web"
 )
 
 type flags struct {
@@ -23,6 +24,9 @@ type flags struct {
 	receipts, display   string
 	perTicket           int64
 	verbose, fresh      bool
+	http, tokenSHA256   string
+	printFile           string
+	logs                *web.LogRing // recent log lines for the web page
 }
 
 func main() {
@@ -46,6 +50,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Int64Var(&f.perTicket, "pay-limit", 150, "emulator: pay limit per ticket in euros")
 	fs.BoolVar(&f.fresh, "fresh", false, "emulator: start a new terminal (empty journal and state; the demo block is kept)")
 	fs.BoolVar(&f.verbose, "v", false, "debug logs on stderr")
+	fs.StringVar(&f.http, "http", "", "serve the web page on ADDR (board: default [http] listen; emulator: off unless given)")
+	fs.StringVar(&f.printFile, "print", "", "emulator: the printer's file of --ledger's block; the web page draws each ticket scanned from it")
+	fs.StringVar(&f.tokenSHA256, "token-sha256", "", "emulator: SHA-256 (hex) of the technician token the web page asks for beyond loopback (default: --config's [technician] token_sha256)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -57,7 +64,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if f.verbose {
 		level = slog.LevelDebug
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	f.logs = web.NewLogRing(200, slog.LevelInfo)
+	log := slog.New(f.logs.Tee(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	switch {
@@ -71,7 +79,24 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, err)
 			return 2
 		}
-		if err := daemon.Run(ctx, c, log); err != nil && !errors.Is(err, context.Canceled) {
+		addr := c.HTTP
+		if f.http != "" {
+			addr = f.http
+		}
+		if err := web.Check(addr, c.Technician.TokenSHA256); addr != "" && err != nil {
+			fmt.Fprintf(stderr, "posd: web page on %s: %v\n", addr, err)
+			return 2
+		}
+		var webErr error
+		started := func(r daemon.Running) {
+			if addr != "" {
+				webErr = serveWeb(ctx, addr, boardWeb(r, f.logs, log), stderr)
+				if webErr != nil {
+					log.Error("posd: web page", "err", webErr)
+				}
+			}
+		}
+		if err := daemon.RunWith(ctx, c, log, started); err != nil && !errors.Is(err, context.Canceled) {
 			fmt.Fprintf(stderr, "posd: %v\n", err)
 			return 1
 		}

@@ -70,6 +70,12 @@ func LoadData(dir string, trust *ledger.TrustStore, retailer uint32) (*Data, err
 
 // Run runs the terminal on the board of cfg until ctx ends (log nil: discard).
 func Run(ctx context.Context, cfg *config.Config, log *slog.Logger) error {
+	return RunWith(ctx, cfg, log, nil)
+}
+
+// RunWith is Run that calls started (when not nil) once every part is open, before the
+// terminal starts.
+func RunWith(ctx context.Context, cfg *config.Config, log *slog.Logger, started func(Running)) error {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -134,6 +140,9 @@ func Run(ctx context.Context, cfg *config.Config, log *slog.Logger) error {
 		log.Warn("posd: only French retailer texts exist; configured language ignored", "language", cfg.Language)
 	}
 	log.Info("posd: terminal starting", "terminal", cfg.TerminalID, "board", b.Profile.Name, "ledger", data.Ledger != nil, "status list", data.Status != nil)
+	if started != nil {
+		started(Running{Config: cfg, Terminal: t, Journal: j, Board: b, Printer: pr, Data: data})
+	}
 	var wg sync.WaitGroup
 	errs := make([]error, 4)
 	for i, f := range []func() error{

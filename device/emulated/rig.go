@@ -64,6 +64,7 @@ type Rig struct {
 	Journal  *journal.Journal
 	Board    *board.Board
 	Printer  *printeremul.Emulator
+	Driver   *printer.Printer // the terminal's printer driver, on the emulated printer
 	Scanner  *scanneremul.Emulator
 	Images   *scanner.Images
 
@@ -185,7 +186,8 @@ func (r *Rig) openPrinter() (*printer.Printer, error) {
 		return nil, err
 	}
 	r.ports = append(r.ports, port)
-	return printer.New(port, printer.Config{Layout: printer.Layout{Columns: 48}, SpoolDir: filepath.Join(r.opts.Dir, "spool"), Logger: r.opts.Logger})
+	r.Driver, err = printer.New(port, printer.Config{Layout: printer.Layout{Columns: 48}, SpoolDir: filepath.Join(r.opts.Dir, "spool"), Logger: r.opts.Logger})
+	return r.Driver, err
 }
 
 func (r *Rig) openScanner() (*scanner.Serial, error) {

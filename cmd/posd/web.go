@@ -1,0 +1,51 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/packterm/pos/device/daemon"
+	"github.com/packterm/pos/device/emulated"
+	"github.com/packterm/pos/device/web"
+	"github.com/packterm/pos/validate/ledger"
+)
+
+// serveWeb starts the web page on addr in the background; it stops with ctx.
+func serveWeb(ctx context.Context, addr string, o web.Options, stderr io.Writer) error {
+	s, ln, err := web.Listen(addr, o)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "posd: web page on http://%s/\n", ln.Addr())
+	go func() {
+		if err := s.Serve(ctx, ln); err != nil {
+			o.Logger.Error("posd: web page stopped", "err", err)
+		}
+	}()
+	return nil
+}
+
+// boardWeb is the status page of a running daemon.
+func boardWeb(r daemon.Running, logs *web.LogRing, log *slog.Logger) web.Options {
+	p := &web.Parts{TerminalID: r.Config.TerminalID, Terminal: r.Terminal, Journal: r.Journal,
+		Printer: r.Printer, PrinterMode: r.Config.Printer.Profile, Board: r.Board, Logs: logs}
+	if r.Data != nil {
+		p.Ledger = r.Data.Ledger
+		if st, ok := r.Data.Status.(*ledger.StatusList); ok {
+			p.StatusList = st
+		}
+	}
+	return web.Options{Parts: p, TokenSHA256: r.Config.Technician.TokenSHA256, Logger: log}
+}
+
+// emulatedWeb is the emulated terminal's page.
+func emulatedWeb(rig *emulated.Rig, opts emulated.Options, f flags, log *slog.Logger) web.Options {
+	p := &web.Parts{TerminalID: rig.Journal.Terminal(), Terminal: rig.Terminal, Journal: rig.Journal, Ledger: opts.Ledger,
+		AllDelivered: opts.AllDelivered, Printer: rig.Driver, PrinterMode: "default (emulated)", Board: rig.Board, Logs: f.logs}
+	if st, ok := opts.Status.(*ledger.StatusList); ok {
+		p.StatusList = st
+	}
+	return web.Options{Parts: p, Emulator: rig, PrintFile: f.printFile, TokenSHA256: f.tokenSHA256, Logger: log}
+}

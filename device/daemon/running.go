@@ -1,0 +1,20 @@
+package daemon
+
+import (
+	"github.com/packterm/pos/device/board"
+	"github.com/packterm/pos/device/config"
+	"github.com/packterm/pos/device/terminal"
+	"github.com/packterm/pos/drivers/printer"
+	"github.com/packterm/pos/validate/journal"
+)
+
+// Running is what a running daemon is made of, handed to RunWith's started callback for
+// read-only views (the technician's status page).
+type Running struct {
+	Config   *config.Config
+	Terminal *terminal.Terminal
+	Journal  *journal.Journal
+	Board    *board.Board
+	Printer  *printer.Printer
+	Data     *Data
+}

@@ -1,0 +1,258 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/packterm/pos/device/ticketart"
+)
+
+// browser starts headless Chromium for one test. Without Chromium the test skips, unless
+// CI is set: CI installs it, and there a missing browser is a failure.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	var path string
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			path = p
+			break
+		}
+	}
+	if path == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("chromium is not installed, and CI is set: install it (apt-get install chromium)")
+		}
+		t.Skip("chromium is not installed (apt-get install chromium); the browser tests skip outside CI")
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.Flag("no-default-browser-check", true), chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(412, 915), // a phone's screen
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, cancelB := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancelB(); cancelA() })
+	// The first run starts the browser, which lives as long as its context: no timeout there.
+	if err := chromedp.Do(bctx); err != nil {
+		t.Fatalf("chromium: %v", err)
+	}
+	ctx, cancelT := context.WithTimeout(bctx, 30*time.Second)
+	t.Cleanup(cancelT)
+	return ctx
+}
+
+// artifacts is where screenshots go: $ARTIFACTS/web, else a temporary directory.
+func artifacts(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if a := os.Getenv("ARTIFACTS"); a != "" {
+		dir = filepath.Join(a, "web")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func screenshot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // 100: PNG
+	if err != nil {
+		t.Errorf("screenshot %s: %v", name, err)
+		return
+	}
+	p := filepath.Join(artifacts(t), name)
+	if err := os.WriteFile(p, png, 0o644); err != nil {
+		t.Error(err)
+	}
+	t.Logf("screenshot: %s", p)
+}
+
+// waitJS polls a JavaScript condition until it holds.
+func waitJS(t *testing.T, ctx context.Context, what, cond string) {
+	t.Helper()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](cond, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		lcd, _ := chromedp.Run(ctx, chromedp.TextContent(chromedp.ID("lcd-text")))
+		answer, _ := chromedp.Run(ctx, chromedp.TextContent(chromedp.ID("answer")))
+		t.Fatalf("%s: %v (panel %q, answer %q)", what, err, lcd, answer)
+	}
+}
+
+func lcdHas(s string) string {
+	return fmt.Sprintf("document.getElementById('lcd-text').textContent.includes(%q)", s)
+}
+
+// litDots counts the dark (lit) dots drawn on the LCD canvas.
+const litDots = `(() => { const c = document.getElementById('lcd'); const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  let n = 0; for (let i = 0; i < d.length; i += 4) { if (d[i] < 0x30 && d[i+1] < 0x40) n++; } return n; })()`
+
+func TestBrowserWinnerPaid(t *testing.T) {
+	ctx := browser(t)
+	e := startEnv(t, nil)
+	w := e.winner(t, 5_00)
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(e.url+"/"),
+		chromedp.WaitVisible(chromedp.ID("lcd")),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "live events", `document.getElementById('conn').textContent === 'live'`)
+	waitJS(t, ctx, "panel drawn from the font", litDots+" > 100")
+	before, err := chromedp.Run(ctx, chromedp.Evaluate[int](litDots))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.ID("scan-code"), w.Validation),
+		chromedp.Click(chromedp.ID("scan")),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "winner shown", lcdHas("GAGNANT"))
+	waitJS(t, ctx, "answer shown", `document.getElementById('answer').textContent.includes('scan `+w.Validation+`')`)
+	screenshot(t, ctx, "winner-scanned.png")
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("btn-ok"))); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "paid", lcdHas("PAYÉ 5,00 €"))
+	waitJS(t, ctx, "two receipts", `document.querySelectorAll('#receipts img').length === 2 &&
+		[...document.querySelectorAll('#receipts img')].every(i => i.complete && i.naturalWidth > 100)`)
+	after, err := chromedp.Run(ctx, chromedp.Evaluate[int](litDots))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after == before {
+		t.Errorf("the canvas did not change (%d lit dots)", after)
+	}
+	screenshot(t, ctx, "winner-paid.png")
+	rs := e.rig.Printer.Receipts()
+	if len(rs) != 2 || !strings.Contains(rs[0].PlainText(), "COPIE JOUEUR") || !strings.Contains(rs[1].PlainText(), "COPIE COMMERÇANT") {
+		t.Errorf("receipts: %d", len(rs))
+	}
+	if seq, _ := e.rig.Journal.Head(); seq == 0 {
+		t.Error("nothing journalled")
+	}
+}
+
+func TestBrowserFaults(t *testing.T) {
+	ctx := browser(t)
+	e := startEnv(t, nil)
+	if err := chromedp.Do(ctx, chromedp.Navigate(e.url+"/")); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "live events", `document.getElementById('conn').textContent === 'live'`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("paper-out"))); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "paper warning", lcdHas("PAPIER"))
+	waitJS(t, ctx, "printer status", `document.getElementById('printer').textContent !== 'ready'`)
+	screenshot(t, ctx, "paper-out.png")
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("paper-in"))); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "warning gone", "!"+lcdHas("PAPIER"))
+	// The case opened: locked until a technician unlocks (the emulator's unlock is open).
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("tamper"))); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "locked", lcdHas("TERMINAL BLOQUÉ"))
+	screenshot(t, ctx, "tamper.png")
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("unlock"))); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "unlocked", lcdHas("TERMINAL DÉBLOQUÉ"))
+}
+
+func TestBrowserStatusToken(t *testing.T) {
+	ctx := browser(t)
+	e := startEnv(t, func(o *Options) { o.RequireToken = true })
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(e.url+"/status"),
+		chromedp.WaitVisible(chromedp.ID("token")),
+		chromedp.SendKeys(chromedp.ID("token"), "not the token"),
+		chromedp.Click(chromedp.ID("login")),
+		chromedp.WaitVisible(chromedp.ID("login-failed")),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	screenshot(t, ctx, "status-refused.png")
+	err = chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.ID("token"), testToken),
+		chromedp.Click(chromedp.ID("login")),
+		chromedp.WaitVisible(chromedp.ID("state")),
+		chromedp.Navigate(e.url+"/status"),
+		chromedp.WaitVisible(chromedp.ID("hardware")),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := chromedp.Run(ctx, chromedp.TextContent(chromedp.ID("ledger")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(body, "7") || !strings.Contains(body, "64 tickets") {
+		t.Errorf("ledger section: %q", body)
+	}
+	screenshot(t, ctx, "status.png")
+}
+
+func TestBrowserTicketPhoto(t *testing.T) {
+	ctx := browser(t)
+	e := startEnv(t, nil)
+	w := e.winner(t, 5_00)
+	dir := t.TempDir()
+	if err := ticketart.WriteFiles(w, e.blk.Def, dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(e.url+"/")); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "live events", `document.getElementById('conn').textContent === 'live'`)
+	// Both faces: the camera reads the ticket code, and the terminal asks for the code
+	// under the latex.
+	err := chromedp.Do(ctx,
+		chromedp.SetUploadFiles(chromedp.ID("photo"), []string{filepath.Join(dir, "ticket.png")}),
+		chromedp.Click(chromedp.ID("photo-send")),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "ticket code decoded", `document.getElementById('answer').textContent.includes('decoded `+w.TicketCode+`')`)
+	waitJS(t, ctx, "photo and scratched ticket shown", `['photo-shown', 'ticket-shown'].every(id => {
+		const i = document.getElementById(id); return !i.parentElement.hidden && i.complete && i.naturalWidth > 500; })`)
+	screenshot(t, ctx, "photo-ticket.png")
+	// The scratched latex area: the validation code, a winner.
+	err = chromedp.Do(ctx,
+		chromedp.SetUploadFiles(chromedp.ID("photo"), []string{filepath.Join(dir, "latex.png")}),
+		chromedp.Click(chromedp.ID("photo-send")),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "validation code decoded", `document.getElementById('answer').textContent.includes('decoded `+w.Validation+`')`)
+	waitJS(t, ctx, "winner shown", lcdHas("GAGNANT"))
+	waitJS(t, ctx, "the photo replaced", `document.getElementById('photo-shown').src.endsWith('n=2')`)
+	screenshot(t, ctx, "photo-latex.png")
+	// A photo with no code: the answer says so.
+	err = chromedp.Do(ctx,
+		chromedp.SetUploadFiles(chromedp.ID("photo"), []string{filepath.Join(dir, "front.png")}),
+		chromedp.Click(chromedp.ID("photo-send")),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "no code", `document.getElementById('answer').classList.contains('bad')`)
+}

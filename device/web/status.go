@@ -1,0 +1,245 @@
+package web
+
+import (
+	"encoding/hex"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+
+	"github.com/packterm/pos/device/board"
+	"github.com/packterm/pos/device/terminal"
+	"github.com/packterm/pos/drivers/printer/escpos"
+	"github.com/packterm/pos/validate/journal"
+	"github.com/packterm/pos/validate/ledger"
+)
+
+// SlotProvider says which firmware slot runs (A or B) and what it holds.
+type SlotProvider interface {
+	Slot() (string, error)
+}
+
+// PrinterStatus is the part of the printer driver the page reads: the last status it
+// got, without asking the printer again.
+type PrinterStatus interface {
+	LastStatus() escpos.Status
+}
+
+// Parts are what the status page reads; nil fields are shown as absent.
+type Parts struct {
+	Version      string // default: the build's module version and VCS revision
+	Slot         SlotProvider
+	TerminalID   string
+	Terminal     *terminal.Terminal
+	Journal      *journal.Journal
+	Ledger       *ledger.Ledger
+	StatusList   *ledger.StatusList
+	AllDelivered bool // the emulator's stand-in for a status list
+	Printer      PrinterStatus
+	PrinterMode  string // e.g. "default (print confirmation)" or "legacy"
+	Board        *board.Board
+	Logs         *LogRing
+	Clock        clockwork.Clock
+}
+
+// Status is what the status page and /status.json show.
+type Status struct {
+	Time     time.Time    `json:"time"`
+	Version  string       `json:"version"`
+	Slot     string       `json:"slot"`
+	Terminal string       `json:"terminal"`
+	State    string       `json:"state"`
+	Ledger   *LedgerInfo  `json:"ledger"`
+	Packs    PacksInfo    `json:"packs"`
+	Journal  *JournalInfo `json:"journal"`
+	Hardware Hardware     `json:"hardware"`
+	Logs     []LogLine    `json:"logs"`
+}
+
+// LedgerInfo describes the installed ledger.
+type LedgerInfo struct {
+	Block   uint16 `json:"block"`
+	Version uint64 `json:"version"`
+	Packs   uint32 `json:"packs"`
+	Entries int    `json:"entries"`
+	KeyID   string `json:"key_id"`
+	Root    string `json:"root"`
+}
+
+// PacksInfo describes the pack status list.
+type PacksInfo struct {
+	Installed    bool        `json:"installed"`
+	AllDelivered bool        `json:"all_delivered,omitempty"`
+	Version      uint64      `json:"version,omitempty"`
+	Retailer     uint32      `json:"retailer,omitempty"`
+	Issued       string      `json:"issued,omitempty"`
+	Ranges       []PackRange `json:"ranges,omitempty"`
+}
+
+// PackRange is one range of the list.
+type PackRange struct {
+	State string `json:"state"`
+	Block uint16 `json:"block"`
+	First uint32 `json:"first"`
+	Last  uint32 `json:"last"`
+}
+
+// JournalInfo is the journal's head and today's totals.
+type JournalInfo struct {
+	Seq    uint64             `json:"seq"`
+	Head   string             `json:"head"` // hex of the last record's hash
+	Boot   uint64             `json:"boot"`
+	Health string             `json:"health"`
+	Today  *journal.DayTotals `json:"today"`
+	Error  string             `json:"error,omitempty"`
+}
+
+// Hardware is the health of the parts.
+type Hardware struct {
+	Scanner string      `json:"scanner"`
+	Printer PrinterInfo `json:"printer"`
+	Display DisplayInfo `json:"display"`
+	Inputs  []Input     `json:"inputs"`
+	Outputs []Input     `json:"outputs"`
+}
+
+// PrinterInfo is the printer's last status.
+type PrinterInfo struct {
+	Ready  bool   `json:"ready"`
+	Status string `json:"status"`
+	Mode   string `json:"mode"`
+}
+
+// DisplayInfo is what the display shows.
+type DisplayInfo struct {
+	Geometry string   `json:"geometry"`
+	Lines    []string `json:"lines"`
+}
+
+// Input is one GPIO line and its level as the driver reads it.
+type Input struct {
+	Name   string `json:"name"`
+	Active bool   `json:"active"`
+	What   string `json:"what"`
+}
+
+// BuildVersion is the module version and VCS revision the binary was built from.
+func BuildVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := bi.Main.Version
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " (" + s.Value[:12] + ")"
+		}
+	}
+	return v
+}
+
+// Collect reads the status now.
+func (p *Parts) Collect() Status {
+	clk := p.Clock
+	if clk == nil {
+		clk = clockwork.NewRealClock()
+	}
+	s := Status{Time: clk.Now(), Version: p.Version, Terminal: p.TerminalID, Slot: "unknown (no firmware slots on this system)"}
+	if s.Version == "" {
+		s.Version = BuildVersion()
+	}
+	if p.Slot != nil {
+		if v, err := p.Slot.Slot(); err != nil {
+			s.Slot = "error: " + err.Error()
+		} else {
+			s.Slot = v
+		}
+	}
+	if p.Terminal != nil {
+		s.State = p.Terminal.StateName()
+	}
+	if p.Ledger != nil {
+		h := p.Ledger.Header()
+		root := p.Ledger.Root()
+		s.Ledger = &LedgerInfo{Block: h.Block, Version: h.Version, Packs: h.Packs, Entries: h.Entries(),
+			KeyID: p.Ledger.KeyID().String(), Root: hex.EncodeToString(root[:8])}
+	}
+	s.Packs = p.packs()
+	s.Journal = p.journal(s.Time)
+	s.Hardware = p.hardware()
+	if p.Logs != nil {
+		s.Logs = p.Logs.Lines()
+	}
+	return s
+}
+
+func (p *Parts) packs() PacksInfo {
+	if p.StatusList == nil {
+		return PacksInfo{AllDelivered: p.AllDelivered}
+	}
+	l := p.StatusList
+	out := PacksInfo{Installed: true, Version: l.Version, Retailer: l.Retailer, Issued: time.Unix(l.Issued, 0).UTC().Format(time.RFC3339)}
+	for _, r := range l.Ranges {
+		out.Ranges = append(out.Ranges, PackRange{State: r.State.String(), Block: r.Block, First: r.First, Last: r.First + r.Count - 1})
+	}
+	return out
+}
+
+func (p *Parts) journal(now time.Time) *JournalInfo {
+	if p.Journal == nil {
+		return nil
+	}
+	j := &JournalInfo{Boot: p.Journal.Boot(), Health: "ok"}
+	var h [32]byte
+	j.Seq, h = p.Journal.Head()
+	j.Head = hex.EncodeToString(h[:])
+	if err := p.Journal.Health(); err != nil {
+		j.Health = err.Error()
+	}
+	if d, err := p.Journal.Day(now); err != nil {
+		j.Error = err.Error()
+	} else {
+		j.Today = &d
+	}
+	return j
+}
+
+func (p *Parts) hardware() Hardware {
+	var h Hardware
+	h.Scanner = "absent"
+	if p.Terminal != nil && p.Terminal.ScannerPresent() {
+		h.Scanner = "connected"
+	}
+	h.Printer.Mode = p.PrinterMode
+	h.Printer.Status = "unknown"
+	if p.Printer != nil {
+		st := p.Printer.LastStatus()
+		h.Printer.Ready, h.Printer.Status = st.Ready(), st.String()
+	}
+	if b := p.Board; b != nil {
+		if b.Display != nil {
+			h.Display.Geometry = b.Display.String()
+		}
+		if p.Terminal != nil {
+			h.Display.Lines = p.Terminal.Screen()
+		}
+		if b.OK != nil {
+			h.Inputs = append(h.Inputs, Input{Name: b.OK.String(), Active: b.OK.Pressed(), What: "OK button"})
+		}
+		if b.Cancel != nil {
+			h.Inputs = append(h.Inputs, Input{Name: b.Cancel.String(), Active: b.Cancel.Pressed(), What: "CANCEL button"})
+		}
+		if b.Tamper != nil {
+			ts := b.Tamper.State()
+			h.Inputs = append(h.Inputs, Input{Name: "tamper", Active: ts.Open, What: fmt.Sprintf("case switch (tripped %v, %d edges)", ts.Tripped, ts.Edges)})
+		}
+		if b.Green != nil {
+			h.Outputs = append(h.Outputs, Input{Name: b.Green.String(), Active: b.Green.IsOn(), What: "green LED"})
+		}
+		if b.Red != nil {
+			h.Outputs = append(h.Outputs, Input{Name: b.Red.String(), Active: b.Red.IsOn(), What: "red LED"})
+		}
+	}
+	return h
+}
