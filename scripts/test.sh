@@ -55,7 +55,7 @@ stage() {
 
 tools() {
 	# command:package pairs the tests use; installed when missing and allowed (CI=true or root).
-	local tools="qemu-arm-static:qemu-user-static qemu-aarch64-static:qemu-user-static zbarimg:zbar-tools dmtxread:dmtx-utils dmtxwrite:dmtx-utils zint:zint"
+	local tools="chromium:chromium qemu-arm-static:qemu-user-static qemu-aarch64-static:qemu-user-static zbarimg:zbar-tools dmtxread:dmtx-utils dmtxwrite:dmtx-utils zint:zint"
 	local missing="" t
 	for t in $tools; do
 		command -v "${t%%:*}" >/dev/null || missing="$missing ${t#*:}"
