@@ -47,7 +47,7 @@ func SignedMessage(raw []byte) []byte {
 // Verify checks the signature against trust.
 func (h *Header) Verify(trust *fwkey.TrustStore) error {
 	if !h.Signed() {
-		return fmt.Errorf("bundle: verify: %w", ErrUnsigned)
+		return ErrUnsigned
 	}
 	if err := trust.Verify(h.KeyID, SignedMessage(h.Raw), h.Sig[:]); err != nil {
 		return fmt.Errorf("bundle: verify: %w", err)

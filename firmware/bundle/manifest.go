@@ -28,7 +28,7 @@ var (
 	ErrFormat   = errors.New("bundle: not a firmware bundle")
 	ErrManifest = errors.New("bundle: bad manifest")
 	ErrHash     = errors.New("bundle: payload does not match the manifest")
-	ErrUnsigned = errors.New("bundle: unsigned")
+	ErrUnsigned = errors.New("bundle: unsigned (sign it with posctl fw sign)")
 )
 
 // FileType is what a payload file is; the set is closed.

@@ -2,10 +2,10 @@ package fwkey
 
 import (
 	"crypto/ed25519"
+	"encoding/base64"
 	"errors"
 	"os"
 	"path/filepath"
-	"encoding/base64"
 	"testing"
 )
 
