@@ -23,6 +23,20 @@ import (
 	"github.com/packterm/pos/validate/ledger"
 )
 
+// runLink runs posctl with a deadline (runDevices) and gives the commands it ran their
+// background context back: cobra keeps a subcommand's context between Execute calls, and
+// the synctest-based tests that follow must not inherit a cancelled one.
+func runLink(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	resetFlags(root)
+	out, err := runDevices(t, args...)
+	root.SetContext(context.Background())
+	if sub, _, ferr := root.Find(args); ferr == nil {
+		sub.SetContext(context.Background())
+	}
+	return out, err
+}
+
 // emuTerminal is an emulated terminal's storage with 1.0.0 installed and good, and the
 // flash server posd would run on it.
 type emuTerminal struct {
@@ -76,28 +90,24 @@ func TestFlashAndProvisionOverTCP(t *testing.T) {
 	to := e.listen(t)
 	tok := writeTemp(t, "token", []byte("tech-token\n"), 0o600)
 	b := writeTemp(t, "fw.bundle", e.key.Build(bundletest.Spec{Version: "2.0.0"}), 0o644)
-	resetFlags(root)
-	out, err := runDevices(t, "flash", b, "--to", to, "--token-file", tok)
+	out, err := runLink(t, "flash", b, "--to", to, "--token-file", tok)
 	if err != nil || !strings.Contains(out, "ok: firmware 2.0.0 installed in slot b") {
 		t.Fatalf("flash: %v\n%s", err, out)
 	}
 	old := writeTemp(t, "old.bundle", e.key.Build(bundletest.Spec{Version: "0.5.0"}), 0o644)
 	e.store.Boot()
 	e.store.MarkGood()
-	resetFlags(root)
-	if out, err := runDevices(t, "flash", old, "--to", to, "--token-file", tok); err == nil || !strings.Contains(err.Error(), "anti-rollback") {
+	if out, err := runLink(t, "flash", old, "--to", to, "--token-file", tok); err == nil || !strings.Contains(err.Error(), "anti-rollback") {
 		t.Fatalf("older bundle: %v\n%s", err, out)
 	}
 	bad := writeTemp(t, "badtoken", []byte("guess"), 0o600)
-	resetFlags(root)
-	if _, err := runDevices(t, "flash", b, "--to", to, "--token-file", bad); err == nil || !strings.Contains(err.Error(), "token refused") {
+	if _, err := runLink(t, "flash", b, "--to", to, "--token-file", bad); err == nil || !strings.Contains(err.Error(), "token refused") {
 		t.Fatalf("wrong token: %v", err)
 	}
 
 	// Provisioning: operator key, config, then a ledger that fails verification.
 	kdir := t.TempDir()
-	resetFlags(root)
-	if _, err := runDevices(t, "keys", "gen", "--out", kdir); err != nil {
+	if _, err := runLink(t, "keys", "gen", "--out", kdir); err != nil {
 		t.Fatal(err)
 	}
 	var cfg bytes.Buffer
@@ -105,8 +115,7 @@ func TestFlashAndProvisionOverTCP(t *testing.T) {
 	c.Keys.Operator = []string{"/etc/pos/operator.pub"}
 	c.Encode(&cfg)
 	cfgPath := writeTemp(t, "posd.toml", cfg.Bytes(), 0o644)
-	resetFlags(root)
-	out, err = runDevices(t, "provision", "--to", to, "--token-file", tok, "--keys", filepath.Join(kdir, "operator.pub"), "--config", cfgPath)
+	out, err = runLink(t, "provision", "--to", to, "--token-file", tok, "--keys", filepath.Join(kdir, "operator.pub"), "--config", cfgPath)
 	if err != nil || strings.Count(out, "ok: ") != 2 {
 		t.Fatalf("provision: %v\n%s", err, out)
 	}
@@ -114,8 +123,7 @@ func TestFlashAndProvisionOverTCP(t *testing.T) {
 		t.Fatalf("installed key: %v", err)
 	}
 	junk := writeTemp(t, "block.ledger", []byte("not a ledger"), 0o644)
-	resetFlags(root)
-	if _, err := runDevices(t, "provision", "--to", to, "--token-file", tok, "--ledger", junk); err == nil {
+	if _, err := runLink(t, "provision", "--to", to, "--token-file", tok, "--ledger", junk); err == nil {
 		t.Fatal("a junk ledger was installed")
 	}
 	if _, err := os.Stat(filepath.Join(e.dir, "block.ledger")); err == nil {
@@ -123,8 +131,7 @@ func TestFlashAndProvisionOverTCP(t *testing.T) {
 	}
 	// A firmware key file is refused as the operator keys (and the reverse in fw_test.go).
 	fwpub := writeTemp(t, "firmware.pub", []byte("pos-firmware-ed25519-public "+strings.Repeat("A", 43)+"=\n"), 0o644)
-	resetFlags(root)
-	if _, err := runDevices(t, "provision", "--to", to, "--token-file", tok, "--keys", fwpub); err == nil {
+	if _, err := runLink(t, "provision", "--to", to, "--token-file", tok, "--keys", fwpub); err == nil {
 		t.Fatal("a firmware key installed as operator key")
 	}
 }
@@ -177,8 +184,7 @@ func TestFlashOverSerialCablePulled(t *testing.T) {
 	}
 	b := writeTemp(t, "fw.bundle", e.key.Build(bundletest.Spec{Version: "2.0.0", Posd: posd}), 0o644)
 	tok := writeTemp(t, "token", []byte("tech-token"), 0o600)
-	resetFlags(root)
-	out, err := runDevices(t, "flash", b, "--to", "serial:"+link, "--token-file", tok, "--timeout", "3s")
+	out, err := runLink(t, "flash", b, "--to", "serial:"+link, "--token-file", tok, "--timeout", "3s")
 	if err != nil {
 		t.Fatalf("flash: %v\n%s", err, out)
 	}
