@@ -35,7 +35,7 @@ type terminal struct {
 	addr  string
 }
 
-func newTerminal(t *testing.T) *terminal {
+func newTerminal(t testing.TB) *terminal {
 	t.Helper()
 	dir := t.TempDir()
 	store, err := slot.Open(filepath.Join(dir, "slots"), slot.Options{Target: &bundletest.DefaultTarget, Trust: key.Trust()})

@@ -64,11 +64,13 @@ type Server struct {
 	// negative: none).
 	IdleTimeout time.Duration
 	AuthDelay   time.Duration
-	// SyncEvery is how many received bytes may wait before being made durable for a
-	// resume (default 64 KiB).
-	SyncEvery int64
-	Clock     clockwork.Clock
-	Logger    *slog.Logger
+	// SyncEvery and SyncInterval bound what a power cut may cost a resumed transfer:
+	// received data is made durable once SyncEvery bytes (default 4 MiB) or SyncInterval
+	// (default 2 s) have gone by since the last time (and always when a session ends).
+	SyncEvery    int64
+	SyncInterval time.Duration
+	Clock        clockwork.Clock
+	Logger       *slog.Logger
 }
 
 func (s *Server) defaults() (clockwork.Clock, *slog.Logger) {
@@ -229,6 +231,7 @@ func (ss *session) begin(p []byte) error {
 		return ss.fail(codeInternal, "%v", err)
 	}
 	ss.t = t
+	t.syncedAt = ss.clock.Now()
 	if t.off > 0 {
 		ss.log.Info("flash: resuming", "kind", b.Kind.String(), "offset", t.off, "size", b.Size)
 		if b.Kind == Firmware {
@@ -263,11 +266,15 @@ func (ss *session) data(p []byte) error {
 		return ss.fail(codeInternal, "spool: %v", err)
 	}
 	t.off += int64(len(chunk))
-	every := ss.s.SyncEvery
+	every, interval := ss.s.SyncEvery, ss.s.SyncInterval
 	if every <= 0 {
-		every = 64 << 10
+		every = 4 << 20
 	}
-	if t.off-t.synced >= every {
+	if interval <= 0 {
+		interval = 2 * time.Second
+	}
+	if t.off-t.synced >= every || ss.clock.Since(t.syncedAt) >= interval {
+		t.syncedAt = ss.clock.Now()
 		if err := t.persist(); err != nil {
 			return ss.fail(codeInternal, "%v", err)
 		}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // spoolMeta is ROOT/<kind>.meta: which transfer the .part file holds and how much of it
@@ -27,6 +28,7 @@ type transfer struct {
 	off      int64 // bytes written
 	synced   int64 // bytes durable (recorded in meta)
 	headerOK bool  // firmware: header verified
+	syncedAt time.Time
 }
 
 // openTransfer resumes the spooled transfer b if the spool holds one (returning how much
