@@ -45,12 +45,7 @@ func newRoot(exec execFunc, log *slog.Logger) *cobra.Command {
 				return err
 			}
 			log.Info("posboot: starting", "slot", c.Slot, "version", c.Version.String(), "trial", c.Trial, "boots", c.Boots, "rolled_back", c.Rolled)
-			trial := "0"
-			if c.Trial {
-				trial = "1"
-			}
-			env := append(os.Environ(), "POS_SLOT="+c.Slot, "POS_SLOT_ROOT="+root, "POS_SLOT_DIR="+c.Dir,
-				"POS_SLOT_VERSION="+c.Version.String(), "POS_SLOT_TRIAL="+trial)
+			env := append(os.Environ(), c.Env(root)...)
 			err = exec(c.Posd, append([]string{c.Posd}, args...), env)
 			return fmt.Errorf("posboot: exec %s: %w", c.Posd, err)
 		},

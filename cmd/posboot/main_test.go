@@ -34,11 +34,12 @@ func fakePosd() {
 	if os.Getenv("POSBOOT_FAKE") != "good" {
 		os.Exit(7) // never healthy
 	}
-	s, err := slot.Open(os.Getenv("POS_SLOT_ROOT"), slot.Options{})
-	if err == nil {
-		err = s.MarkGood()
+	b, ok := slot.BootedFromEnv()
+	if !ok {
+		fmt.Println("not started by posboot")
+		os.Exit(1)
 	}
-	if err != nil {
+	if err := b.MarkGood(nil); err != nil {
 		fmt.Println(err)
 		os.Exit(1)
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/packterm/pos/drivers/serialport"
+	"github.com/packterm/pos/firmware/flash/flashserial"
 )
 
 // linkSpec is a --to / --listen value: serial:/dev/ttyUSB0 or tcp:HOST:PORT.
@@ -36,54 +36,9 @@ func (l linkSpec) dialer(log *slog.Logger) func(ctx context.Context) (io.ReadWri
 			defer cancel()
 			return d.DialContext(ctx, "tcp", l.addr)
 		}
-		return openSerialLink(ctx, l.addr, l.baud, log)
+		return flashserial.Open(ctx, l.addr, l.baud, 0, log)
 	}
 }
-
-// serialLink adapts a serialport.Port to the flash link: reads fail as soon as the port
-// reports the device lost (cable or USB adapter pulled), so a transfer reconnects at once
-// instead of waiting for its reply timeout.
-type serialLink struct {
-	p       *serialport.Port
-	pending []byte
-}
-
-func openSerialLink(ctx context.Context, path string, baud int, log *slog.Logger) (*serialLink, error) {
-	p, err := serialport.Open(serialport.Config{Path: path, Baud: baud, Logger: log})
-	if err != nil {
-		return nil, err
-	}
-	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	if err := p.WaitConnected(wctx); err != nil {
-		p.Close()
-		return nil, err
-	}
-	p.Discard() // the Connected packet and any stale bytes
-	return &serialLink{p: p}, nil
-}
-
-func (s *serialLink) Read(b []byte) (int, error) {
-	for len(s.pending) == 0 {
-		pk, err := s.p.Next(context.Background())
-		if err != nil {
-			return 0, io.EOF
-		}
-		if pk.Data == nil {
-			if pk.State == serialport.Disconnected {
-				return 0, fmt.Errorf("serial link: %w", serialport.ErrDisconnected)
-			}
-			continue
-		}
-		s.pending = pk.Data
-	}
-	n := copy(b, s.pending)
-	s.pending = s.pending[n:]
-	return n, nil
-}
-
-func (s *serialLink) Write(b []byte) (int, error) { return s.p.Write(b) }
-func (s *serialLink) Close() error                { return s.p.Close() }
 
 // readToken reads the technician token from --token-file, else $POS_TECH_TOKEN.
 func readToken(file string) ([]byte, error) {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/packterm/pos/device/config"
 	"github.com/packterm/pos/firmware/flash"
+	"github.com/packterm/pos/firmware/flash/flashserial"
 	"github.com/packterm/pos/firmware/fwkey"
 	"github.com/packterm/pos/firmware/slot"
 	"github.com/packterm/pos/validate/ledger"
@@ -121,19 +121,5 @@ func serveLink(ctx context.Context, srv *flash.Server, l linkSpec, log *slog.Log
 		return srv.ServeListener(ctx, ln)
 	}
 	ready(l.addr)
-	for ctx.Err() == nil {
-		sl, err := openSerialLink(ctx, l.addr, l.baud, log)
-		if errors.Is(err, context.DeadlineExceeded) {
-			continue // the device is absent: keep waiting for it
-		}
-		if err != nil {
-			return err
-		}
-		err = srv.Serve(ctx, sl)
-		sl.Close()
-		if err != nil {
-			log.Info("flash serve: serial link lost, reopening", "err", err)
-		}
-	}
-	return nil
+	return flashserial.Serve(ctx, srv, l.addr, l.baud, log)
 }

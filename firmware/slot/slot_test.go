@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/packterm/pos/firmware/bundle"
@@ -116,5 +117,34 @@ func TestHashMismatchLeavesActive(t *testing.T) {
 	}
 	if c := boot(t, s); c.Slot != slot.A || c.Version.String() != "1.0.0" || c.Trial {
 		t.Fatalf("after a refused install: %+v", c)
+	}
+}
+
+func TestBootedFromEnv(t *testing.T) {
+	root := t.TempDir()
+	s := open(t, root)
+	install(t, s, key.Build(bundletest.Spec{Version: "1.2.0"}))
+	c := boot(t, s)
+	for _, kv := range c.Env(root) {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	b, ok := slot.BootedFromEnv()
+	if !ok || b.Slot != slot.A || !b.Trial || b.Version.String() != "1.2.0" {
+		t.Fatalf("BootedFromEnv = %+v %v", b, ok)
+	}
+	if err := b.MarkGood(nil); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := s.State(); st.Trial {
+		t.Fatal("not marked good")
+	}
+	b.Slot = slot.B
+	if err := b.MarkGood(nil); !errors.Is(err, slot.ErrNotActive) {
+		t.Fatalf("marking a slot that is not active: %v", err)
+	}
+	t.Setenv(slot.EnvRoot, "")
+	if _, ok := slot.BootedFromEnv(); ok {
+		t.Fatal("booted without a root")
 	}
 }

@@ -22,6 +22,7 @@ var (
 	ErrTrialPending = errors.New("slot: the active slot is still on trial (mark it good or let it roll back first)")
 	ErrNoBootable   = errors.New("slot: no bootable slot")
 	ErrCorrupt      = errors.New("slot: slot files do not match their manifest")
+	ErrNotActive    = errors.New("slot: the booted slot is no longer the active one")
 )
 
 // HeaderFile is the name of the signed bundle header kept in each slot.
