@@ -15,15 +15,19 @@ import (
 	"github.com/packterm/pos/firmware/flash"
 )
 
-// realBinaries returns posd and posctl from dist/ (scripts/build.sh) when built, else the
-// test binary twice: a Go binary of the same order of size.
+// realBinaries returns posd and posctl from dist/ (scripts/build.sh) when built (posctl
+// standing in for a posd not built yet), else the test binary twice: a Go binary of the
+// same order of size.
 func realBinaries(b *testing.B) (posd, posctl []byte, what string) {
 	for _, arch := range []string{"armv7", "arm64"} {
-		d, err1 := os.ReadFile(filepath.Join("..", "..", "dist", "posd-linux-"+arch))
-		c, err2 := os.ReadFile(filepath.Join("..", "..", "dist", "posctl-linux-"+arch))
-		if err1 == nil && err2 == nil {
-			return d, c, "dist/*-linux-" + arch
+		c, err := os.ReadFile(filepath.Join("..", "..", "dist", "posctl-linux-"+arch))
+		if err != nil {
+			continue
 		}
+		if d, err := os.ReadFile(filepath.Join("..", "..", "dist", "posd-linux-"+arch)); err == nil {
+			return d, c, "dist/posd and posctl-linux-" + arch
+		}
+		return c, c, "dist/posctl-linux-" + arch + " twice"
 	}
 	self, err := os.ReadFile(os.Args[0])
 	if err != nil {
