@@ -39,7 +39,7 @@ func openTransfer(dir string, b begin) (*transfer, error) {
 	}
 	t := &transfer{b: b, path: filepath.Join(dir, b.Kind.String()+".part"), meta: filepath.Join(dir, b.Kind.String()+".meta")}
 	off := int64(0)
-	if m, ok := readMeta(t.meta); ok && m.Kind == b.Kind && m.Size == b.Size && m.SHA256 == hex.EncodeToString(b.Sum[:]) && m.Offset <= b.Size {
+	if m, ok := readMeta(t.meta); ok && m.Kind == b.Kind && m.Size == b.Size && m.SHA256 == hex.EncodeToString(b.Sum[:]) && m.Offset >= 0 && m.Offset <= b.Size {
 		off = m.Offset
 	}
 	f, err := os.OpenFile(t.path, os.O_RDWR|os.O_CREATE, 0o600)
