@@ -117,23 +117,31 @@ func (cs *clientSession) send(typ byte, p []byte) error {
 // await returns the payload of the next frame of type want; an Error frame is the
 // terminal's refusal; other frames (stale replies) are skipped.
 func (cs *clientSession) await(ctx context.Context, want byte, timeout time.Duration) ([]byte, error) {
+	_, p, err := cs.awaitAny(ctx, timeout, want)
+	return p, err
+}
+
+// awaitAny is await for any of several frame types; it returns the type received.
+func (cs *clientSession) awaitAny(ctx context.Context, timeout time.Duration, want ...byte) (byte, []byte, error) {
 	timer := cs.clock.NewTimer(timeout)
 	defer timer.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return 0, nil, ctx.Err()
 		case <-timer.Chan():
-			return nil, fmt.Errorf("%w: no answer in %v", ErrLink, timeout)
+			return 0, nil, fmt.Errorf("%w: no answer in %v", ErrLink, timeout)
 		case f, ok := <-cs.l.frames:
 			if !ok {
-				return nil, fmt.Errorf("%w: %v", ErrLink, cs.l.err)
+				return 0, nil, fmt.Errorf("%w: %v", ErrLink, cs.l.err)
 			}
 			if f.Type == tError {
-				return nil, decodeError(f.Payload)
+				return 0, nil, decodeError(f.Payload)
 			}
-			if f.Type == want {
-				return f.Payload, nil
+			for _, w := range want {
+				if f.Type == w {
+					return f.Type, f.Payload, nil
+				}
 			}
 		}
 	}
@@ -163,9 +171,15 @@ func (cs *clientSession) run(ctx context.Context, b begin, data io.ReaderAt) err
 	if err := cs.send(tBegin, b.encode()); err != nil {
 		return err
 	}
-	p, err := cs.await(ctx, tResume, timeout)
+	// Done instead of Resume: the terminal installed this very item already (the link
+	// broke while its verdict was on the way).
+	typ, p, err := cs.awaitAny(ctx, timeout, tResume, tDone)
 	if err != nil {
 		return err
+	}
+	if typ == tDone {
+		cs.res.Message = string(p)
+		return nil
 	}
 	off, err := decodeOffset(p, "resume")
 	if err != nil || off > b.Size {

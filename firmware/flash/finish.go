@@ -42,6 +42,7 @@ func (ss *session) end(ctx context.Context) error {
 	if err != nil {
 		return ss.fail(codeRefused, "%v", err)
 	}
+	ss.s.remember(t.b, info, ss.clock.Now())
 	ss.log.Info("flash: installed", "kind", t.b.Kind.String(), "info", info)
 	if ss.s.OnInstalled != nil {
 		ss.s.OnInstalled(t.b.Kind, info)

@@ -140,6 +140,23 @@ func TestFlashCablePulledResumes(t *testing.T) {
 	}
 }
 
+// The link breaks after the last byte, before the terminal's verdict arrives: the host
+// reconnects and is told the bundle is installed, without sending it again.
+func TestFlashVerdictLost(t *testing.T) {
+	tm := newTerminal(t)
+	b := bigBundle("2.0.0", key)
+	if _, err := send(t, tm.client(token, 0), flash.Firmware, b); err != nil {
+		t.Fatal(err)
+	}
+	res, err := send(t, tm.client(token, 0), flash.Firmware, b)
+	if err != nil || res.Sent != 0 || !strings.Contains(res.Message, "2.0.0 installed in slot b") || !strings.Contains(res.Message, "already installed") {
+		t.Fatalf("second send: %+v %v", res, err)
+	}
+	if st, _ := tm.store.State(); st.Active != slot.B || st.Boots != 0 {
+		t.Fatalf("state %+v", st)
+	}
+}
+
 func TestFlashRefusals(t *testing.T) {
 	tm := newTerminal(t)
 	other := bundletest.NewKey()

@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"sync"
 	"time"
 
 	"github.com/jonboulle/clockwork"
@@ -71,6 +72,37 @@ type Server struct {
 	SyncInterval time.Duration
 	Clock        clockwork.Clock
 	Logger       *slog.Logger
+
+	mu   sync.Mutex
+	last lastInstall
+}
+
+// lastInstall is the item this Server installed last, kept in memory only: a host whose
+// link broke before Done arrived is told on its next Begin, instead of sending the whole
+// item again only to have it refused. A restart of the daemon (the only way a trial slot
+// rolls back) forgets it, so a re-flash after a rollback is a real install.
+type lastInstall struct {
+	b    begin
+	info string
+	at   time.Time
+}
+
+// recallFor is how long a finished install is remembered.
+const recallFor = 10 * time.Minute
+
+func (s *Server) remember(b begin, info string, now time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.last = lastInstall{b: b, info: info, at: now}
+}
+
+func (s *Server) recall(b begin, now time.Time) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.last.info == "" || s.last.b != b || now.Sub(s.last.at) > recallFor {
+		return "", false
+	}
+	return s.last.info, true
 }
 
 func (s *Server) defaults() (clockwork.Clock, *slog.Logger) {
@@ -225,6 +257,9 @@ func (ss *session) begin(p []byte) error {
 	}
 	if b.Size > max {
 		return ss.fail(codeRefused, "%v of %d bytes, at most %d", b.Kind, b.Size, max)
+	}
+	if info, ok := ss.s.recall(b, ss.clock.Now()); ok {
+		return ss.l.send(tDone, []byte(info+" (already installed)"))
 	}
 	t, err := openTransfer(ss.s.SpoolDir, b)
 	if err != nil {
