@@ -122,12 +122,31 @@ func TestFlashAndProvisionOverTCP(t *testing.T) {
 	if _, err := ledger.LoadPublicKey(filepath.Join(e.dir, "operator.pub")); err != nil {
 		t.Fatalf("installed key: %v", err)
 	}
+	// A signed ledger and status list verify against the operator key just installed.
+	def := writeTemp(t, "tiny.json", []byte(tinyDefinition), 0o600)
+	gen := t.TempDir()
+	if out, err := runLink(t, "ledger", "gen", "--key", filepath.Join(kdir, "operator.key"), "--block", "7",
+		"--definition", def, "--out", gen); err != nil {
+		t.Fatalf("ledger gen: %v\n%s", err, out)
+	}
+	status := filepath.Join(gen, "status.list")
+	if out, err := runLink(t, "status", "gen", "--key", filepath.Join(kdir, "operator.key"), "--retailer", "1", "--version", "1",
+		"--out", status, "--delivered", "7:1-8"); err != nil {
+		t.Fatalf("status gen: %v\n%s", err, out)
+	}
+	out, err = runLink(t, "provision", "--to", to, "--token-file", tok, "--ledger", filepath.Join(gen, "block-7.ledger"), "--status", status)
+	if err != nil || !strings.Contains(out, "ok: ledger installed") || !strings.Contains(out, "ok: status installed") {
+		t.Fatalf("provision ledger and status: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(e.dir, "pack-status.list")); err != nil {
+		t.Fatal(err)
+	}
 	junk := writeTemp(t, "block.ledger", []byte("not a ledger"), 0o644)
 	if _, err := runLink(t, "provision", "--to", to, "--token-file", tok, "--ledger", junk); err == nil {
 		t.Fatal("a junk ledger was installed")
 	}
-	if _, err := os.Stat(filepath.Join(e.dir, "block.ledger")); err == nil {
-		t.Fatal("junk ledger file in place")
+	if b, _ := os.ReadFile(filepath.Join(e.dir, "block.ledger")); string(b) == "not a ledger" {
+		t.Fatal("junk ledger replaced the installed one")
 	}
 	// A firmware key file is refused as the operator keys (and the reverse in fw_test.go).
 	fwpub := writeTemp(t, "firmware.pub", []byte("pos-firmware-ed25519-public "+strings.Repeat("A", 43)+"=\n"), 0o644)
