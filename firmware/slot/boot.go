@@ -7,6 +7,10 @@ import (
 	"github.com/packterm/pos/firmware/bundle"
 )
 
+// maxCountedBoots caps the boot counter (a trial slot with no fallback keeps booting;
+// ParseState refuses larger counts).
+const maxCountedBoots = 1000
+
 // Choice is the slot Boot picked.
 type Choice struct {
 	Slot    string
@@ -56,7 +60,7 @@ func (s *Store) Boot() (Choice, error) {
 			return Choice{}, fmt.Errorf("slot: boot: %w", err)
 		}
 	}
-	if st.Trial {
+	if st.Trial && st.Boots < maxCountedBoots {
 		st.Boots++
 	}
 	if st != loaded {
