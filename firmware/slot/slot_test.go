@@ -148,3 +148,17 @@ func TestBootedFromEnv(t *testing.T) {
 		t.Fatal("booted without a root")
 	}
 }
+
+// The first firmware has nothing to fall back to: it keeps booting on trial.
+func TestTrialWithoutFallbackKeepsBooting(t *testing.T) {
+	s := open(t, t.TempDir())
+	install(t, s, key.Build(bundletest.Spec{Version: "1.0.0"}))
+	for i := 1; i <= 6; i++ {
+		if c := boot(t, s); c.Slot != slot.A || !c.Trial || c.Rolled {
+			t.Fatalf("start %d: %+v", i, c)
+		}
+	}
+	if st, err := s.State(); err != nil || st.Boots != 6 {
+		t.Fatalf("state %+v %v", st, err)
+	}
+}
