@@ -1,7 +1,7 @@
-// Package firmware will hold the terminal's software updates (SPEC §8): signed bundles
-// (a manifest with version, target and hashes, signed with the Ed25519 firmware key, not
-// the ledger key), installation to the inactive of two slots while hashing, an atomic
-// switch, a trial boot committed when healthy and rolled back after failed starts, and
-// the technicians' flashing protocol. It knows nothing of retail. Nothing is implemented
-// yet: the issue that builds it adds the code and its tests here.
+// Package firmware is the terminal's software update side (SPEC §8, docs/firmware.md); it
+// knows nothing of retail. Its packages: fwkey (firmware signing keys, distinct from the
+// ledger keys), bundle (signed manifest then payload, verified while streaming), slot (A/B
+// slots, atomic switch, trial boot, rollback, anti-rollback), watchdog (sd_notify), flash
+// (the technicians' maintenance link with resume) and flash/flashserial (that link on a
+// serial port). cmd/posboot is the launcher that boots a slot.
 package firmware

@@ -30,3 +30,8 @@ END {
 	printf("%-28s %-40s %14s %12s %10s  %s\n", "package", "benchmark", "ns/op", "B/op", "allocs/op", "other metrics")
 	for (i = 1; i <= n; i++) print rows[i]
 }' "$raw"
+# Binary size per target (scripts/build.sh builds dist/).
+if [ -d dist ]; then
+	echo
+	scripts/sizes.sh
+fi

@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"github.com/spf13/cobra"
+
+	"github.com/packterm/pos/internal/version"
 )
 
 // root is the posctl command; subcommand files add themselves to it in their init.
@@ -17,6 +19,7 @@ var root = &cobra.Command{
 	Short:         "Pack terminal operator and technician tool",
 	SilenceUsage:  true,
 	SilenceErrors: true,
+	Version:       version.String(),
 }
 
 // exitError carries an exit status other than 1 (e.g. "no code found" vs usage errors).

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"log/slog"
+	"net"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/packterm/pos/device/config"
+	"github.com/packterm/pos/firmware/flash"
+	"github.com/packterm/pos/firmware/flash/flashserial"
+	"github.com/packterm/pos/firmware/fwkey"
+	"github.com/packterm/pos/firmware/slot"
+	"github.com/packterm/pos/validate/ledger"
+)
+
+// emulatedItems are the provisioning destinations of an emulated terminal under dir, each
+// verified as posd verifies it (config rules, key files, ledger and status signatures
+// against the operator keys installed under dir).
+func emulatedItems(dir string) map[flash.Kind]flash.Item {
+	keys := filepath.Join(dir, "operator.pub")
+	trust := func() (*ledger.TrustStore, error) { return loadTrust([]string{keys}) }
+	return map[flash.Kind]flash.Item{
+		flash.Config: {Path: filepath.Join(dir, "posd.toml"), MaxSize: 64 << 10, Verify: func(_ context.Context, p string) error {
+			_, err := config.Load(p)
+			return err
+		}},
+		flash.Keys: {Path: keys, MaxSize: 64 << 10, Verify: func(_ context.Context, p string) error {
+			_, err := loadTrust([]string{p})
+			return err
+		}},
+		flash.Ledger: {Path: filepath.Join(dir, "block.ledger"), Verify: func(_ context.Context, p string) error {
+			t, err := trust()
+			if err != nil {
+				return err
+			}
+			l, err := ledger.OpenFile(p, t)
+			if err == nil {
+				l.Close()
+			}
+			return err
+		}},
+		flash.Status: {Path: filepath.Join(dir, "pack-status.list"), Verify: func(_ context.Context, p string) error {
+			t, err := trust()
+			if err == nil {
+				_, err = ledger.LoadStatus(p, t)
+			}
+			return err
+		}},
+	}
+}
+
+func init() {
+	var listen, dir, target, board, tokenFile string
+	var pubs []string
+	var baud int
+	cmd := &cobra.Command{
+		Use:   "serve --listen tcp:HOST:PORT|serial:DEV --dir DIR --trust firmware.pub --token-file F",
+		Short: "Run the terminal's side of the maintenance link on an emulated terminal under DIR",
+		Long: "Answer flash and provision as a terminal would: firmware into the A/B slots under DIR/slots\n" +
+			"(anti-rollback, trial boot), provisioning files under DIR after the same verification as posd.\n" +
+			"For tests and demos without a board; posd runs the same flash.Server.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if dir == "" || len(pubs) == 0 || listen == "" {
+				return fmt.Errorf("flash serve: --listen, --dir and --trust are required")
+			}
+			tok, err := readToken(tokenFile)
+			if err != nil {
+				return err
+			}
+			trust, err := fwkey.LoadTrustStore(pubs...)
+			if err != nil {
+				return err
+			}
+			t, err := parseTarget(target, board)
+			if err != nil {
+				return err
+			}
+			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
+			store, err := slot.Open(filepath.Join(dir, "slots"), slot.Options{Target: &t, Trust: trust, Logger: log})
+			if err != nil {
+				return err
+			}
+			srv := &flash.Server{TokenHash: sha256.Sum256(tok), SpoolDir: filepath.Join(dir, "spool"), Firmware: store,
+				Trust: trust, Items: emulatedItems(dir), Logger: log}
+			l, err := parseLink(listen, baud)
+			if err != nil {
+				return err
+			}
+			ctx, stop := interruptible(cmd.Context())
+			defer stop()
+			return serveLink(ctx, srv, l, log, func(addr string) {
+				fmt.Fprintf(cmd.OutOrStdout(), "emulated terminal (%v) listening on %s:%s\n", t, l.scheme, addr)
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&listen, "listen", "", "tcp:HOST:PORT or serial:DEV")
+	f.IntVar(&baud, "baud", 115200, "serial line rate")
+	f.StringVar(&dir, "dir", "", "emulated terminal's storage")
+	f.StringSliceVar(&pubs, "trust", nil, "trusted firmware public key(s)")
+	f.StringVar(&tokenFile, "token-file", "", "technician token file (else $POS_TECH_TOKEN)")
+	f.StringVar(&target, "target", "linux-armv7", "the emulated terminal's target")
+	f.StringVar(&board, "board", "rpi", "the emulated terminal's board")
+	flashCmd.AddCommand(cmd)
+}
+
+// serveLink runs srv on a TCP listener or a serial device until ctx ends.
+func serveLink(ctx context.Context, srv *flash.Server, l linkSpec, log *slog.Logger, ready func(addr string)) error {
+	if l.scheme == "tcp" {
+		ln, err := net.Listen("tcp", l.addr)
+		if err != nil {
+			return err
+		}
+		ready(ln.Addr().String())
+		return srv.ServeListener(ctx, ln)
+	}
+	ready(l.addr)
+	return flashserial.Serve(ctx, srv, l.addr, l.baud, log)
+}

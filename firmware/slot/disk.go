@@ -1,0 +1,111 @@
+package slot
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// disk performs the Store's writes. Before each one it asks fault (nil in production),
+// which tests use to stop an install at its k-th write as a power cut would.
+type disk struct {
+	fault func(op, path string) error
+}
+
+func (d *disk) step(op, path string) error {
+	if d.fault == nil {
+		return nil
+	}
+	return d.fault(op, path)
+}
+
+// writer passes each Write through step.
+type writer struct {
+	d    *disk
+	f    *os.File
+	path string
+}
+
+func (w *writer) Write(p []byte) (int, error) {
+	if err := w.d.step("write", w.path); err != nil {
+		return 0, err
+	}
+	return w.f.Write(p)
+}
+
+// writeFile creates path (replacing any), copies r into it, fsyncs and closes it.
+func (d *disk) writeFile(path string, perm os.FileMode, r io.Reader) (err error) {
+	if err := d.step("create", path); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	if err != nil {
+		return fmt.Errorf("slot: %w", err)
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("slot: %w", cerr)
+		}
+	}()
+	buf := make([]byte, 64<<10)
+	if _, err := io.CopyBuffer(&writer{d, f, path}, struct{ io.Reader }{r}, buf); err != nil {
+		return err
+	}
+	if err := d.step("fsync", path); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("slot: fsync %s: %w", path, err)
+	}
+	return nil
+}
+
+// syncDir fsyncs a directory so the names created in it are durable.
+func (d *disk) syncDir(dir string) error {
+	if err := d.step("fsync-dir", dir); err != nil {
+		return err
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("slot: %w", err)
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("slot: fsync %s: %w", dir, err)
+	}
+	return nil
+}
+
+// replace writes path atomically: a temporary file in the same directory, fsync, rename,
+// fsync of the directory. A cut at any point leaves the old file or the new one.
+func (d *disk) replace(path string, data []byte) error {
+	tmp := path + ".tmp"
+	if err := d.writeFile(tmp, 0o644, bytesReader(data)); err != nil {
+		return err
+	}
+	if err := d.step("rename", path); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("slot: %w", err)
+	}
+	return d.syncDir(filepath.Dir(path))
+}
+
+// resetDir removes dir and everything in it, then creates it empty.
+func (d *disk) resetDir(dir string) error {
+	if err := d.step("remove", dir); err != nil {
+		return err
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("slot: %w", err)
+	}
+	if err := d.step("mkdir", dir); err != nil {
+		return err
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return fmt.Errorf("slot: %w", err)
+	}
+	return d.syncDir(filepath.Dir(dir))
+}
