@@ -1,0 +1,86 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// ErrNotRegular is returned by Load for a path that is not a regular file.
+var ErrNotRegular = errors.New("not a regular file")
+
+// ErrTooLarge is returned by Load for a file over MaxFileSize.
+var ErrTooLarge = errors.New("file too large")
+
+// ErrWritable is returned by Load for a file that any user may change.
+var ErrWritable = errors.New("file writable by every user")
+
+// Load reads the configuration file at path and parses it. It opens without blocking (a
+// FIFO or a device would otherwise hang it), refuses anything but a regular file, a file
+// every user may write, or one over MaxFileSize, and parses the bytes it read, never
+// the path again. Problems are *Errors naming path.
+func Load(path string) (*Config, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	c, err := Parse(data)
+	if err != nil {
+		var errs *Errors
+		if errors.As(err, &errs) {
+			for i := range *errs {
+				(*errs)[i].File = path
+			}
+		}
+		return nil, err
+	}
+	return c, nil
+}
+
+func readFile(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("config: %s: %w (%s)", path, ErrNotRegular, describeMode(st.Mode()))
+	}
+	if st.Mode().Perm()&0o002 != 0 {
+		return nil, fmt.Errorf("config: %s: %w (mode %04o): chmod o-w it", path, ErrWritable, st.Mode().Perm())
+	}
+	if st.Size() > MaxFileSize {
+		return nil, fmt.Errorf("config: %s: %w (%d bytes, at most %d)", path, ErrTooLarge, st.Size(), MaxFileSize)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("config: read %s: %w", path, err)
+	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("config: %s: %w (grew past %d bytes while read)", path, ErrTooLarge, MaxFileSize)
+	}
+	return data, nil
+}
+
+func describeMode(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	}
+	return "mode " + m.String()
+}

@@ -1,0 +1,305 @@
+package config
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/packterm/pos/device/board"
+)
+
+// Limits of the identity fields. A terminal id fits a 16-column display line; a retailer
+// name fits a 42-column receipt line.
+const (
+	maxTerminalID   = 16
+	maxRetailerName = 42
+	maxPath         = 4096
+)
+
+// emptySHA256 is the SHA-256 of no bytes.
+const emptySHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+// bauds are the rates drivers/serialport opens (those in tarm/serial's Linux table).
+var bauds = []int{50, 75, 110, 134, 150, 200, 300, 600, 1200, 1800, 2400, 4800, 9600, 19200, 38400,
+	57600, 115200, 230400, 460800, 500000, 576000, 921600, 1000000, 1152000, 1500000, 2000000,
+	2500000, 3000000, 3500000, 4000000}
+
+// issue is a problem before it has a line: key is where it is, alt a key whose line to
+// use when the file does not set key.
+type issue struct {
+	key, alt, msg string
+	path          []string // key's path, when a part of it is not a bare key
+}
+
+// Validate checks every value and the rules between them (a limit per ticket within the
+// limit per day, one device for the scanner, no two parts on one pin, …). It returns
+// *Errors, without lines (Parse adds them), or nil.
+func (c *Config) Validate() error {
+	if is := c.check(); len(is) > 0 {
+		errs := make(Errors, len(is))
+		for i, x := range is {
+			errs[i] = Problem{Key: x.key, Msg: x.msg}
+		}
+		return &errs
+	}
+	return nil
+}
+
+// RetailerNumber is RetailerID as the number the pack status list carries (0 if invalid).
+func (c *Config) RetailerNumber() uint32 {
+	n, err := parseRetailer(c.RetailerID)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+func parseRetailer(s string) (uint32, error) {
+	if s == "" || !allDigits(s) {
+		return 0, fmt.Errorf("retailer %q: want the retailer number in decimal digits", s)
+	}
+	n, err := strconv.ParseUint(s, 10, 32)
+	if err != nil || n == 0 {
+		return 0, fmt.Errorf("retailer %q: want a number from 1 to 4294967295", s)
+	}
+	return uint32(n), nil
+}
+
+// check lists every problem of c.
+func (c *Config) check() []issue {
+	var out []issue
+	add := func(key, msg string) { out = append(out, issue{key: key, msg: msg}) }
+	addAlt := func(key, alt, msg string) { out = append(out, issue{key: key, alt: alt, msg: msg}) }
+
+	c.checkTerminal(add)
+	c.checkLimits(add, addAlt)
+	if _, err := board.Lookup(c.Board); err != nil {
+		add("board.profile", fmt.Sprintf("unknown board profile %q (known: %s)", c.Board, strings.Join(board.Profiles(), ", ")))
+	}
+	checkPins(c, func(name, msg string) {
+		out = append(out, issue{key: "board.pins." + dotted([]string{name}), path: []string{"board", "pins", name}, msg: msg})
+	})
+	if _, ok := parseDisplay(displayString(c.Display)); !ok {
+		add("display.size", fmt.Sprintf(`unknown display size %q: want "16x2" or "20x4"`, displayString(c.Display)))
+	}
+	c.checkScanner(add, addAlt)
+	c.checkPrinter(add)
+	c.checkKeys(add)
+	switch t := c.Technician.TokenSHA256; {
+	case t == "":
+	case len(t) != 64 || strings.Trim(t, "0123456789abcdef") != "":
+		add("technician.token_sha256", "want 64 lower-case hex digits (the SHA-256 of the token, e.g. from `sha256sum`)")
+	case t == emptySHA256:
+		add("technician.token_sha256", "this is the SHA-256 of an empty token: it would unlock with nothing")
+	}
+	if c.HTTP != "" {
+		if err := checkListen(c.HTTP); err != nil {
+			add("http.listen", err.Error())
+		}
+	}
+	c.checkFleet(add, addAlt)
+	return out
+}
+
+func (c *Config) checkTerminal(add func(key, msg string)) {
+	switch id := c.TerminalID; {
+	case id == "":
+		add("terminal.id", "required: the terminal's id, e.g. \"T-0001\"")
+	case len(id) > maxTerminalID || strings.Trim(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") != "":
+		add("terminal.id", fmt.Sprintf("%q: want 1 to %d letters, digits, '-' or '_'", clip(id), maxTerminalID))
+	}
+	if c.RetailerID == "" {
+		add("terminal.retailer", "required: the retailer number the pack status lists are issued for")
+	} else if _, err := parseRetailer(c.RetailerID); err != nil {
+		add("terminal.retailer", err.Error())
+	}
+	if n := c.RetailerName; !utf8.ValidString(n) || utf8.RuneCountInString(n) > maxRetailerName || strings.IndexFunc(n, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+		add("terminal.retailer_name", fmt.Sprintf("want at most %d printable characters (one receipt line)", maxRetailerName))
+	}
+	if c.Language != "fr" && c.Language != "en" {
+		add("terminal.language", fmt.Sprintf(`unknown language %q: want "fr" or "en"`, clip(c.Language)))
+	}
+	if c.DataDir == "" {
+		add("terminal.data_dir", "required: the directory of the ledger, journal and spool")
+	} else if err := checkPath(c.DataDir); err != nil {
+		add("terminal.data_dir", err.Error())
+	}
+}
+
+func (c *Config) checkLimits(add func(key, msg string), addAlt func(key, alt, msg string)) {
+	l := c.Limits
+	bad := false
+	for _, x := range []struct {
+		key string
+		v   int64
+	}{{"limits.pay_per_ticket", l.PerTicket}, {"limits.pay_per_day", l.PerDay}, {"limits.offline_per_ticket", l.Offline}} {
+		if x.v < 0 || x.v > MaxLimit {
+			add(x.key, fmt.Sprintf("%s € is out of range (0 to %s €)", FormatEuros(x.v), FormatEuros(MaxLimit)))
+			bad = true
+		}
+	}
+	if bad {
+		return
+	}
+	if l.PerTicket > l.PerDay {
+		addAlt("limits.pay_per_ticket", "limits.pay_per_day", fmt.Sprintf("%s € per ticket is above the limit per day, limits.pay_per_day = %s €", FormatEuros(l.PerTicket), FormatEuros(l.PerDay)))
+	}
+	if l.Offline > l.PerTicket {
+		addAlt("limits.offline_per_ticket", "limits.pay_per_ticket", fmt.Sprintf("%s € offline is above the limit per ticket, limits.pay_per_ticket = %s €", FormatEuros(l.Offline), FormatEuros(l.PerTicket)))
+	}
+}
+
+func (c *Config) checkScanner(add func(key, msg string), addAlt func(key, alt, msg string)) {
+	s := c.Scanner
+	switch {
+	case s.Port != "" && s.Input != "":
+		addAlt("scanner.input", "scanner.port", "set either scanner.port (serial scanner) or scanner.input (keyboard-wedge scanner), not both")
+	case s.Port == "" && s.Input == "":
+		add("scanner.port", "required: the scanner's serial device (or scanner.input for a keyboard-wedge scanner)")
+	}
+	if s.Port != "" {
+		if err := checkPath(s.Port); err != nil {
+			add("scanner.port", err.Error())
+		}
+	}
+	if s.Input != "" {
+		if err := checkPath(s.Input); err != nil {
+			add("scanner.input", err.Error())
+		}
+	}
+	if !slices.Contains(bauds, s.Baud) {
+		add("scanner.baud", baudMsg(s.Baud))
+	}
+	if s.Suffix < 0 || s.Suffix > 2 {
+		add("scanner.suffix", `want "CR", "LF" or "CRLF"`)
+	}
+}
+
+func (c *Config) checkPrinter(add func(key, msg string)) {
+	p := c.Printer
+	if p.Port == "" {
+		add("printer.port", "required: the printer's serial device")
+	} else if err := checkPath(p.Port); err != nil {
+		add("printer.port", err.Error())
+	}
+	if !slices.Contains(bauds, p.Baud) {
+		add("printer.baud", baudMsg(p.Baud))
+	}
+	if p.Profile != PrinterDefault && p.Profile != PrinterLegacy {
+		msg := fmt.Sprintf("unknown printer profile %q: want %q (TM-T88V and later) or %q (no print confirmation, before TM-T88V)", clip(p.Profile), PrinterDefault, PrinterLegacy)
+		add("printer.profile", msg)
+	}
+	if p.Columns != 42 && p.Columns != 48 {
+		add("printer.columns", fmt.Sprintf("%d columns: want 42 (512-dot print area) or 48 (576 dots)", p.Columns))
+	}
+	if _, ok := parseCodePage(codePageString(p.CodePage)); !ok {
+		add("printer.code_page", fmt.Sprintf(`unknown code page %s: want "PC858" or "WPC1252"`, codePageString(p.CodePage)))
+	}
+}
+
+func (c *Config) checkKeys(add func(key, msg string)) {
+	for _, x := range []struct {
+		key   string
+		paths []string
+	}{{"keys.operator", c.Keys.Operator}, {"keys.firmware", c.Keys.Firmware}} {
+		seen := map[string]bool{}
+		for i, p := range x.paths {
+			if err := checkPath(p); err != nil {
+				add(x.key, fmt.Sprintf("entry %d: %v", i+1, err))
+			} else if seen[filepath.Clean(p)] {
+				add(x.key, fmt.Sprintf("entry %d: %q is listed twice", i+1, p))
+			}
+			seen[filepath.Clean(p)] = true
+		}
+	}
+}
+
+func (c *Config) checkFleet(add func(key, msg string), addAlt func(key, alt, msg string)) {
+	f := c.Fleet
+	if f.URL == "" {
+		for _, x := range []struct{ key, v string }{{"fleet.credentials", f.Credentials}, {"fleet.ca", f.CA}} {
+			if x.v != "" {
+				add(x.key, "set, but fleet.url is empty")
+			}
+		}
+	} else if err := checkFleetURL(f.URL); err != nil {
+		add("fleet.url", err.Error())
+	}
+	for _, x := range []struct{ key, v string }{{"fleet.credentials", f.Credentials}, {"fleet.ca", f.CA}} {
+		if x.v != "" {
+			if err := checkPath(x.v); err != nil {
+				add(x.key, err.Error())
+			}
+		}
+	}
+}
+
+func checkFleetURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil {
+		return fmt.Errorf(`not a URL: want a NATS server URL, e.g. "tls://fleet.example.org:4222"`)
+	}
+	shown := clip(u.Redacted()) // never a password
+	if (u.Scheme != "nats" && u.Scheme != "tls") || u.Host == "" || u.Hostname() == "" {
+		return fmt.Errorf(`%q: want a NATS server URL, e.g. "tls://fleet.example.org:4222"`, shown)
+	}
+	if u.User != nil {
+		return fmt.Errorf("%q: put credentials in fleet.credentials, not in the URL", shown)
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("%q: port out of range", shown)
+		}
+	}
+	return nil
+}
+
+func checkListen(s string) error {
+	host, port, err := net.SplitHostPort(s)
+	if err != nil {
+		return fmt.Errorf(`%q: want host:port, e.g. "127.0.0.1:8080" (or "" to turn the HTTP server off)`, clip(s))
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+		return fmt.Errorf("%q: port %q: want 1 to 65535", clip(s), clip(port))
+	}
+	if host != "" && host != "localhost" && net.ParseIP(host) == nil {
+		return fmt.Errorf("%q: want an IP address (or localhost) to listen on", clip(s))
+	}
+	return nil
+}
+
+// checkPath accepts an absolute path (the daemon's working directory is no one's choice).
+func checkPath(p string) error {
+	switch {
+	case strings.IndexByte(p, 0) >= 0:
+		return fmt.Errorf("path %q holds a NUL byte", clip(p))
+	case len(p) > maxPath:
+		return fmt.Errorf("path longer than %d bytes", maxPath)
+	case !filepath.IsAbs(p):
+		return fmt.Errorf("path %q is not absolute", clip(p))
+	}
+	return nil
+}
+
+func baudMsg(b int) string {
+	return fmt.Sprintf("%d baud is not a standard rate (e.g. 9600, 19200, 38400, 115200)", b)
+}
+
+// clip shortens a value quoted in a message.
+func clip(s string) string {
+	const n = 64
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}
