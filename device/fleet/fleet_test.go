@@ -1,0 +1,209 @@
+package fleet_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/packterm/pos/device/fleet"
+	"github.com/packterm/pos/device/fleet/server"
+	"github.com/packterm/pos/validate/journal"
+)
+
+func streamRecords(t *testing.T, f *testFleet) ([]journal.Record, []server.BadMessage) {
+	t.Helper()
+	var recs []journal.Record
+	bad, err := server.ReadJournal(context.Background(), f.js, func(r journal.Record) error { recs = append(recs, r); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs, bad
+}
+
+// TestPublishCatchUpAndDedup: records published in order; a terminal cut off keeps
+// paying, then catches up in order; publishing everything again stores nothing twice.
+func TestPublishCatchUpAndDedup(t *testing.T) {
+	f := newRegistry(t, 1)
+	f.start(t, 1, nil)
+	px := newProxy(t, f.nodes[0].Addr().String())
+	tm := f.terminal(t, "T000", px.URL(), nil)
+	waitOnline(t, tm.c)
+	ctx := context.Background()
+	for i := range 5 {
+		if _, err := tm.j.Append(payout(ticketN(i), 500, false)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tm.c.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if tm.c.Acked() != 5 {
+		t.Fatalf("acked %d, want 5", tm.c.Acked())
+	}
+	px.Block()
+	for i := 5; i < 12; i++ {
+		if _, err := tm.j.Append(payout(ticketN(i), 500, false)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tm.c.Sync(ctx); err == nil {
+		t.Fatal("sync through a partition succeeded")
+	}
+	px.Heal()
+	waitOnline(t, tm.c)
+	if err := tm.c.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// A terminal that lost its state publishes everything again: stored once.
+	tm2 := f.terminal(t, "T000", f.urls[0], func(o *fleet.Options) { o.Journal = tm.j; o.StateDir = "" })
+	waitOnline(t, tm2.c)
+	if err := tm2.c.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	recs, bad := streamRecords(t, f)
+	if len(bad) != 0 || len(recs) != 12 {
+		t.Fatalf("stream holds %d records (%d bad), want 12", len(recs), len(bad))
+	}
+	for i, r := range recs {
+		if r.Seq != uint64(i+1) || r.Terminal != "T000" {
+			t.Fatalf("stream record %d is %s", i, r.ID())
+		}
+	}
+}
+
+// TestRunStopsOnContext: the worker publishes what is appended and returns on cancel.
+func TestRunStopsOnContext(t *testing.T) {
+	f := newRegistry(t, 1)
+	f.start(t, 1, nil)
+	tm := f.terminal(t, "T000", f.urls[0], func(o *fleet.Options) { o.Retry = 20 * time.Millisecond })
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- tm.c.Run(ctx) }()
+	tm.j.Append(payout(ticketN(1), 100, false))
+	tm.c.Notify()
+	for deadline := time.Now().Add(10 * time.Second); tm.c.Acked() != 1; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("record never acknowledged")
+		}
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not stop")
+	}
+}
+
+// TestClaims: first claim wins, a second terminal is refused with the winner named, the
+// winner claiming again is told the claim is its own.
+func TestClaims(t *testing.T) {
+	f := newRegistry(t, 2)
+	f.start(t, 1, nil)
+	a := f.terminal(t, "T000", f.urls[0], nil)
+	b := f.terminal(t, "T001", f.urls[0], nil)
+	waitOnline(t, a.c)
+	waitOnline(t, b.c)
+	ctx := context.Background()
+	id := ticketN(3)
+	if c, err := a.c.Claim(ctx, id, 2000); err != nil || c.Terminal != "T000" {
+		t.Fatalf("first claim: %v %v", c, err)
+	}
+	_, err := b.c.Claim(ctx, id, 2000)
+	var taken *fleet.TakenError
+	if !errors.As(err, &taken) || taken.Holder.Terminal != "T000" || taken.Holder.At.IsZero() {
+		t.Fatalf("second terminal's claim: %v", err)
+	}
+	if _, err := a.c.Claim(ctx, id, 2000); err != nil {
+		t.Fatalf("winner claiming again: %v", err)
+	}
+}
+
+// TestPartitionConflict: a terminal cut off pays offline within the limit, another pays
+// the same ticket online; after the heal both journals hold the conflict.
+func TestPartitionConflict(t *testing.T) {
+	f := newRegistry(t, 2)
+	f.start(t, 1, nil)
+	px := newProxy(t, f.nodes[0].Addr().String())
+	a := f.terminal(t, "T000", f.urls[0], nil)
+	b := f.terminal(t, "T001", px.URL(), func(o *fleet.Options) { o.Timeout = 300 * time.Millisecond })
+	waitOnline(t, a.c)
+	waitOnline(t, b.c)
+	ctx := context.Background()
+	id, other := ticketN(10), ticketN(11)
+	px.Block()
+	start := time.Now()
+	if _, err := b.c.Claim(ctx, id, 5000); !errors.Is(err, fleet.ErrOffline) {
+		t.Fatalf("claim through a partition: %v", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("offline answer took %v", d)
+	}
+	mustAppend(t, b.j, payout(id, 5000, true))    // paid offline, unconfirmed
+	mustAppend(t, b.j, payout(other, 1000, true)) // paid offline, nobody else
+	if _, err := a.c.Claim(ctx, id, 5000); err != nil {
+		t.Fatal(err)
+	}
+	mustAppend(t, a.j, payout(id, 5000, false))
+	if err := a.c.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	px.Heal()
+	waitOnline(t, b.c)
+	if err := b.c.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.c.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, tm := range []*terminal{a, b} {
+		n := 0
+		tm.j.Each(time.Time{}, func(r journal.Record) error {
+			if r.Kind == journal.KindConflict {
+				n++
+				if r.Ticket != id || !strings.Contains(r.Detail, map[string]string{"T000": "T001", "T001": "T000"}[tm.id]) {
+					t.Errorf("%s: conflict record %v %q", tm.id, r, r.Detail)
+				}
+			}
+			return nil
+		})
+		if n != 1 {
+			t.Errorf("%s: %d conflict records, want 1", tm.id, n)
+		}
+	}
+	// The other offline payout got its claim: another terminal is refused.
+	var taken *fleet.TakenError
+	if _, err := a.c.Claim(ctx, other, 1000); !errors.As(err, &taken) || taken.Holder.Terminal != "T001" || !taken.Holder.Unconfirmed {
+		t.Fatalf("claim of a ticket paid offline and reconciled: %v", err)
+	}
+	cs, err := server.Conflicts(ctx, f.stores.Conflicts, "c.>", 0)
+	if err != nil || len(cs) != 2 {
+		t.Fatalf("conflicts bucket: %v %v", cs, err)
+	}
+	// A second round records nothing twice.
+	b.c.Sync(ctx)
+	a.c.Sync(ctx)
+	recs, _ := streamRecords(t, f)
+	conflicts := 0
+	for _, r := range recs {
+		if r.Kind == journal.KindConflict {
+			conflicts++
+		}
+	}
+	if conflicts != 2 {
+		t.Fatalf("stream holds %d conflict records, want 2", conflicts)
+	}
+}
+
+func mustAppend(t testing.TB, j *journal.Journal, e journal.Entry) journal.Record {
+	t.Helper()
+	r, err := j.Append(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}

@@ -1,0 +1,64 @@
+package fleet
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/packterm/pos/validate/ledger"
+)
+
+// ErrNoStatus: the fleet holds no status list for the retailer.
+var ErrNoStatus = errors.New("no status list for this retailer")
+
+// FetchStatus fetches the retailer's pack status list from the fleet and installs it in
+// dir as posctl status install does (ledger.InstallStatus: signature checked against
+// trust, same retailer, not older). The list goes through a private temporary file in
+// dir, so that nobody else can change it between the check and the use. changed is false
+// when the installed list already is this one (nothing written).
+func (c *Client) FetchStatus(ctx context.Context, retailer uint32, dir string, trust *ledger.TrustStore) (res ledger.Installed, changed bool, err error) {
+	ctx, cancel := context.WithTimeout(ctx, c.o.Timeout)
+	defer cancel()
+	msg, err := c.nc.RequestWithContext(ctx, StatusPrefix+c.o.Terminal, []byte(strconv.FormatUint(uint64(retailer), 10)))
+	if err != nil {
+		return res, false, fmt.Errorf("fleet: status list: %w (%v)", ErrOffline, err)
+	}
+	if e := msg.Header.Get(ErrorHeader); e != "" {
+		return res, false, fmt.Errorf("fleet: status list: %w (service: %.200s)", ErrOffline, e)
+	}
+	if len(msg.Data) == 0 {
+		return res, false, fmt.Errorf("fleet: status list of retailer %d: %w", retailer, ErrNoStatus)
+	}
+	s, err := ledger.ParseStatus(msg.Data, trust)
+	if err != nil {
+		return res, false, fmt.Errorf("fleet: status list: %w", err)
+	}
+	if s.Retailer != retailer {
+		return res, false, fmt.Errorf("fleet: status list is for retailer %d, not %d: %w", s.Retailer, retailer, ledger.ErrRetailer)
+	}
+	installed := filepath.Join(dir, ledger.StatusFileName)
+	if old, err := os.ReadFile(installed); err == nil && bytes.Equal(old, msg.Data) {
+		return ledger.Installed{Path: installed, Previous: s.Version, HadPrevious: true, Version: s.Version}, false, nil
+	}
+	tmp, err := os.CreateTemp(dir, ".fleet-status-*")
+	if err != nil {
+		return res, false, fmt.Errorf("fleet: status list: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	_, werr := tmp.Write(msg.Data)
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return res, false, fmt.Errorf("fleet: status list: %w", werr)
+	}
+	res, err = ledger.InstallStatus(dir, tmp.Name(), trust)
+	if err != nil {
+		return res, false, err
+	}
+	return res, true, nil
+}
