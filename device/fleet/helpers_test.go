@@ -28,6 +28,7 @@ type testFleet struct {
 	op     *nats.Conn
 	js     jetstream.JetStream
 	stores *server.Stores
+	ca     string // CA file the operator's connections trust (TLS tests)
 }
 
 // newRegistry registers terminals T000..T(n-1) plus the extra ids, each with a seed file.
@@ -123,7 +124,11 @@ func (f *testFleet) operator(t testing.TB, urls []string) *nats.Conn {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nc, err := nats.Connect(joinURLs(urls), opt, nats.MaxReconnects(-1), nats.ReconnectWait(100*time.Millisecond), nats.DontRandomize())
+	opts := []nats.Option{opt, nats.MaxReconnects(-1), nats.ReconnectWait(100 * time.Millisecond), nats.DontRandomize()}
+	if f.ca != "" {
+		opts = append(opts, nats.RootCAs(f.ca))
+	}
+	nc, err := nats.Connect(joinURLs(urls), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

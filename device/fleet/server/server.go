@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -112,7 +113,7 @@ func hostPort(s string) (string, int, error) {
 // URL is the client URL (nats://, or tls:// when TLS is on).
 func (s *Server) URL() string {
 	u := s.ns.ClientURL()
-	if s.tls {
+	if s.tls && strings.HasPrefix(u, "nats://") {
 		u = "tls" + u[len("nats"):]
 	}
 	return u
