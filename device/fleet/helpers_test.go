@@ -96,14 +96,15 @@ func (f *testFleet) start(t testing.TB, n int, mod func(*server.Options)) {
 	}
 	f.op = f.operator(t, f.urls)
 	f.js, _ = jetstream.New(f.op)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
 	var err error
-	for {
-		if f.stores, err = server.EnsureStores(ctx, f.js, min(n, 3)); err == nil {
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		f.stores, err = server.EnsureStores(ctx, f.js, min(n, 3))
+		cancel()
+		if err == nil {
 			break
 		}
-		if ctx.Err() != nil {
+		if time.Now().After(deadline) {
 			t.Fatalf("stores: %v", err)
 		}
 		time.Sleep(200 * time.Millisecond) // the cluster elects its meta leader
