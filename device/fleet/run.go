@@ -43,16 +43,23 @@ func (c *Client) Run(ctx context.Context) error {
 // Sync does one round of Run's work until the journal is all published, or the first
 // failure.
 func (c *Client) Sync(ctx context.Context) error {
+	if err := c.publishAll(ctx); err != nil {
+		return err
+	}
+	n, err := c.recordConflicts(ctx)
+	if err != nil || n == 0 {
+		return err
+	}
+	return c.publishAll(ctx) // the conflict records just written
+}
+
+func (c *Client) publishAll(ctx context.Context) error {
 	for {
 		n, err := c.publishRound(ctx)
-		if err != nil {
+		if err != nil || n < batch {
 			return err
 		}
-		if n < batch {
-			break
-		}
 	}
-	return c.recordConflicts(ctx)
 }
 
 // Acked is the last journal record the stream acknowledged.
@@ -185,12 +192,14 @@ func (c *Client) Conflicts(ctx context.Context) ([]Conflict, error) {
 	return DecodeConflicts(msg.Data)
 }
 
-// recordConflicts writes a KindConflict record for each conflict not yet recorded.
-func (c *Client) recordConflicts(ctx context.Context) error {
+// recordConflicts writes a KindConflict record for each conflict not yet recorded and
+// returns how many it wrote.
+func (c *Client) recordConflicts(ctx context.Context) (int, error) {
 	cs, err := c.Conflicts(ctx)
 	if err != nil {
-		return err
+		return 0, err
 	}
+	n := 0
 	for _, cf := range cs {
 		here, other, reason := cf.Holder, cf.Other, journal.ReasonPaidOfflineElsewhere
 		if cf.Other.Terminal == c.o.Terminal {
@@ -207,19 +216,19 @@ func (c *Client) recordConflicts(ctx context.Context) error {
 			other.Terminal, other.Record, other.At.UTC().Format(time.RFC3339), claimWord(other), here.Record)
 		if _, err := c.o.Journal.Append(journal.Entry{Kind: journal.KindConflict, Ticket: cf.Ticket,
 			Game: int(cf.Ticket.Game()), Amount: here.Amount, Reason: reason, Detail: detail}); err != nil {
-			return fmt.Errorf("fleet: recording conflict on %v: %w", cf.Ticket, err)
+			return n, fmt.Errorf("fleet: recording conflict on %v: %w", cf.Ticket, err)
 		}
 		c.log.Error("fleet: conflict recorded", "ticket", cf.Ticket.String(), "other", other.Terminal)
 		c.mu.Lock()
 		c.state.Recorded[key] = true
 		err := c.state.save()
 		c.mu.Unlock()
+		n++
 		if err != nil {
-			return err
+			return n, err
 		}
-		c.Notify()
 	}
-	return nil
+	return n, nil
 }
 
 func claimWord(c Claim) string {

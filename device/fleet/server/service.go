@@ -21,8 +21,9 @@ import (
 
 // ServiceOptions configure the claim service.
 type ServiceOptions struct {
-	Registry *Registry // when set, status lists go only to a terminal's own retailer
-	Workers  int       // concurrent handlers per kind of request (default 16)
+	Registry *Registry       // when set, status lists go only to a terminal's own retailer
+	Workers  int             // concurrent handlers per kind of request (default 16)
+	Ready    chan<- struct{} // closed once Run's subscriptions are in place (tests, posctl)
 	Clock    clockwork.Clock
 	Logger   *slog.Logger
 }
@@ -77,6 +78,9 @@ func (s *Service) Run(ctx context.Context) error {
 	}
 	if err := s.nc.Flush(); err != nil {
 		return fmt.Errorf("fleet service: %w", err)
+	}
+	if s.o.Ready != nil {
+		close(s.o.Ready)
 	}
 	<-ctx.Done()
 	return nil

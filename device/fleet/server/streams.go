@@ -54,3 +54,22 @@ func EnsureStores(ctx context.Context, js jetstream.JetStream, replicas int) (*S
 	}
 	return &s, nil
 }
+
+// OpenStores binds the existing stream and buckets (operator tools: nothing is created
+// or reconfigured).
+func OpenStores(ctx context.Context, js jetstream.JetStream) (*Stores, error) {
+	var s Stores
+	var err error
+	if s.Journal, err = js.Stream(ctx, fleet.JournalStream); err != nil {
+		return nil, fmt.Errorf("fleet: journal stream: %w", err)
+	}
+	for _, b := range []struct {
+		name string
+		kv   *jetstream.KeyValue
+	}{{fleet.ClaimsBucket, &s.Claims}, {fleet.ConflictBucket, &s.Conflicts}, {fleet.StatusBucket, &s.Status}} {
+		if *b.kv, err = js.KeyValue(ctx, b.name); err != nil {
+			return nil, fmt.Errorf("fleet: %s bucket: %w", b.name, err)
+		}
+	}
+	return &s, nil
+}
