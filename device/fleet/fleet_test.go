@@ -10,6 +10,7 @@ import (
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/device/fleet/server"
 	"github.com/packterm/pos/validate/journal"
+	"github.com/packterm/pos/validate/settle"
 )
 
 func streamRecords(t *testing.T, f *testFleet) ([]journal.Record, []server.BadMessage) {
@@ -196,6 +197,18 @@ func TestPartitionConflict(t *testing.T) {
 	}
 	if conflicts != 2 {
 		t.Fatalf("stream holds %d conflict records, want 2", conflicts)
+	}
+	// The operator's report shows the conflict on both sides and the unconfirmed payouts.
+	rep := settle.Build(recs, func(id string) (uint32, bool) { tm, ok := f.reg.Terminal(id); return tm.Retailer, ok })
+	if len(rep.Conflicts) != 2 || rep.Conflicts[0].Record[:4] == rep.Conflicts[1].Record[:4] {
+		t.Fatalf("report conflicts %+v", rep.Conflicts)
+	}
+	unconfirmed := 0
+	for _, row := range rep.Rows {
+		unconfirmed += row.Unconfirmed
+	}
+	if unconfirmed != 2 || len(rep.Gaps) != 0 {
+		t.Fatalf("report: %d unconfirmed, gaps %v", unconfirmed, rep.Gaps)
 	}
 }
 

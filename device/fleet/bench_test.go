@@ -1,0 +1,95 @@
+package fleet_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/packterm/pos/device/fleet"
+	"github.com/packterm/pos/device/fleet/server"
+	"github.com/packterm/pos/validate/journal"
+)
+
+// benchClaims: `terminals` terminals claim fresh tickets concurrently (each claim wins:
+// the create-only write, the expensive path); reports claims/s and p99 latency.
+func benchClaims(b *testing.B, nodes int, syncAlways bool) {
+	const terminals = 16
+	f := newRegistry(b, terminals)
+	f.start(b, nodes, func(o *server.Options) { o.SyncAlways = syncAlways })
+	terms := make([]*terminal, terminals)
+	for i := range terms {
+		terms[i] = f.terminal(b, fmt.Sprintf("T%03d", i), joinURLs(rotate(f.urls, i)), nil)
+		waitOnline(b, terms[i].c)
+	}
+	var next atomic.Int64
+	var mu sync.Mutex
+	var lat []time.Duration
+	b.ResetTimer()
+	start := time.Now()
+	var wg sync.WaitGroup
+	for _, tm := range terms {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var mine []time.Duration
+			for {
+				n := next.Add(1)
+				if n > int64(b.N) {
+					break
+				}
+				t0 := time.Now()
+				if _, err := tm.c.Claim(context.Background(), ticketN(int(n)), 1000); err != nil {
+					b.Error(err)
+					return
+				}
+				mine = append(mine, time.Since(t0))
+			}
+			mu.Lock()
+			lat = append(lat, mine...)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	el := time.Since(start)
+	b.StopTimer()
+	slices.Sort(lat)
+	if len(lat) > 0 {
+		b.ReportMetric(float64(len(lat))/el.Seconds(), "claims/s")
+		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+	}
+}
+
+func BenchmarkClaimSingleNode(b *testing.B) { benchClaims(b, 1, false) }
+
+// BenchmarkClaimSingleNodeSync is posctl fleet serve's setting: fsync on every write.
+func BenchmarkClaimSingleNodeSync(b *testing.B) { benchClaims(b, 1, true) }
+func BenchmarkClaimCluster3(b *testing.B)       { benchClaims(b, 3, false) }
+
+// BenchmarkJournalPublish: one terminal publishes its journal (records already durable
+// in the journal) to the stream, acknowledged; reports records/s.
+func BenchmarkJournalPublish(b *testing.B) {
+	f := newRegistry(b, 1)
+	f.start(b, 1, nil)
+	tm := f.terminal(b, "T000", f.urls[0], func(o *fleet.Options) { o.StateDir = "" })
+	waitOnline(b, tm.c)
+	for i := range b.N {
+		if _, err := tm.j.Append(journal.Entry{Kind: journal.KindRefused, Reason: "forged", Detail: fmt.Sprint(i)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	start := time.Now()
+	if err := tm.c.Sync(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	el := time.Since(start)
+	b.StopTimer()
+	if tm.c.Acked() != uint64(b.N) {
+		b.Fatalf("acked %d of %d", tm.c.Acked(), b.N)
+	}
+	b.ReportMetric(float64(b.N)/el.Seconds(), "records/s")
+}
