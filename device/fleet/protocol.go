@@ -181,7 +181,7 @@ func DecodeClaim(b []byte) (Claim, error) {
 // DecodeConflicts decodes the answer to a conflicts request (a JSON array).
 func DecodeConflicts(b []byte) ([]Conflict, error) {
 	var cs []Conflict
-	if len(b) > 64*maxMessage {
+	if len(b) > 256*maxMessage {
 		return nil, badMessage("conflicts: %d bytes", len(b))
 	}
 	d := json.NewDecoder(strings.NewReader(string(b)))

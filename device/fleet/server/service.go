@@ -198,8 +198,9 @@ func (s *Service) recordConflict(ctx context.Context, c fleet.Conflict) error {
 	return nil
 }
 
-// maxConflictsReply bounds one conflicts answer; the rest come at the next request.
-const maxConflictsReply = 50
+// maxConflictsReply bounds one conflicts answer (about 200 KiB; a terminal with more
+// conflicts than that sees the first ones only: the report still lists them all).
+const maxConflictsReply = 500
 
 func (s *Service) handleConflicts(ctx context.Context, terminal string, m *nats.Msg) {
 	if err := fleet.CheckTerminal(terminal); err != nil {
