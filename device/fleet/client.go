@@ -88,6 +88,7 @@ func Connect(o Options) (*Client, error) {
 		nats.ReconnectHandler(func(*nats.Conn) { c.Notify() }),
 		nats.ConnectHandler(func(*nats.Conn) { c.Notify() }),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) { c.log.Warn("fleet: disconnected", "err", err) }),
+		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { c.log.Warn("fleet: connection error", "err", err) }),
 	}
 	if o.Credentials != "" {
 		opt, err := credentials(o.Credentials)
