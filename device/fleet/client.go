@@ -26,6 +26,9 @@ type Options struct {
 	TLS         *tls.Config      // tests: instead of CA
 	Journal     *journal.Journal // the terminal's journal (required for Run)
 	StateDir    string           // where fleet-state.json lives (default: none, state in memory)
+	// Status, when set, makes Run fetch and install the retailer's pack status list at
+	// every round (see FetchStatus).
+	Status *StatusOptions
 
 	// Timeout bounds a claim (and each request): past it, the server is "unreachable"
 	// and the payout, if within the offline limit, is unconfirmed. Default 2 s.

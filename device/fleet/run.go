@@ -30,6 +30,11 @@ func (c *Client) Run(ctx context.Context) error {
 			if err := c.Sync(ctx); err != nil && ctx.Err() == nil {
 				c.log.Warn("fleet: sync", "err", err)
 			}
+			if c.o.Status != nil {
+				if err := c.syncStatus(ctx); err != nil && ctx.Err() == nil {
+					c.log.Warn("fleet: status list", "err", err)
+				}
+			}
 		}
 		select {
 		case <-ctx.Done():
@@ -72,6 +77,12 @@ func (c *Client) Acked() uint64 {
 // publishRound claims and publishes up to batch records after the acknowledged one.
 func (c *Client) publishRound(ctx context.Context) (int, error) {
 	c.mu.Lock()
+	if head, _ := c.o.Journal.Head(); head < c.state.Acked {
+		// A state file from another journal (replaced or restored): start over; the
+		// stream and the report drop what was already published.
+		c.log.Warn("fleet: state ahead of the journal, publishing again", "acked", c.state.Acked, "head", head)
+		c.state.Acked, c.state.Reconciled = 0, 0
+	}
 	from, reconciled := c.state.Acked+1, c.state.Reconciled
 	c.mu.Unlock()
 	var recs []journal.Record

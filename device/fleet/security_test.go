@@ -191,3 +191,42 @@ func TestStatusListThroughFleet(t *testing.T) {
 		t.Fatalf("installed list changed: %v %v", s, err)
 	}
 }
+
+// TestRunInstallsStatusList: Run keeps the status list up to date and says so once.
+func TestRunInstallsStatusList(t *testing.T) {
+	f := newRegistry(t, 1)
+	f.start(t, 1, nil)
+	pub, priv, _ := ed25519.GenerateKey(rand.Reader)
+	trust := ledger.NewTrustStore(pub)
+	data, _ := ledger.MarshalStatus(&ledger.StatusList{Retailer: 100, Version: 9,
+		Ranges: []ledger.PackRange{{Block: 7, First: 3, Count: 2, State: ledger.PackVoid}}}, priv)
+	if _, err := server.PublishStatus(context.Background(), f.stores, data, trust); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	installed := make(chan ledger.Installed, 4)
+	tm := f.terminal(t, "T000", f.urls[0], func(o *fleet.Options) {
+		o.Retry = 20 * time.Millisecond
+		o.Status = &fleet.StatusOptions{Retailer: 100, Dir: dir, Trust: trust, Installed: func(r ledger.Installed) { installed <- r }}
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); tm.c.Run(ctx) }()
+	select {
+	case r := <-installed:
+		if r.Version != 9 {
+			t.Fatalf("installed %+v", r)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("status list never installed")
+	}
+	time.Sleep(100 * time.Millisecond) // a few more rounds: nothing new to install
+	cancel()
+	<-done
+	if len(installed) != 0 {
+		t.Fatalf("installed again %d times", len(installed))
+	}
+	if s, err := ledger.LoadStatus(filepath.Join(dir, ledger.StatusFileName), trust); err != nil || !s.Void(7, 4) {
+		t.Fatalf("installed list: %v", err)
+	}
+}

@@ -12,6 +12,16 @@ import (
 	"github.com/packterm/pos/validate/ledger"
 )
 
+// StatusOptions make Run keep the retailer's status list up to date.
+type StatusOptions struct {
+	Retailer uint32
+	Dir      string             // the terminal's directory (DIR/pack-status.list)
+	Trust    *ledger.TrustStore // the operator keys
+	// Installed is called after a new list is installed (the terminal journals a
+	// KindStatusInstall record and reloads the list).
+	Installed func(ledger.Installed)
+}
+
 // ErrNoStatus: the fleet holds no status list for the retailer.
 var ErrNoStatus = errors.New("no status list for this retailer")
 
@@ -61,4 +71,23 @@ func (c *Client) FetchStatus(ctx context.Context, retailer uint32, dir string, t
 		return res, false, err
 	}
 	return res, true, nil
+}
+
+// syncStatus is Run's status round.
+func (c *Client) syncStatus(ctx context.Context) error {
+	so := c.o.Status
+	res, changed, err := c.FetchStatus(ctx, so.Retailer, so.Dir, so.Trust)
+	if errors.Is(err, ErrNoStatus) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if changed {
+		c.log.Info("fleet: status list installed", "version", res.Version, "previous", res.Previous)
+		if so.Installed != nil {
+			so.Installed(res)
+		}
+	}
+	return nil
 }
