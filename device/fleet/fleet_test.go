@@ -3,6 +3,8 @@ package fleet_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -219,4 +221,28 @@ func mustAppend(t testing.TB, j *journal.Journal, e journal.Entry) journal.Recor
 		t.Fatal(err)
 	}
 	return r
+}
+
+// TestStateAheadOfJournal: a state file that claims more than the journal holds (a
+// journal replaced or restored) does not stop publishing.
+func TestStateAheadOfJournal(t *testing.T) {
+	f := newRegistry(t, 1)
+	f.start(t, 1, nil)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, fleet.StateFile), []byte(`{"acked":100,"reconciled":100,"recorded":{}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tm := f.terminal(t, "T000", f.urls[0], func(o *fleet.Options) { o.StateDir = dir })
+	waitOnline(t, tm.c)
+	mustAppend(t, tm.j, payout(ticketN(1), 100, true))
+	mustAppend(t, tm.j, payout(ticketN(2), 100, false))
+	if err := tm.c.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if recs, _ := streamRecords(t, f); len(recs) != 2 || tm.c.Acked() != 2 {
+		t.Fatalf("published %d, acked %d", len(recs), tm.c.Acked())
+	}
+	if _, err := f.stores.Claims.Get(context.Background(), fleet.ClaimKey(ticketN(1))); err != nil {
+		t.Fatalf("unconfirmed payout not claimed: %v", err)
+	}
 }
