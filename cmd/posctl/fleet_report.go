@@ -37,6 +37,19 @@ func init() {
 			if err := rep.WriteText(c.OutOrStdout()); err != nil {
 				return err
 			}
+			claims, err := server.AllClaims(c.Context(), st.Claims)
+			if err != nil {
+				return err
+			}
+			cc := settle.CheckClaims(claims, recs)
+			fmt.Fprintf(c.OutOrStdout(), "claims: %d; claimed but no payout published: %d; payouts not claimed by their terminal: %d\n",
+				len(claims), len(cc.ClaimedNotPaid), len(cc.PaidNotClaimed))
+			for _, m := range cc.ClaimedNotPaid {
+				fmt.Fprintf(c.OutOrStdout(), "  claimed, not paid: ticket %v by %s\n", m.Ticket, m.Claimant)
+			}
+			for _, m := range cc.PaidNotClaimed {
+				fmt.Fprintf(c.OutOrStdout(), "  paid, not claimed: %s ticket %v (claim held by %q)\n", m.Record, m.Ticket, m.Claimant)
+			}
 			cs, err := server.Conflicts(c.Context(), st.Conflicts, "c.>", 0)
 			if err != nil {
 				return err

@@ -130,7 +130,8 @@ func TestFleetCommands(t *testing.T) {
 	if err != nil {
 		t.Fatalf("report: %v\n%s", err, out)
 	}
-	for _, want := range []string{"fleet report: 6 records", "CONFLICTS", "T1/4", "T2/2", "paid-elsewhere", "conflicts bucket: 2 entries"} {
+	for _, want := range []string{"fleet report: 6 records", "CONFLICTS", "T1/4", "T2/2", "paid-elsewhere", "conflicts bucket: 2 entries",
+		"claims: 2; claimed but no payout published: 0; payouts not claimed by their terminal: 1", "paid, not claimed: T2/1"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}

@@ -142,3 +142,16 @@ func TestReport(t *testing.T) {
 		t.Fatalf("report text:\n%s", out.String())
 	}
 }
+
+func TestCheckClaims(t *testing.T) {
+	a, b, c := codes.TicketID{Block: 7, Pack: 1, Position: 1}, codes.TicketID{Block: 7, Pack: 1, Position: 2}, codes.TicketID{Block: 7, Pack: 1, Position: 3}
+	recs := journalRecords(t, "TA", []journal.Entry{pay(a, trueSecret(t, a), ""), pay(b, trueSecret(t, b), journal.ReasonUnconfirmed)})
+	recs = append(recs, recs[0])
+	cc := CheckClaims(map[codes.TicketID]string{a: "TA", c: "TB"}, recs)
+	if len(cc.ClaimedNotPaid) != 1 || cc.ClaimedNotPaid[0].Ticket != c || cc.ClaimedNotPaid[0].Claimant != "TB" {
+		t.Fatalf("claimed, not paid: %+v", cc.ClaimedNotPaid)
+	}
+	if len(cc.PaidNotClaimed) != 1 || cc.PaidNotClaimed[0].Record != "TA/2" || cc.PaidNotClaimed[0].Claimant != "" {
+		t.Fatalf("paid, not claimed: %+v", cc.PaidNotClaimed)
+	}
+}
