@@ -140,11 +140,17 @@ func TestPartitionConflict(t *testing.T) {
 	id, other := ticketN(10), ticketN(11)
 	px.Block()
 	start := time.Now()
-	if _, err := b.c.Claim(ctx, id, 5000); !errors.Is(err, fleet.ErrOffline) {
-		t.Fatalf("claim through a partition: %v", err)
+	const offlineLimit = 100_00 // [limits] offline_per_ticket
+	_, err := b.c.Claim(ctx, id, 5000)
+	if d, _ := fleet.Decide(err, 5000, offlineLimit); d != fleet.PayUnconfirmed {
+		t.Fatalf("claim through a partition: %v: %v", err, d)
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Fatalf("offline answer took %v", d)
+	}
+	_, err = b.c.Claim(ctx, ticketN(12), 20000)
+	if d, _ := fleet.Decide(err, 20000, offlineLimit); d != fleet.RefuseOffline {
+		t.Fatalf("claim above the offline limit through a partition: %v", d)
 	}
 	mustAppend(t, b.j, payout(id, 5000, true))    // paid offline, unconfirmed
 	mustAppend(t, b.j, payout(other, 1000, true)) // paid offline, nobody else
