@@ -2,6 +2,7 @@ package fleet_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -16,7 +17,7 @@ import (
 
 // benchClaims: `terminals` terminals claim fresh tickets concurrently (each claim wins:
 // the create-only write, the expensive path); reports claims/s and p99 latency.
-func benchClaims(b *testing.B, nodes int, syncAlways bool) {
+func benchClaims(b *testing.B, nodes int, syncAlways, refused bool) {
 	const terminals = 16
 	f := newRegistry(b, terminals)
 	f.start(b, nodes, func(o *server.Options) { o.SyncAlways = syncAlways })
@@ -24,6 +25,14 @@ func benchClaims(b *testing.B, nodes int, syncAlways bool) {
 	for i := range terms {
 		terms[i] = f.terminal(b, fmt.Sprintf("T%03d", i), joinURLs(rotate(f.urls, i)), nil)
 		waitOnline(b, terms[i].c)
+	}
+	if refused { // T000 holds every ticket first: the others measure the refusal path
+		for n := 1; n <= b.N; n++ {
+			if _, err := terms[0].c.Claim(context.Background(), ticketN(n), 1000); err != nil {
+				b.Fatal(err)
+			}
+		}
+		terms = terms[1:]
 	}
 	var next atomic.Int64
 	var mu sync.Mutex
@@ -42,7 +51,9 @@ func benchClaims(b *testing.B, nodes int, syncAlways bool) {
 					break
 				}
 				t0 := time.Now()
-				if _, err := tm.c.Claim(context.Background(), ticketN(int(n)), 1000); err != nil {
+				_, err := tm.c.Claim(context.Background(), ticketN(int(n)), 1000)
+				var taken *fleet.TakenError
+				if refused && !errors.As(err, &taken) || !refused && err != nil {
 					b.Error(err)
 					return
 				}
@@ -63,11 +74,14 @@ func benchClaims(b *testing.B, nodes int, syncAlways bool) {
 	}
 }
 
-func BenchmarkClaimSingleNode(b *testing.B) { benchClaims(b, 1, false) }
+func BenchmarkClaimSingleNode(b *testing.B) { benchClaims(b, 1, false, false) }
 
 // BenchmarkClaimSingleNodeSync is posctl fleet serve's setting: fsync on every write.
-func BenchmarkClaimSingleNodeSync(b *testing.B) { benchClaims(b, 1, true) }
-func BenchmarkClaimCluster3(b *testing.B)       { benchClaims(b, 3, false) }
+func BenchmarkClaimSingleNodeSync(b *testing.B) { benchClaims(b, 1, true, false) }
+func BenchmarkClaimCluster3(b *testing.B)       { benchClaims(b, 3, false, false) }
+
+// BenchmarkClaimRefusedCluster3: claims of tickets another terminal holds.
+func BenchmarkClaimRefusedCluster3(b *testing.B) { benchClaims(b, 3, false, true) }
 
 // BenchmarkJournalPublish: one terminal publishes its journal (records already durable
 // in the journal) to the stream, acknowledged; reports records/s.
