@@ -223,8 +223,8 @@ func (c *Client) recordConflicts(ctx context.Context) (int, error) {
 		if done {
 			continue
 		}
-		detail := fmt.Sprintf("also paid at terminal %s (record %s, %s, %s); here record %s",
-			other.Terminal, other.Record, other.At.UTC().Format(time.RFC3339), claimWord(other), here.Record)
+		detail := fmt.Sprintf("also paid at terminal %s (%s, %s, %s); here %s",
+			other.Terminal, recordWord(other.Record), other.At.UTC().Format(time.RFC3339), claimWord(other), recordWord(here.Record))
 		if _, err := c.o.Journal.Append(journal.Entry{Kind: journal.KindConflict, Ticket: cf.Ticket,
 			Game: int(cf.Ticket.Game()), Amount: here.Amount, Reason: reason, Detail: detail}); err != nil {
 			return n, fmt.Errorf("fleet: recording conflict on %v: %w", cf.Ticket, err)
@@ -247,4 +247,11 @@ func claimWord(c Claim) string {
 		return "paid offline"
 	}
 	return "claimed online"
+}
+
+func recordWord(id string) string {
+	if id == "" {
+		return "claimed before paying"
+	}
+	return "record " + id
 }
