@@ -252,3 +252,37 @@ func TestStateAheadOfJournal(t *testing.T) {
 		t.Fatalf("unconfirmed payout not claimed: %v", err)
 	}
 }
+
+// TestJournalResetNotDropped: a terminal whose journal was replaced starts again at
+// record 1; its new records are stored, not taken for duplicates of the old ones, and the
+// same record published again is still stored once.
+func TestJournalResetNotDropped(t *testing.T) {
+	f := newRegistry(t, 1)
+	f.start(t, 1, nil)
+	ctx := context.Background()
+	old := f.terminal(t, "T000", f.urls[0], func(o *fleet.Options) { o.StateDir = "" })
+	waitOnline(t, old.c)
+	mustAppend(t, old.j, payout(ticketN(1), 100, false))
+	if err := old.c.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	fresh := f.terminal(t, "T000", f.urls[0], func(o *fleet.Options) { o.StateDir = "" })
+	waitOnline(t, fresh.c)
+	mustAppend(t, fresh.j, payout(ticketN(2), 100, false))
+	if err := fresh.c.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	again := f.terminal(t, "T000", f.urls[0], func(o *fleet.Options) { o.StateDir = ""; o.Journal = old.j })
+	waitOnline(t, again.c)
+	if err := again.c.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := streamRecords(t, f)
+	if len(recs) != 2 || recs[0].Ticket == recs[1].Ticket {
+		t.Fatalf("stream holds %d records, want the old and the new record 1", len(recs))
+	}
+	rep := settle.Build(recs, func(string) (uint32, bool) { return 1, true })
+	if len(rep.Forks) != 1 || rep.Forks[0] != "T000/1" {
+		t.Fatalf("forks %v", rep.Forks)
+	}
+}

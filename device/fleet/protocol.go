@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -33,6 +34,13 @@ const (
 func JournalSubject(r *journal.Record) string {
 	return "journal." + r.Terminal + "." + r.Kind.String()
 }
+
+// MsgID is a record's message id on the journal stream: its id "<terminal>/<seq>" and
+// the first 8 bytes of its hash. The same record published twice is stored once; a
+// different record under the same id (a terminal whose journal was reset or replaced
+// starts again at 1) is stored too, never dropped as a duplicate, and the report shows
+// the fork.
+func MsgID(r *journal.Record) string { return r.ID() + "#" + hex.EncodeToString(r.Hash[:8]) }
 
 // ClaimKey is the claims bucket key of a ticket.
 func ClaimKey(id codes.TicketID) string {

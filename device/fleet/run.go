@@ -134,7 +134,7 @@ func (c *Client) publish(ctx context.Context, recs []journal.Record) (uint64, er
 		r := &recs[i]
 		buf = journal.AppendRecord(buf[:0], r)
 		m := &nats.Msg{Subject: JournalSubject(r), Data: append([]byte(nil), buf...), Header: nats.Header{}}
-		m.Header.Set(jetstream.MsgIDHeader, r.ID())
+		m.Header.Set(jetstream.MsgIDHeader, MsgID(r))
 		var f jetstream.PubAckFuture
 		if f, err = c.js.PublishMsgAsync(m); err != nil {
 			break

@@ -28,12 +28,12 @@ type ClaimCheck struct {
 func CheckClaims(claims map[codes.TicketID]string, records []journal.Record) ClaimCheck {
 	var cc ClaimCheck
 	paidBy := map[codes.TicketID]map[string]bool{}
-	seen := map[string]bool{}
+	seen := map[recordKeyT]bool{}
 	for _, r := range records {
-		if r.Kind != journal.KindPayout || seen[r.ID()] {
+		if r.Kind != journal.KindPayout || seen[recordKey(&r)] {
 			continue
 		}
-		seen[r.ID()] = true
+		seen[recordKey(&r)] = true
 		if paidBy[r.Ticket] == nil {
 			paidBy[r.Ticket] = map[string]bool{}
 		}

@@ -31,13 +31,13 @@ type Result struct {
 // validation code, derived from the block's seed.
 func Forgeries(m Manifest, records []journal.Record) (Result, error) {
 	res := Result{Block: m.Block}
-	seen := map[string]bool{}
+	seen := map[recordKeyT]bool{}
 	var pays []journal.Record
 	for _, r := range records {
-		if r.Kind != journal.KindPayout || seen[r.ID()] {
+		if r.Kind != journal.KindPayout || seen[recordKey(&r)] {
 			continue
 		}
-		seen[r.ID()] = true
+		seen[recordKey(&r)] = true
 		if r.Ticket.Block != m.Block {
 			res.OtherBlock++
 			continue

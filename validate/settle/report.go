@@ -67,6 +67,7 @@ type Report struct {
 	Conflicts []ConflictLine
 	Gaps      []Gap
 	Unknown   []string // terminals not in the registry
+	Forks     []string // record ids published with two different contents (journal reset or replaced)
 	Records   int      // distinct records counted
 }
 
@@ -75,17 +76,23 @@ type Report struct {
 func Build(records []journal.Record, retailerOf func(terminal string) (uint32, bool)) Report {
 	var rep Report
 	rows := map[[2]uint32]*Totals{}
-	seen := map[string]bool{}
+	seen := map[recordKeyT]bool{}
+	hashOf := map[string][32]byte{}
 	seqs := map[string][]uint64{}
 	unknown := map[string]bool{}
 	for i := range records {
 		r := &records[i]
-		if seen[r.ID()] {
+		if seen[recordKey(r)] {
 			continue
 		}
-		seen[r.ID()] = true
+		seen[recordKey(r)] = true
 		rep.Records++
-		seqs[r.Terminal] = append(seqs[r.Terminal], r.Seq)
+		if h, ok := hashOf[r.ID()]; ok && h != r.Hash {
+			rep.Forks = append(rep.Forks, r.ID())
+		} else if !ok {
+			hashOf[r.ID()] = r.Hash
+			seqs[r.Terminal] = append(seqs[r.Terminal], r.Seq)
+		}
 		ret, ok := retailerOf(r.Terminal)
 		if !ok && !unknown[r.Terminal] {
 			unknown[r.Terminal] = true
@@ -109,6 +116,7 @@ func Build(records []journal.Record, retailerOf func(terminal string) (uint32, b
 	slices.SortFunc(rep.Rows, func(a, b Row) int { return cmp.Or(cmp.Compare(a.Retailer, b.Retailer), cmp.Compare(a.Block, b.Block)) })
 	slices.SortFunc(rep.Conflicts, func(a, b ConflictLine) int { return cmp.Compare(a.Record, b.Record) })
 	slices.Sort(rep.Unknown)
+	slices.Sort(rep.Forks)
 	for term, s := range seqs {
 		slices.Sort(s)
 		next := uint64(1)
@@ -143,6 +151,9 @@ func (rep *Report) WriteText(w io.Writer) error {
 	for _, g := range rep.Gaps {
 		fmt.Fprintf(&b, "gap: terminal %s records %d..%d not published\n", g.Terminal, g.First, g.Last)
 	}
+	for _, f := range rep.Forks {
+		fmt.Fprintf(&b, "fork: record %s published with two different contents (journal reset or replaced)\n", f)
+	}
 	for _, u := range rep.Unknown {
 		fmt.Fprintf(&b, "unknown terminal: %s (not in the registry)\n", u)
 	}
@@ -167,3 +178,12 @@ func (res *Result) WriteText(w io.Writer) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// recordKeyT identifies a record's content: its id and hash (the same record published
+// twice counts once; another record under the same id counts too).
+type recordKeyT struct {
+	id   string
+	hash [32]byte
+}
+
+func recordKey(r *journal.Record) recordKeyT { return recordKeyT{r.ID(), r.Hash} }

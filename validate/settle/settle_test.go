@@ -155,3 +155,14 @@ func TestCheckClaims(t *testing.T) {
 		t.Fatalf("paid, not claimed: %+v", cc.PaidNotClaimed)
 	}
 }
+
+// TestReportFork: two different records under one id (a journal reset) both count and
+// are shown as a fork; the same record twice counts once.
+func TestReportFork(t *testing.T) {
+	a := journalRecords(t, "TA", []journal.Entry{{Kind: journal.KindRefused, Reason: "forged"}})
+	b := journalRecords(t, "TA", []journal.Entry{{Kind: journal.KindRefused, Reason: "void-pack"}})
+	rep := Build(append(append(a, b...), a...), func(string) (uint32, bool) { return 1, true })
+	if rep.Records != 2 || len(rep.Forks) != 1 || rep.Forks[0] != "TA/1" || len(rep.Gaps) != 0 {
+		t.Fatalf("records %d forks %v gaps %v", rep.Records, rep.Forks, rep.Gaps)
+	}
+}
