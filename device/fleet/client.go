@@ -50,6 +50,8 @@ type Client struct {
 
 	mu    sync.Mutex // guards state and its file
 	state state
+
+	statusAt time.Time // last status list fetch (Run's goroutine only)
 }
 
 // Connect connects to the fleet server. It returns at once even when the server cannot

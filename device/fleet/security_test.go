@@ -207,7 +207,7 @@ func TestRunInstallsStatusList(t *testing.T) {
 	installed := make(chan ledger.Installed, 4)
 	tm := f.terminal(t, "T000", f.urls[0], func(o *fleet.Options) {
 		o.Retry = 20 * time.Millisecond
-		o.Status = &fleet.StatusOptions{Retailer: 100, Dir: dir, Trust: trust, Installed: func(r ledger.Installed) { installed <- r }}
+		o.Status = &fleet.StatusOptions{Retailer: 100, Dir: dir, Trust: trust, Every: time.Millisecond, Installed: func(r ledger.Installed) { installed <- r }}
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})

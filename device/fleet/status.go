@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"time"
 
 	"github.com/packterm/pos/validate/ledger"
 )
@@ -17,6 +18,7 @@ type StatusOptions struct {
 	Retailer uint32
 	Dir      string             // the terminal's directory (DIR/pack-status.list)
 	Trust    *ledger.TrustStore // the operator keys
+	Every    time.Duration      // how often Run fetches (default 10 min; the list is a few KiB to 1 MiB)
 	// Installed is called after a new list is installed (the terminal journals a
 	// KindStatusInstall record and reloads the list).
 	Installed func(ledger.Installed)
@@ -76,13 +78,19 @@ func (c *Client) FetchStatus(ctx context.Context, retailer uint32, dir string, t
 // syncStatus is Run's status round.
 func (c *Client) syncStatus(ctx context.Context) error {
 	so := c.o.Status
-	res, changed, err := c.FetchStatus(ctx, so.Retailer, so.Dir, so.Trust)
-	if errors.Is(err, ErrNoStatus) {
+	every := so.Every
+	if every <= 0 {
+		every = 10 * time.Minute
+	}
+	now := c.clock.Now()
+	if !c.statusAt.IsZero() && now.Sub(c.statusAt) < every {
 		return nil
 	}
-	if err != nil {
+	res, changed, err := c.FetchStatus(ctx, so.Retailer, so.Dir, so.Trust)
+	if err != nil && !errors.Is(err, ErrNoStatus) {
 		return err
 	}
+	c.statusAt = now
 	if changed {
 		c.log.Info("fleet: status list installed", "version", res.Version, "previous", res.Previous)
 		if so.Installed != nil {
