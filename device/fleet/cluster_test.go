@@ -195,3 +195,63 @@ func TestClusterLeaderKilled(t *testing.T) {
 	}
 	checkRace(t, f, terms, out, tickets, per)
 }
+
+// TestClusterJournalLeaderKilled: terminals publish while the journal stream's leader
+// node is shut down; every record ends up in the stream exactly once.
+func TestClusterJournalLeaderKilled(t *testing.T) {
+	const nt, per = 10, 40
+	f := newRegistry(t, nt)
+	f.start(t, 3, nil)
+	terms := raceTerminals(t, f, nt)
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	var killOnce sync.Once
+	var published atomic.Int64
+	var killed atomic.Bool
+	for i, tm := range terms {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range per {
+				if _, err := tm.j.Append(journal.Entry{Kind: journal.KindRefused, Reason: "forged", Detail: fmt.Sprint(i, "/", k)}); err != nil {
+					t.Error(err)
+					return
+				}
+				tm.c.Sync(ctx) // may fail during the election: retried below
+				if published.Add(1) == nt*per/3 {
+					killOnce.Do(func() {
+						for _, s := range f.nodes {
+							if s.NATS().JetStreamIsStreamLeader("$G", fleet.JournalStream) {
+								s.Shutdown()
+								killed.Store(true)
+								return
+							}
+						}
+					})
+				}
+			}
+			for deadline := time.Now().Add(60 * time.Second); tm.c.Acked() < per; time.Sleep(100 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Errorf("%s: %d of %d acknowledged", tm.id, tm.c.Acked(), per)
+					return
+				}
+				tm.c.Sync(ctx)
+			}
+		}()
+	}
+	wg.Wait()
+	if !killed.Load() {
+		t.Fatal("no journal stream leader found to kill")
+	}
+	recs, bad := streamRecords(t, f)
+	seen := map[string]bool{}
+	for _, r := range recs {
+		if seen[r.ID()] {
+			t.Fatalf("record %s stored twice", r.ID())
+		}
+		seen[r.ID()] = true
+	}
+	if len(bad) != 0 || len(seen) != nt*per {
+		t.Fatalf("stream holds %d distinct records (%d bad), want %d", len(seen), len(bad), nt*per)
+	}
+}
