@@ -286,3 +286,42 @@ func TestJournalResetNotDropped(t *testing.T) {
 		t.Fatalf("forks %v", rep.Forks)
 	}
 }
+
+// TestServiceDownStillPublishes: without the claim service the journal is still
+// published; the unconfirmed payout is claimed once a service answers again.
+func TestServiceDownStillPublishes(t *testing.T) {
+	f := newRegistry(t, 1)
+	f.start(t, 1, nil)
+	f.stop[0]()
+	tm := f.terminal(t, "T000", f.urls[0], func(o *fleet.Options) { o.Timeout = 200 * time.Millisecond })
+	waitOnline(t, tm.c)
+	ctx := context.Background()
+	_, err := tm.c.Claim(ctx, ticketN(5), 100)
+	if d, _ := fleet.Decide(err, 100, 10000); d != fleet.PayUnconfirmed {
+		t.Fatalf("claim without a service: %v %v", err, d)
+	}
+	mustAppend(t, tm.j, payout(ticketN(5), 100, true))
+	mustAppend(t, tm.j, payout(ticketN(6), 100, false))
+	if err := tm.c.Sync(ctx); !errors.Is(err, fleet.ErrOffline) {
+		t.Fatalf("sync without a service: %v", err)
+	}
+	if tm.c.Acked() != 2 {
+		t.Fatalf("acked %d, want 2: publishing waited for the claim service", tm.c.Acked())
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	ready, done := make(chan struct{}), make(chan struct{})
+	svc := server.NewService(f.op, f.stores, server.ServiceOptions{Ready: ready})
+	go func() { defer close(done); svc.Run(sctx) }()
+	defer func() { cancel(); <-done }()
+	<-ready
+	if err := tm.c.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	e, err := f.stores.Claims.Get(ctx, fleet.ClaimKey(ticketN(5)))
+	if err != nil {
+		t.Fatalf("unconfirmed payout not claimed: %v", err)
+	}
+	if c, _ := fleet.DecodeClaim(e.Value()); c.Terminal != "T000" || !c.Unconfirmed || c.Record != "T000/1" {
+		t.Fatalf("claim %+v", c)
+	}
+}

@@ -28,7 +28,8 @@ type testFleet struct {
 	op     *nats.Conn
 	js     jetstream.JetStream
 	stores *server.Stores
-	ca     string // CA file the operator's connections trust (TLS tests)
+	ca     string   // CA file the operator's connections trust (TLS tests)
+	stop   []func() // stop each node's claim service
 }
 
 // newRegistry registers terminals T000..T(n-1) plus the extra ids, each with a seed file.
@@ -115,7 +116,9 @@ func (f *testFleet) start(t testing.TB, n int, mod func(*server.Options)) {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() { defer close(done); svc.Run(ctx) }()
-		t.Cleanup(func() { cancel(); <-done })
+		stop := sync.OnceFunc(func() { cancel(); <-done })
+		f.stop = append(f.stop, stop)
+		t.Cleanup(stop)
 	}
 }
 

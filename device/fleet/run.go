@@ -18,8 +18,8 @@ const batch = 256
 var errStop = errors.New("stop")
 
 // Run is the client's worker: whenever woken (Notify, reconnect) and every Retry, it
-// claims the journal's unconfirmed payouts, publishes the records the stream has not
-// acknowledged yet, in order, and writes into the journal every conflict the fleet
+// publishes the records the stream has not acknowledged yet, in order, claims the
+// journal's unconfirmed payouts, and writes into the journal every conflict the fleet
 // reports for this terminal. It returns when ctx is done.
 func (c *Client) Run(ctx context.Context) error {
 	if c.o.Journal == nil {
@@ -51,6 +51,9 @@ func (c *Client) Sync(ctx context.Context) error {
 	if err := c.publishAll(ctx); err != nil {
 		return err
 	}
+	if err := c.reconcileAll(ctx); err != nil {
+		return err
+	}
 	n, err := c.recordConflicts(ctx)
 	if err != nil || n == 0 {
 		return err
@@ -74,16 +77,16 @@ func (c *Client) Acked() uint64 {
 	return c.state.Acked
 }
 
-// publishRound claims and publishes up to batch records after the acknowledged one.
+// publishRound publishes up to batch records after the acknowledged one.
 func (c *Client) publishRound(ctx context.Context) (int, error) {
 	c.mu.Lock()
-	if head, _ := c.o.Journal.Head(); head < c.state.Acked {
+	if head, _ := c.o.Journal.Head(); head < c.state.Acked || head < c.state.Reconciled {
 		// A state file from another journal (replaced or restored): start over; the
 		// stream and the report drop what was already published.
 		c.log.Warn("fleet: state ahead of the journal, publishing again", "acked", c.state.Acked, "head", head)
 		c.state.Acked, c.state.Reconciled = 0, 0
 	}
-	from, reconciled := c.state.Acked+1, c.state.Reconciled
+	from := c.state.Acked + 1
 	c.mu.Unlock()
 	var recs []journal.Record
 	err := c.o.Journal.EachFrom(from, func(r journal.Record) error {
@@ -95,16 +98,6 @@ func (c *Client) publishRound(ctx context.Context) (int, error) {
 	})
 	if err != nil && !errors.Is(err, errStop) {
 		return 0, fmt.Errorf("fleet: reading the journal: %w", err)
-	}
-	// Claims first: an unconfirmed payout is claimed before its record is published, so
-	// that the report never shows it unclaimed once the terminal is back.
-	for _, r := range recs {
-		if !r.Unconfirmed() || r.Seq <= reconciled {
-			continue
-		}
-		if err := c.reconcile(ctx, r); err != nil {
-			return 0, err
-		}
 	}
 	acked, err := c.publish(ctx, recs)
 	c.mu.Lock()
@@ -119,6 +112,46 @@ func (c *Client) publishRound(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	return len(recs), nil
+}
+
+// reconcileAll claims, in order, every unconfirmed payout after the last reconciled
+// record. It is apart from publishing: a claim service that does not answer does not
+// hold the journal back from the stream.
+func (c *Client) reconcileAll(ctx context.Context) error {
+	for {
+		c.mu.Lock()
+		from := c.state.Reconciled + 1
+		c.mu.Unlock()
+		var pending []journal.Record
+		var last uint64
+		err := c.o.Journal.EachFrom(from, func(r journal.Record) error {
+			last = r.Seq
+			if r.Unconfirmed() {
+				if pending = append(pending, r); len(pending) == batch {
+					return errStop
+				}
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, errStop) {
+			return fmt.Errorf("fleet: reading the journal: %w", err)
+		}
+		for _, r := range pending {
+			if err := c.reconcile(ctx, r); err != nil {
+				return err
+			}
+		}
+		c.mu.Lock()
+		var serr error
+		if last > c.state.Reconciled {
+			c.state.Reconciled = last
+			serr = c.state.save()
+		}
+		c.mu.Unlock()
+		if serr != nil || len(pending) < batch {
+			return serr
+		}
+	}
 }
 
 // publish sends recs asynchronously and returns the last sequence number acknowledged
@@ -169,8 +202,9 @@ func (c *Client) publish(ctx context.Context, recs []journal.Record) (uint64, er
 	return acked, nil
 }
 
-// reconcile claims an unconfirmed payout; a refusal is recorded as a conflict by the
-// service (for both terminals), which recordConflicts then writes into the journal.
+// reconcile claims an unconfirmed payout and marks it reconciled; a refusal is recorded
+// as a conflict by the service (for both terminals), which recordConflicts then writes
+// into the journal.
 func (c *Client) reconcile(ctx context.Context, r journal.Record) error {
 	_, err := c.claim(ctx, ClaimRequest{Ticket: r.Ticket, Amount: r.Amount, At: r.Time, Unconfirmed: true, Record: r.ID()})
 	var taken *TakenError
