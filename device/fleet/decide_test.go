@@ -1,9 +1,12 @@
 package fleet
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
+
+	"github.com/packterm/pos/validate/codes"
 )
 
 func TestDecide(t *testing.T) {
@@ -23,5 +26,21 @@ func TestDecide(t *testing.T) {
 		if d != c.want || (d == RefusePaidElsewhere) != (h != nil) {
 			t.Errorf("Decide(%v, %d) = %v %v, want %v", c.err, c.amount, d, h, c.want)
 		}
+	}
+}
+
+func TestFakeAndOfflineOnly(t *testing.T) {
+	id := codes.TicketID{Block: 7, Pack: 1, Position: 1}
+	f := &Fake{Terminal: "T1", Held: map[codes.TicketID]string{{Block: 7, Pack: 2, Position: 1}: "T9"}}
+	if _, err := f.Claim(context.Background(), id, 100); err != nil {
+		t.Fatal(err)
+	}
+	_, err := f.Claim(context.Background(), codes.TicketID{Block: 7, Pack: 2, Position: 1}, 100)
+	if d, h := Decide(err, 100, 100); d != RefusePaidElsewhere || h.Holder.Terminal != "T9" {
+		t.Fatalf("held ticket: %v %v", d, h)
+	}
+	_, err = OfflineOnly{}.Claim(context.Background(), id, 100)
+	if d, _ := Decide(err, 100, 100); d != PayUnconfirmed {
+		t.Fatalf("offline only: %v", d)
 	}
 }
