@@ -95,11 +95,25 @@ func LoadRegistry(dir string) (*Registry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fleet registry: %w", err)
 	}
+	return ParseRegistry(b)
+}
+
+// maxRegistry bounds a registry file (about 200 bytes a terminal).
+const maxRegistry = 64 << 20
+
+// ParseRegistry reads and checks a registry.
+func ParseRegistry(b []byte) (*Registry, error) {
+	if len(b) > maxRegistry {
+		return nil, fmt.Errorf("fleet registry: %d bytes, at most %d", len(b), maxRegistry)
+	}
 	var r Registry
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, fmt.Errorf("fleet registry %s: %w", RegistryFile, err)
 	}
-	return &r, r.Check()
+	if err := r.Check(); err != nil {
+		return nil, err
+	}
+	return &r, nil
 }
 
 // SaveRegistry writes dir/terminals.json (temporary file, fsync, rename).
