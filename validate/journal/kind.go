@@ -19,6 +19,7 @@ const (
 	KindLedgerInstall                 // a ledger installed (Detail: block, version)
 	KindStatusInstall                 // a pack status list installed
 	KindConfigChange                  // configuration changed (Detail)
+	KindConflict                      // a ticket paid here and at another terminal while apart (fleet; see conflict.go)
 	kindEnd
 )
 
@@ -35,6 +36,7 @@ var kindNames = [...]string{
 	KindLedgerInstall: "ledger-install",
 	KindStatusInstall: "status-install",
 	KindConfigChange:  "config-change",
+	KindConflict:      "conflict",
 }
 
 // Valid reports whether k is one of the kinds above.

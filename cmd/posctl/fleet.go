@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/packterm/pos/device/fleet/server"
+	"github.com/packterm/pos/validate/journal"
+	"github.com/spf13/cobra"
+)
+
+// fleetCmd is the parent of the operator's fleet commands (fleet_*.go, docs/fleet.md).
+var fleetCmd = &cobra.Command{Use: "fleet", Short: "The operator's fleet on NATS JetStream: server, terminals, report, settlement"}
+
+func init() { root.AddCommand(fleetCmd) }
+
+// fleetConn is the operator tools' flags: the data directory (operator seed, registry)
+// and the server.
+type fleetConn struct{ data, url, ca string }
+
+func (f *fleetConn) flags(c *cobra.Command) {
+	c.Flags().StringVar(&f.data, "data", "", "fleet data directory (operator.nk, terminals.json)")
+	c.Flags().StringVar(&f.url, "url", "nats://"+server.DefaultListen, "fleet server URL (nats:// or tls://)")
+	c.Flags().StringVar(&f.ca, "ca", "", "CA certificate of a tls:// server")
+	c.MarkFlagRequired("data")
+}
+
+// open connects as the operator and binds the stores.
+func (f *fleetConn) open(ctx context.Context) (*nats.Conn, jetstream.JetStream, *server.Stores, error) {
+	nc, err := server.ConnectOperator(f.url, filepath.Join(f.data, server.OperatorSeedFile), f.ca)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		return nil, nil, nil, err
+	}
+	st, err := server.OpenStores(ctx, js)
+	if err != nil {
+		nc.Close()
+		return nil, nil, nil, err
+	}
+	return nc, js, st, nil
+}
+
+// records reads the whole journal stream; refused messages are reported on w.
+func fleetRecords(ctx context.Context, js jetstream.JetStream, c *cobra.Command) ([]journal.Record, error) {
+	var recs []journal.Record
+	bad, err := server.ReadJournal(ctx, js, func(r journal.Record) error { recs = append(recs, r); return nil })
+	for _, b := range bad {
+		fmt.Fprintf(c.OutOrStdout(), "refused message %d on %s: %v\n", b.Seq, b.Subject, b.Err)
+	}
+	return recs, err
+}

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"path/filepath"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/packterm/pos/device/fleet/server"
+	"github.com/spf13/cobra"
+)
+
+func init() {
+	var data, listen, cert, key string
+	c := &cobra.Command{
+		Use:   "serve --data DIR [--listen HOST:PORT]",
+		Short: "Run the embedded single-node fleet server (JetStream, file storage) and the claim service",
+		Long: "Run an embedded NATS server with JetStream on DIR (file storage, fsync on every write), create\n" +
+			"the journal stream and the claims, conflicts and status buckets, and serve the terminals' claims.\n" +
+			"DIR/operator.nk (created once) is the operator's key; DIR/terminals.json lists the terminals\n" +
+			"(posctl fleet add-terminal; restart to take new ones). TLS is on with --tls-cert and --tls-key.\n" +
+			"For a real cluster of 3 or more nodes see docs/fleet.md.",
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			reg, err := server.InitData(data)
+			if err != nil {
+				return err
+			}
+			o := server.Options{DataDir: data, Listen: listen, Registry: reg, SyncAlways: true}
+			if cert != "" || key != "" {
+				pair, err := tls.LoadX509KeyPair(cert, key)
+				if err != nil {
+					return fmt.Errorf("fleet serve: TLS: %w", err)
+				}
+				o.TLS = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
+			}
+			ctx, stop := interruptible(c.Context())
+			defer stop()
+			return serveFleet(ctx, c, o, data, nil)
+		},
+	}
+	c.Flags().StringVar(&data, "data", "", "data directory")
+	c.Flags().StringVar(&listen, "listen", server.DefaultListen, "client listener HOST:PORT")
+	c.Flags().StringVar(&cert, "tls-cert", "", "server certificate (PEM)")
+	c.Flags().StringVar(&key, "tls-key", "", "server private key (PEM)")
+	c.MarkFlagRequired("data")
+	fleetCmd.AddCommand(c)
+}
+
+// serveFleet runs the server and the service until ctx is done; ready (if set) is closed
+// once the service answers.
+func serveFleet(ctx context.Context, c *cobra.Command, o server.Options, data string, ready chan<- struct{}) error {
+	s, err := server.Start(o)
+	if err != nil {
+		return err
+	}
+	defer s.Shutdown()
+	nc, err := s.ConnectInProcess(filepath.Join(data, server.OperatorSeedFile))
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return err
+	}
+	st, err := server.EnsureStores(ctx, js, 1)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.OutOrStdout(), "fleet server on %s (%d terminals registered)\n", s.URL(), len(o.Registry.Terminals))
+	return server.NewService(nc, st, server.ServiceOptions{Registry: o.Registry, Ready: ready}).Run(ctx)
+}

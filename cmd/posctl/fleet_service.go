@@ -1,0 +1,49 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/packterm/pos/device/fleet/server"
+	"github.com/spf13/cobra"
+)
+
+func init() {
+	var fc fleetConn
+	var replicas int
+	c := &cobra.Command{
+		Use:   "service --data DIR --url URL [--replicas 3]",
+		Short: "Run the claim service against an external NATS cluster (creates the stream and buckets)",
+		Long: "Connect to a NATS cluster as the operator (DIR/operator.nk), create or update the journal stream\n" +
+			"and the claims, conflicts and status buckets with --replicas copies, and serve the terminals'\n" +
+			"claims, conflicts and status requests. Run one per node or more: they share the work.",
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			reg, err := server.LoadRegistry(fc.data)
+			if err != nil {
+				return err
+			}
+			ctx, stop := interruptible(c.Context())
+			defer stop()
+			nc, err := server.ConnectOperator(fc.url, filepath.Join(fc.data, server.OperatorSeedFile), fc.ca)
+			if err != nil {
+				return err
+			}
+			defer nc.Close()
+			js, err := jetstream.New(nc)
+			if err != nil {
+				return err
+			}
+			st, err := server.EnsureStores(ctx, js, replicas)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(c.OutOrStdout(), "claim service on %s (replicas %d)\n", fc.url, replicas)
+			return server.NewService(nc, st, server.ServiceOptions{Registry: reg}).Run(ctx)
+		},
+	}
+	fc.flags(c)
+	c.Flags().IntVar(&replicas, "replicas", 3, "copies of the stream and buckets (the cluster's size, 3 or 5)")
+	fleetCmd.AddCommand(c)
+}

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/packterm/pos/device/fleet"
+	"github.com/packterm/pos/device/fleet/server"
+	"github.com/spf13/cobra"
+)
+
+func init() {
+	var data, id, out string
+	var retailer uint32
+	c := &cobra.Command{
+		Use:   "add-terminal --data DIR --id ID --retailer N --out FILE",
+		Short: "Register a terminal: create its nkey seed (its [fleet] credentials file) and add it to the registry",
+		Long: "Create the terminal's own NATS nkey, write its seed to FILE (0600: copy it to the terminal as\n" +
+			"[fleet] credentials and delete it here) and register its public key, id and retailer in\n" +
+			"DIR/terminals.json. The server grants it journal.ID.> and its own request subjects only; restart\n" +
+			"posctl fleet serve to take it.",
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if err := fleet.CheckTerminal(id); err != nil {
+				return err
+			}
+			reg, err := server.InitData(data)
+			if err != nil {
+				return err
+			}
+			if _, ok := reg.Terminal(id); ok {
+				return fmt.Errorf("fleet: terminal %s is already registered", id)
+			}
+			kp, err := server.NewSeedFile(out)
+			if err != nil {
+				return err
+			}
+			pub, _ := kp.PublicKey()
+			reg.Terminals = append(reg.Terminals, server.Terminal{ID: id, Retailer: retailer, NKey: pub})
+			if err := server.SaveRegistry(data, reg); err != nil {
+				return err
+			}
+			fmt.Fprintf(c.OutOrStdout(), "terminal %s (retailer %d) registered; credentials in %s\n", id, retailer, out)
+			return nil
+		},
+	}
+	c.Flags().StringVar(&data, "data", "", "fleet data directory")
+	c.Flags().StringVar(&id, "id", "", "terminal id (as in its [terminal] id)")
+	c.Flags().Uint32Var(&retailer, "retailer", 0, "the terminal's retailer")
+	c.Flags().StringVar(&out, "out", "", "where to write the terminal's nkey seed (must not exist)")
+	for _, f := range []string{"data", "id", "retailer", "out"} {
+		c.MarkFlagRequired(f)
+	}
+	fleetCmd.AddCommand(c)
+}

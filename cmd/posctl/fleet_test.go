@@ -1,0 +1,150 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/packterm/pos/device/fleet"
+	"github.com/packterm/pos/device/fleet/server"
+	"github.com/packterm/pos/validate/block"
+	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/journal"
+)
+
+// runNet runs posctl outside a synctest bubble (the fleet commands talk over TCP).
+func runNet(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	resetFlags(root)
+	var out bytes.Buffer
+	root.SetArgs(args)
+	root.SetOut(&out)
+	root.SetErr(&out)
+	defer root.SetOut(nil)
+	defer root.SetErr(nil)
+	err := root.Execute()
+	return out.String(), err
+}
+
+// TestFleetCommands: add-terminal, serve, then two terminals with real journals pay;
+// report shows sales, payouts, the unconfirmed payout and the conflict per retailer;
+// settle lists the forged payout.
+func TestFleetCommands(t *testing.T) {
+	data := t.TempDir()
+	creds := t.TempDir()
+	for _, a := range [][]string{{"T1", "5"}, {"T2", "6"}} {
+		if out, err := runNet(t, "fleet", "add-terminal", "--data", data, "--id", a[0], "--retailer", a[1], "--out", filepath.Join(creds, a[0]+".nk")); err != nil {
+			t.Fatalf("add-terminal: %v\n%s", err, out)
+		}
+	}
+	if _, err := runNet(t, "fleet", "add-terminal", "--data", data, "--id", "T1", "--retailer", "5", "--out", filepath.Join(creds, "again.nk")); err == nil {
+		t.Fatal("a terminal registered twice")
+	}
+	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	listen := l.Addr().String()
+	l.Close()
+	url := "nats://" + listen
+	reg, err := server.LoadRegistry(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	ready := make(chan struct{})
+	fleetCmd.SetOut(&bytes.Buffer{})
+	go func() {
+		served <- serveFleet(ctx, fleetCmd, server.Options{DataDir: data, Listen: listen, Registry: reg, SyncAlways: true}, data, ready)
+	}()
+	select {
+	case <-ready:
+		fleetCmd.SetOut(nil)
+	case err := <-served:
+		t.Fatal(err)
+	}
+	defer func() {
+		cancel()
+		if err := <-served; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	}()
+
+	seed := block.Seed{3, 1, 4}
+	manifest := filepath.Join(t.TempDir(), block.ManifestFileName(7))
+	os.WriteFile(manifest, []byte(`{"block": 7, "ledger_version": 1, "seed": "`+seed.String()+`"}`), 0o600)
+	truth := func(id codes.TicketID) (s [codes.SecretSize]byte) {
+		seed.Secrets([]codes.TicketID{id}, func(_ codes.TicketID, x [codes.SecretSize]byte) { s = x })
+		return s
+	}
+	term := func(id string) (*journal.Journal, *fleet.Client) {
+		dir := t.TempDir()
+		j, err := journal.Open(dir, journal.Options{Terminal: id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { j.Close() })
+		c, err := fleet.Connect(fleet.Options{Terminal: id, URL: url, Credentials: filepath.Join(creds, id+".nk"), Journal: j, StateDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(c.Close)
+		for deadline := time.Now().Add(10 * time.Second); !c.Online(); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("terminal never connected")
+			}
+		}
+		return j, c
+	}
+	j1, c1 := term("T1")
+	j2, c2 := term("T2")
+	good, forged := codes.TicketID{Block: 7, Pack: 12, Position: 3}, codes.TicketID{Block: 7, Pack: 13, Position: 1}
+	bad := truth(forged)
+	bad[0] ^= 0xff
+	pay := func(j *journal.Journal, id codes.TicketID, s [codes.SecretSize]byte, reason string) {
+		if _, err := j.Append(journal.Entry{Kind: journal.KindPayout, Ticket: id, Game: int(id.Position), Amount: 2500,
+			Code: codes.ValidationCodeOf(id, s).String(), Reason: reason}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bg := context.Background()
+	j1.Append(journal.Entry{Kind: journal.KindSale, Ticket: codes.TicketID{Block: 7, Pack: 12}, Amount: 4000})
+	for _, id := range []codes.TicketID{good, forged} {
+		if _, err := c1.Claim(bg, id, 2500); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pay(j1, good, truth(good), "")
+	pay(j1, forged, bad, "")
+	pay(j2, good, truth(good), journal.ReasonUnconfirmed) // paid while cut off
+	for _, c := range []*fleet.Client{c1, c2, c1} {
+		if err := c.Sync(bg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := runNet(t, "fleet", "report", "--data", data, "--url", url)
+	if err != nil {
+		t.Fatalf("report: %v\n%s", err, out)
+	}
+	for _, want := range []string{"fleet report: 6 records", "CONFLICTS", "T1/4", "T2/2", "paid-elsewhere", "conflicts bucket: 2 entries",
+		"claims: 2; claimed but no payout published: 0; payouts not claimed by their terminal: 1", "paid, not claimed: T2/1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(out, "5         7           1        40,00       2        50,00       0         0,00           0         0,00         1") {
+		t.Errorf("retailer 5 row:\n%s", out)
+	}
+	out, err = runNet(t, "fleet", "settle", "--manifest", manifest, "--data", data, "--url", url)
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != 3 || !strings.Contains(out, "FORGED PAYOUTS: 1") || !strings.Contains(out, "T1/3") {
+		t.Fatalf("settle: %v\n%s", err, out)
+	}
+	if strings.Contains(out, codes.ValidationCodeOf(forged, bad).String()) {
+		t.Fatal("settle printed a validation code")
+	}
+}

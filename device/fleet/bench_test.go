@@ -1,0 +1,124 @@
+package fleet_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/packterm/pos/device/fleet"
+	"github.com/packterm/pos/device/fleet/server"
+	"github.com/packterm/pos/validate/journal"
+)
+
+// benchClaims: `terminals` terminals claim fresh tickets concurrently (each claim wins:
+// the create-only write, the expensive path); reports claims/s and p99 latency.
+func benchClaims(b *testing.B, nodes int, syncAlways, refused bool) {
+	const terminals = 16
+	f := newRegistry(b, terminals)
+	f.start(b, nodes, func(o *server.Options) { o.SyncAlways = syncAlways })
+	terms := make([]*terminal, terminals)
+	for i := range terms {
+		terms[i] = f.terminal(b, fmt.Sprintf("T%03d", i), joinURLs(rotate(f.urls, i)), nil)
+		waitOnline(b, terms[i].c)
+	}
+	if refused { // T000 holds every ticket first: the others measure the refusal path
+		for n := 1; n <= b.N; n++ {
+			if _, err := terms[0].c.Claim(context.Background(), ticketN(n), 1000); err != nil {
+				b.Fatal(err)
+			}
+		}
+		terms = terms[1:]
+	}
+	var next atomic.Int64
+	var mu sync.Mutex
+	var lat []time.Duration
+	b.ResetTimer()
+	start := time.Now()
+	var wg sync.WaitGroup
+	for _, tm := range terms {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var mine []time.Duration
+			for {
+				n := next.Add(1)
+				if n > int64(b.N) {
+					break
+				}
+				t0 := time.Now()
+				_, err := tm.c.Claim(context.Background(), ticketN(int(n)), 1000)
+				var taken *fleet.TakenError
+				if refused && !errors.As(err, &taken) || !refused && err != nil {
+					b.Error(err)
+					return
+				}
+				mine = append(mine, time.Since(t0))
+			}
+			mu.Lock()
+			lat = append(lat, mine...)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	el := time.Since(start)
+	b.StopTimer()
+	slices.Sort(lat)
+	if len(lat) > 0 {
+		b.ReportMetric(float64(len(lat))/el.Seconds(), "claims/s")
+		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+	}
+}
+
+func BenchmarkClaimSingleNode(b *testing.B) { benchClaims(b, 1, false, false) }
+
+// BenchmarkClaimSingleNodeSync is posctl fleet serve's setting: fsync on every write.
+func BenchmarkClaimSingleNodeSync(b *testing.B) { benchClaims(b, 1, true, false) }
+func BenchmarkClaimCluster3(b *testing.B)       { benchClaims(b, 3, false, false) }
+
+// BenchmarkClaimRefusedCluster3: claims of tickets another terminal holds.
+func BenchmarkClaimRefusedCluster3(b *testing.B) { benchClaims(b, 3, false, true) }
+
+// BenchmarkJournalPublish: one terminal publishes its journal (2,048 records already
+// durable in it) to an empty stream, every record acknowledged; one op is the whole
+// journal. Reports records/s.
+func BenchmarkJournalPublish(b *testing.B) {
+	const records = 2048
+	f := newRegistry(b, 1)
+	f.start(b, 1, nil)
+	tm := f.terminal(b, "T000", f.urls[0], nil)
+	for i := range records {
+		if _, err := tm.j.Append(journal.Entry{Kind: journal.KindRefused, Reason: "forged", Detail: fmt.Sprint(i)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	var el time.Duration
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		if err := f.js.DeleteStream(ctx, fleet.JournalStream); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := server.EnsureStores(ctx, f.js, 1); err != nil {
+			b.Fatal(err)
+		}
+		c := f.terminal(b, "T000", f.urls[0], func(o *fleet.Options) { o.Journal = tm.j; o.StateDir = "" }).c
+		waitOnline(b, c)
+		b.StartTimer()
+		start := time.Now()
+		if err := c.Sync(ctx); err != nil {
+			b.Fatal(err)
+		}
+		el += time.Since(start)
+		if c.Acked() != records {
+			b.Fatalf("acked %d of %d", c.Acked(), records)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(records*b.N)/el.Seconds(), "records/s")
+}

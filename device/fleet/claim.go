@@ -1,0 +1,75 @@
+package fleet
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/packterm/pos/validate/codes"
+)
+
+// ErrOffline: the fleet could not confirm the claim in time (server unreachable, or its
+// store unavailable). The terminal may pay within its offline limit, as an unconfirmed
+// payout (journal.ReasonUnconfirmed), which Run claims once the fleet answers again.
+var ErrOffline = errors.New("fleet unreachable")
+
+// TakenError: another terminal holds the ticket's claim; the terminal refuses the payout
+// ("DÉJÀ PAYÉ AILLEURS", with the terminal and time).
+type TakenError struct {
+	Ticket codes.TicketID
+	Holder Claim
+}
+
+func (e *TakenError) Error() string {
+	return fmt.Sprintf("fleet: ticket %v already claimed by terminal %s at %s", e.Ticket, e.Holder.Terminal, e.Holder.At.UTC().Format(time.RFC3339))
+}
+
+// Claim claims ticket id for this terminal before it is paid: nil when the claim is
+// this terminal's (won now, or already), *TakenError when another terminal holds it,
+// an error wrapping ErrOffline when the fleet does not answer within the timeout.
+func (c *Client) Claim(ctx context.Context, id codes.TicketID, amount int64) (Claim, error) {
+	return c.claim(ctx, ClaimRequest{Ticket: id, Amount: amount, At: c.clock.Now()})
+}
+
+func (c *Client) claim(ctx context.Context, req ClaimRequest) (Claim, error) {
+	if !c.Online() {
+		return Claim{}, fmt.Errorf("fleet: claim %v: %w (not connected)", req.Ticket, ErrOffline)
+	}
+	body, err := json.Marshal(req)
+	if err != nil {
+		return Claim{}, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.o.Timeout)
+	defer cancel()
+	msg, err := c.nc.RequestWithContext(ctx, ClaimPrefix+c.o.Terminal, body)
+	if err != nil {
+		if errors.Is(err, context.Canceled) && ctx.Err() != context.DeadlineExceeded {
+			return Claim{}, fmt.Errorf("fleet: claim %v: %w", req.Ticket, err)
+		}
+		return Claim{}, fmt.Errorf("fleet: claim %v: %w (%v)", req.Ticket, ErrOffline, err)
+	}
+	return c.claimReply(req, msg)
+}
+
+func (c *Client) claimReply(req ClaimRequest, msg *nats.Msg) (Claim, error) {
+	rep, err := DecodeClaimReply(msg.Data)
+	if err != nil {
+		return Claim{}, fmt.Errorf("fleet: claim %v: %w", req.Ticket, err)
+	}
+	switch rep.Result {
+	case ResultWon, ResultYours:
+		if rep.Holder.Terminal != c.o.Terminal {
+			return Claim{}, badMessage("claim %v: %s reply names terminal %s", req.Ticket, rep.Result, rep.Holder.Terminal)
+		}
+		return rep.Holder, nil
+	case ResultTaken:
+		if rep.Holder.Terminal == c.o.Terminal {
+			return Claim{}, badMessage("claim %v: taken by this very terminal", req.Ticket)
+		}
+		return rep.Holder, &TakenError{Ticket: req.Ticket, Holder: rep.Holder}
+	}
+	return Claim{}, fmt.Errorf("fleet: claim %v: %w (service: %.200s)", req.Ticket, ErrOffline, rep.Error)
+}

@@ -1,0 +1,46 @@
+package fleet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/packterm/pos/validate/codes"
+)
+
+func TestDecide(t *testing.T) {
+	taken := &TakenError{Holder: Claim{Terminal: "T9"}}
+	for _, c := range []struct {
+		err    error
+		amount int64
+		want   Decision
+	}{
+		{nil, 50000, Pay},
+		{fmt.Errorf("x: %w", taken), 100, RefusePaidElsewhere},
+		{fmt.Errorf("claim: %w", ErrOffline), 10000, PayUnconfirmed},
+		{fmt.Errorf("claim: %w", ErrOffline), 10001, RefuseOffline},
+		{errors.New("bad reply"), 100, RefuseError},
+	} {
+		d, h := Decide(c.err, c.amount, 10000)
+		if d != c.want || (d == RefusePaidElsewhere) != (h != nil) {
+			t.Errorf("Decide(%v, %d) = %v %v, want %v", c.err, c.amount, d, h, c.want)
+		}
+	}
+}
+
+func TestFakeAndOfflineOnly(t *testing.T) {
+	id := codes.TicketID{Block: 7, Pack: 1, Position: 1}
+	f := &Fake{Terminal: "T1", Held: map[codes.TicketID]string{{Block: 7, Pack: 2, Position: 1}: "T9"}}
+	if _, err := f.Claim(context.Background(), id, 100); err != nil {
+		t.Fatal(err)
+	}
+	_, err := f.Claim(context.Background(), codes.TicketID{Block: 7, Pack: 2, Position: 1}, 100)
+	if d, h := Decide(err, 100, 100); d != RefusePaidElsewhere || h.Holder.Terminal != "T9" {
+		t.Fatalf("held ticket: %v %v", d, h)
+	}
+	_, err = OfflineOnly{}.Claim(context.Background(), id, 100)
+	if d, _ := Decide(err, 100, 100); d != PayUnconfirmed {
+		t.Fatalf("offline only: %v", d)
+	}
+}

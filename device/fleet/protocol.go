@@ -1,0 +1,234 @@
+package fleet
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/journal"
+)
+
+// Stream, bucket and subject names (docs/fleet.md, "Subjects").
+const (
+	JournalStream  = "JOURNAL"   // every terminal's records, on journal.<terminal>.<kind>
+	ClaimsBucket   = "claims"    // one key per ticket: t.<block>.<pack>.<position>
+	ConflictBucket = "conflicts" // one key per terminal and ticket: c.<terminal>.<block>.<pack>.<position>
+	StatusBucket   = "status"    // one key per retailer: r.<retailer>, the signed status list
+
+	ClaimPrefix     = "fleet.claim."     // + terminal: claim requests
+	ConflictsPrefix = "fleet.conflicts." // + terminal: "which conflicts name me?"
+	StatusPrefix    = "fleet.status."    // + terminal: "my retailer's status list" (body: retailer)
+	InboxPrefix     = "_INBOX_"          // + terminal: the terminal's reply subjects
+
+	// ErrorHeader carries the service's error on a reply (operator diagnostics, English).
+	ErrorHeader = "Fleet-Error"
+
+	maxMessage = 4 << 10 // claim and conflict messages are far smaller
+)
+
+// JournalSubject is the subject of a record: journal.<terminal>.<kind>.
+func JournalSubject(r *journal.Record) string {
+	return "journal." + r.Terminal + "." + r.Kind.String()
+}
+
+// MsgID is a record's message id on the journal stream: its id "<terminal>/<seq>" and
+// the first 8 bytes of its hash. The same record published twice is stored once; a
+// different record under the same id (a terminal whose journal was reset or replaced
+// starts again at 1) is stored too, never dropped as a duplicate, and the report shows
+// the fork.
+func MsgID(r *journal.Record) string { return r.ID() + "#" + hex.EncodeToString(r.Hash[:8]) }
+
+// ClaimKey is the claims bucket key of a ticket.
+func ClaimKey(id codes.TicketID) string {
+	return fmt.Sprintf("t.%d.%d.%d", id.Block, id.Pack, id.Position)
+}
+
+// ConflictKey is the conflicts bucket key of a ticket as seen from terminal.
+func ConflictKey(terminal string, id codes.TicketID) string {
+	return fmt.Sprintf("c.%s.%d.%d.%d", terminal, id.Block, id.Pack, id.Position)
+}
+
+// ErrMessage: a fleet message that does not decode or breaks the protocol's rules.
+var ErrMessage = errors.New("bad fleet message")
+
+func badMessage(format string, args ...any) error {
+	return fmt.Errorf("fleet: %s: %w", fmt.Sprintf(format, args...), ErrMessage)
+}
+
+// CheckTerminal checks a terminal id as the journal does (it becomes a subject token).
+func CheckTerminal(id string) error {
+	if id == "" || len(id) > journal.MaxTerminalLen {
+		return badMessage("terminal id: want 1..%d characters", journal.MaxTerminalLen)
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return badMessage("terminal id %.20q: letters, digits, '-' and '_' only", id)
+		}
+	}
+	return nil
+}
+
+// ClaimRequest is what a terminal sends on fleet.claim.<terminal>. The terminal's id is
+// the subject's last token (the server's permissions guarantee it), never a field.
+type ClaimRequest struct {
+	Ticket      codes.TicketID `json:"ticket"`
+	Amount      int64          `json:"amount"`                // cents
+	At          time.Time      `json:"at"`                    // when the terminal asks (or paid, if unconfirmed)
+	Unconfirmed bool           `json:"unconfirmed,omitempty"` // already paid offline: a refusal is a conflict
+	Record      string         `json:"record,omitempty"`      // the payout record, when already paid
+}
+
+// Claim is a claim as the claims bucket holds it: who, when, which record.
+type Claim struct {
+	Terminal    string    `json:"terminal"`
+	At          time.Time `json:"at"`
+	Amount      int64     `json:"amount"`
+	Unconfirmed bool      `json:"unconfirmed,omitempty"` // claimed after an offline payout
+	Record      string    `json:"record,omitempty"`
+}
+
+// Claim results.
+const (
+	ResultWon   = "won"   // the claim is this terminal's now
+	ResultYours = "yours" // it already was (a retry, or a reconnecting terminal)
+	ResultTaken = "taken" // another terminal holds it: Holder
+	ResultError = "error" // the service could not decide (store unavailable): Error
+)
+
+// ClaimReply is the claim service's answer.
+type ClaimReply struct {
+	Result string `json:"result"`
+	Holder Claim  `json:"holder,omitzero"` // the claim as stored (any result but error)
+	Error  string `json:"error,omitempty"`
+}
+
+// Conflict is a ticket paid at two terminals: Holder holds the claim, Other paid it
+// offline and claimed it too late.
+type Conflict struct {
+	Ticket codes.TicketID `json:"ticket"`
+	Holder Claim          `json:"holder"`
+	Other  Claim          `json:"other"`
+}
+
+// decodeJSON decodes a bounded JSON message strictly into v.
+func decodeJSON(b []byte, v any, what string) error {
+	if len(b) > maxMessage {
+		return badMessage("%s: %d bytes, at most %d", what, len(b), maxMessage)
+	}
+	d := json.NewDecoder(strings.NewReader(string(b)))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		return badMessage("%s: %v", what, err)
+	}
+	if d.More() {
+		return badMessage("%s: data after the message", what)
+	}
+	return nil
+}
+
+func (c *Claim) check() error {
+	if err := CheckTerminal(c.Terminal); err != nil {
+		return err
+	}
+	if c.Amount < 0 || c.Amount > journal.MaxAmount {
+		return badMessage("claim: amount %d out of range", c.Amount)
+	}
+	if len(c.Record) > journal.MaxTerminalLen+21 {
+		return badMessage("claim: record id too long")
+	}
+	return nil
+}
+
+// DecodeClaimRequest decodes and checks a claim request.
+func DecodeClaimRequest(b []byte) (ClaimRequest, error) {
+	var r ClaimRequest
+	if err := decodeJSON(b, &r, "claim request"); err != nil {
+		return ClaimRequest{}, err
+	}
+	if err := r.Ticket.Validate(); err != nil {
+		return ClaimRequest{}, badMessage("claim request: ticket: %v", err)
+	}
+	if r.Amount < 0 || r.Amount > journal.MaxAmount || len(r.Record) > journal.MaxTerminalLen+21 {
+		return ClaimRequest{}, badMessage("claim request: field out of range")
+	}
+	return r, nil
+}
+
+// DecodeClaimReply decodes and checks a claim reply.
+func DecodeClaimReply(b []byte) (ClaimReply, error) {
+	var r ClaimReply
+	if err := decodeJSON(b, &r, "claim reply"); err != nil {
+		return ClaimReply{}, err
+	}
+	switch r.Result {
+	case ResultWon, ResultYours, ResultTaken:
+		if err := r.Holder.check(); err != nil {
+			return ClaimReply{}, err
+		}
+	case ResultError:
+	default:
+		return ClaimReply{}, badMessage("claim reply: result %.20q", r.Result)
+	}
+	return r, nil
+}
+
+// DecodeClaim decodes a value of the claims bucket.
+func DecodeClaim(b []byte) (Claim, error) {
+	var c Claim
+	if err := decodeJSON(b, &c, "claim"); err != nil {
+		return Claim{}, err
+	}
+	return c, c.check()
+}
+
+// DecodeConflicts decodes the answer to a conflicts request (a JSON array).
+func DecodeConflicts(b []byte) ([]Conflict, error) {
+	var cs []Conflict
+	if len(b) > 256*maxMessage {
+		return nil, badMessage("conflicts: %d bytes", len(b))
+	}
+	d := json.NewDecoder(strings.NewReader(string(b)))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&cs); err != nil || d.More() {
+		return nil, badMessage("conflicts: %v", err)
+	}
+	for _, c := range cs {
+		if err := c.Ticket.Validate(); err != nil {
+			return nil, badMessage("conflict: ticket: %v", err)
+		}
+		if err := c.Holder.check(); err != nil {
+			return nil, err
+		}
+		if err := c.Other.check(); err != nil {
+			return nil, err
+		}
+	}
+	return cs, nil
+}
+
+// DecodeJournalMsg decodes a message of the JOURNAL stream: the record's canonical
+// encoding (hash checked) on journal.<terminal>.<kind>. The subject's terminal is what
+// the server let the publisher write under; a record naming another terminal, or another
+// kind than its subject, is refused (a terminal posing as another).
+func DecodeJournalMsg(subject string, data []byte) (journal.Record, error) {
+	parts := strings.Split(subject, ".")
+	if len(parts) != 3 || parts[0] != "journal" {
+		return journal.Record{}, badMessage("journal subject %.80q", subject)
+	}
+	r, err := journal.DecodeRecord(data)
+	if err != nil {
+		return journal.Record{}, fmt.Errorf("fleet: journal message on %.80q: %w", subject, err)
+	}
+	if r.Terminal != parts[1] {
+		return journal.Record{}, badMessage("record %s published under terminal %.64q", r.ID(), parts[1])
+	}
+	if r.Kind.String() != parts[2] {
+		return journal.Record{}, badMessage("record %s (%s) published as %.20q", r.ID(), r.Kind, parts[2])
+	}
+	return r, nil
+}

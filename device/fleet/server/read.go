@@ -1,0 +1,113 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/packterm/pos/device/fleet"
+	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/journal"
+	"github.com/packterm/pos/validate/ledger"
+)
+
+// PublishStatus verifies a signed status list against trust and stores it as its
+// retailer's list.
+func PublishStatus(ctx context.Context, st *Stores, data []byte, trust *ledger.TrustStore) (*ledger.StatusList, error) {
+	s, err := ledger.ParseStatus(data, trust)
+	if err != nil {
+		return nil, fmt.Errorf("fleet: publish status list: %w", err)
+	}
+	if _, err := st.Status.Put(ctx, StatusKey(s.Retailer), data); err != nil {
+		return nil, fmt.Errorf("fleet: publish status list: %w", err)
+	}
+	return s, nil
+}
+
+// BadMessage is a journal stream message that does not decode or that a terminal
+// published as another (report: listed, never counted).
+type BadMessage struct {
+	Seq     uint64
+	Subject string
+	Err     error
+}
+
+// ReadJournal calls fn with every record of the journal stream present when it starts,
+// in stream order, and returns the messages it refused.
+func ReadJournal(ctx context.Context, js jetstream.JetStream, fn func(journal.Record) error) ([]BadMessage, error) {
+	s, err := js.Stream(ctx, fleet.JournalStream)
+	if err != nil {
+		return nil, fmt.Errorf("fleet: journal stream: %w", err)
+	}
+	info, err := s.Info(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("fleet: journal stream: %w", err)
+	}
+	last := info.State.LastSeq
+	if info.State.Msgs == 0 {
+		return nil, nil
+	}
+	cons, err := s.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{})
+	if err != nil {
+		return nil, fmt.Errorf("fleet: journal stream: %w", err)
+	}
+	var bad []BadMessage
+	for {
+		batch, err := cons.Fetch(500, jetstream.FetchMaxWait(2*time.Second))
+		if err != nil {
+			return bad, fmt.Errorf("fleet: reading the journal stream: %w", err)
+		}
+		n := 0
+		for m := range batch.Messages() {
+			n++
+			md, err := m.Metadata()
+			if err != nil {
+				return bad, err
+			}
+			r, err := fleet.DecodeJournalMsg(m.Subject(), m.Data())
+			if err != nil {
+				bad = append(bad, BadMessage{Seq: md.Sequence.Stream, Subject: m.Subject(), Err: err})
+			} else if err := fn(r); err != nil {
+				return bad, err
+			}
+			if md.Sequence.Stream >= last {
+				return bad, nil
+			}
+		}
+		if err := batch.Error(); err != nil && !errors.Is(err, jetstream.ErrNoMessages) {
+			return bad, fmt.Errorf("fleet: reading the journal stream: %w", err)
+		}
+		if n == 0 && ctx.Err() != nil {
+			return bad, ctx.Err()
+		}
+	}
+}
+
+// AllClaims reads the whole claims bucket: ticket → holding terminal (the report's
+// claim check; operator side, once a report).
+func AllClaims(ctx context.Context, kv jetstream.KeyValue) (map[codes.TicketID]string, error) {
+	l, err := kv.ListKeys(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("fleet: listing claims: %w", err)
+	}
+	defer l.Stop()
+	out := map[codes.TicketID]string{}
+	for k := range l.Keys() {
+		var id codes.TicketID
+		if _, err := fmt.Sscanf(k, "t.%d.%d.%d", &id.Block, &id.Pack, &id.Position); err != nil || fleet.ClaimKey(id) != k {
+			return nil, fmt.Errorf("fleet: claims bucket: key %.60q", k)
+		}
+		e, err := kv.Get(ctx, k)
+		if err != nil {
+			return nil, fmt.Errorf("fleet: claim %s: %w", k, err)
+		}
+		c, err := fleet.DecodeClaim(e.Value())
+		if err != nil {
+			return nil, err
+		}
+		out[id] = c.Terminal
+	}
+	return out, nil
+}

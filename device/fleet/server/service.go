@@ -1,0 +1,277 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/packterm/pos/device/fleet"
+	"github.com/packterm/pos/validate/codes"
+)
+
+// ServiceOptions configure the claim service.
+type ServiceOptions struct {
+	Registry *Registry       // when set, status lists go only to a terminal's own retailer
+	Workers  int             // concurrent handlers per kind of request (default 16)
+	Ready    chan<- struct{} // closed once Run's subscriptions are in place (tests, posctl)
+	Clock    clockwork.Clock
+	Logger   *slog.Logger
+}
+
+// Service answers the terminals' requests: claims, conflicts and status lists. Several
+// may run (one per node, say): they share the work as a queue group, and the claims
+// bucket's create-only write decides every race whichever instance handles it.
+type Service struct {
+	nc *nats.Conn
+	st *Stores
+	o  ServiceOptions
+}
+
+// NewService prepares a service on an operator connection.
+func NewService(nc *nats.Conn, st *Stores, o ServiceOptions) *Service {
+	if o.Workers <= 0 {
+		o.Workers = 16
+	}
+	if o.Clock == nil {
+		o.Clock = clockwork.NewRealClock()
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return &Service{nc: nc, st: st, o: o}
+}
+
+// Run serves until ctx is done, then drains its subscriptions.
+func (s *Service) Run(ctx context.Context) error {
+	var subs []*nats.Subscription
+	defer func() {
+		for _, sub := range subs {
+			sub.Drain()
+		}
+	}()
+	var mu sync.Mutex
+	for _, h := range []struct {
+		prefix string
+		fn     func(ctx context.Context, terminal string, m *nats.Msg)
+	}{{fleet.ClaimPrefix, s.handleClaim}, {fleet.ConflictsPrefix, s.handleConflicts}, {fleet.StatusPrefix, s.handleStatus}} {
+		for range s.o.Workers {
+			sub, err := s.nc.QueueSubscribe(h.prefix+"*", "fleet-service", func(m *nats.Msg) {
+				h.fn(ctx, strings.TrimPrefix(m.Subject, h.prefix), m)
+			})
+			if err != nil {
+				return fmt.Errorf("fleet service: subscribe: %w", err)
+			}
+			mu.Lock()
+			subs = append(subs, sub)
+			mu.Unlock()
+		}
+	}
+	if err := s.nc.Flush(); err != nil {
+		return fmt.Errorf("fleet service: %w", err)
+	}
+	if s.o.Ready != nil {
+		close(s.o.Ready)
+	}
+	<-ctx.Done()
+	return nil
+}
+
+func (s *Service) reply(m *nats.Msg, v any) {
+	b, _ := json.Marshal(v)
+	if err := m.Respond(b); err != nil {
+		s.o.Logger.Warn("fleet service: reply", "err", err)
+	}
+}
+
+func (s *Service) replyError(m *nats.Msg, err error) {
+	r := nats.NewMsg(m.Reply)
+	r.Header.Set(fleet.ErrorHeader, err.Error())
+	m.RespondMsg(r)
+}
+
+// opTimeout bounds one store operation (a leader election takes a few seconds).
+const opTimeout = 5 * time.Second
+
+// handleClaim: the terminal is the subject's token, which the server's permissions tie
+// to the connection's nkey. Read first (claims are never deleted, so a present key is
+// the truth even from a lagging replica), then create-only write, then read the winner.
+func (s *Service) handleClaim(ctx context.Context, terminal string, m *nats.Msg) {
+	req, err := fleet.DecodeClaimRequest(m.Data)
+	if err == nil {
+		err = fleet.CheckTerminal(terminal)
+	}
+	if err != nil {
+		s.reply(m, fleet.ClaimReply{Result: fleet.ResultError, Error: err.Error()})
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
+	mine := fleet.Claim{Terminal: terminal, At: req.At, Amount: req.Amount, Unconfirmed: req.Unconfirmed, Record: req.Record}
+	rep, err := s.claim(ctx, req.Ticket, mine)
+	if err != nil {
+		s.o.Logger.Warn("fleet service: claim undecided", "terminal", terminal, "ticket", req.Ticket.String(), "err", err)
+		s.reply(m, fleet.ClaimReply{Result: fleet.ResultError, Error: err.Error()})
+		return
+	}
+	if rep.Result == fleet.ResultTaken && req.Unconfirmed {
+		if err := s.recordConflict(ctx, fleet.Conflict{Ticket: req.Ticket, Holder: rep.Holder, Other: mine}); err != nil {
+			s.reply(m, fleet.ClaimReply{Result: fleet.ResultError, Error: err.Error()})
+			return
+		}
+	}
+	s.reply(m, rep)
+}
+
+func (s *Service) claim(ctx context.Context, id codes.TicketID, mine fleet.Claim) (fleet.ClaimReply, error) {
+	key := fleet.ClaimKey(id)
+	holder, found, err := s.holder(ctx, key)
+	if err != nil {
+		return fleet.ClaimReply{}, err
+	}
+	if !found {
+		val, _ := json.Marshal(mine)
+		_, err := s.st.Claims.Create(ctx, key, val)
+		if err == nil {
+			return fleet.ClaimReply{Result: fleet.ResultWon, Holder: mine}, nil
+		}
+		if !errors.Is(err, jetstream.ErrKeyExists) {
+			return fleet.ClaimReply{}, fmt.Errorf("create: %w", err)
+		}
+		// Lost the race: read the winner (retrying while a replica lags behind).
+		for range 50 {
+			if holder, found, err = s.holder(ctx, key); err != nil || found {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return fleet.ClaimReply{}, ctx.Err()
+			case <-s.o.Clock.After(10 * time.Millisecond):
+			}
+		}
+		if err != nil {
+			return fleet.ClaimReply{}, err
+		}
+		if !found {
+			return fleet.ClaimReply{}, errors.New("claim exists but cannot be read")
+		}
+	}
+	if holder.Terminal == mine.Terminal {
+		return fleet.ClaimReply{Result: fleet.ResultYours, Holder: holder}, nil
+	}
+	return fleet.ClaimReply{Result: fleet.ResultTaken, Holder: holder}, nil
+}
+
+func (s *Service) holder(ctx context.Context, key string) (fleet.Claim, bool, error) {
+	e, err := s.st.Claims.Get(ctx, key)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return fleet.Claim{}, false, nil
+	}
+	if err != nil {
+		return fleet.Claim{}, false, fmt.Errorf("read: %w", err)
+	}
+	c, err := fleet.DecodeClaim(e.Value())
+	if err != nil {
+		return fleet.Claim{}, false, err
+	}
+	return c, true, nil
+}
+
+// recordConflict stores the conflict under both terminals' keys.
+func (s *Service) recordConflict(ctx context.Context, c fleet.Conflict) error {
+	val, _ := json.Marshal(c)
+	for _, t := range []string{c.Holder.Terminal, c.Other.Terminal} {
+		if _, err := s.st.Conflicts.Put(ctx, fleet.ConflictKey(t, c.Ticket), val); err != nil {
+			return fmt.Errorf("recording conflict: %w", err)
+		}
+	}
+	s.o.Logger.Error("fleet service: conflict", "ticket", c.Ticket.String(), "holder", c.Holder.Terminal, "other", c.Other.Terminal)
+	return nil
+}
+
+// maxConflictsReply bounds one conflicts answer (about 200 KiB; a terminal with more
+// conflicts than that sees the first ones only: the report still lists them all).
+const maxConflictsReply = 500
+
+func (s *Service) handleConflicts(ctx context.Context, terminal string, m *nats.Msg) {
+	if err := fleet.CheckTerminal(terminal); err != nil {
+		s.replyError(m, err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
+	cs, err := Conflicts(ctx, s.st.Conflicts, "c."+terminal+".>", maxConflictsReply)
+	if err != nil {
+		s.replyError(m, err)
+		return
+	}
+	if cs == nil {
+		cs = []fleet.Conflict{}
+	}
+	s.reply(m, cs)
+}
+
+// Conflicts lists the conflicts of the bucket under filter (at most max; 0: all).
+func Conflicts(ctx context.Context, kv jetstream.KeyValue, filter string, max int) ([]fleet.Conflict, error) {
+	l, err := kv.ListKeysFiltered(ctx, filter)
+	if err != nil {
+		return nil, fmt.Errorf("listing conflicts: %w", err)
+	}
+	defer l.Stop()
+	var out []fleet.Conflict
+	seen := map[string]bool{}
+	for k := range l.Keys() {
+		if seen[k] || max > 0 && len(out) >= max {
+			continue
+		}
+		seen[k] = true
+		e, err := kv.Get(ctx, k)
+		if err != nil {
+			return nil, fmt.Errorf("reading conflict %s: %w", k, err)
+		}
+		var c fleet.Conflict
+		if err := json.Unmarshal(e.Value(), &c); err != nil {
+			return nil, fmt.Errorf("conflict %s: %w", k, err)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func (s *Service) handleStatus(ctx context.Context, terminal string, m *nats.Msg) {
+	retailer, err := strconv.ParseUint(string(m.Data), 10, 32)
+	if err != nil {
+		s.replyError(m, fmt.Errorf("status request: retailer %.20q", m.Data))
+		return
+	}
+	if s.o.Registry != nil {
+		if t, ok := s.o.Registry.Terminal(terminal); !ok || t.Retailer != uint32(retailer) {
+			s.replyError(m, fmt.Errorf("status request: terminal %s is not registered for retailer %d", terminal, retailer))
+			return
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
+	e, err := s.st.Status.Get(ctx, StatusKey(uint32(retailer)))
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		m.Respond(nil)
+		return
+	}
+	if err != nil {
+		s.replyError(m, err)
+		return
+	}
+	m.Respond(e.Value())
+}
+
+// StatusKey is the status bucket key of a retailer's list.
+func StatusKey(retailer uint32) string { return "r." + strconv.FormatUint(uint64(retailer), 10) }

@@ -1,0 +1,75 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/packterm/pos/device/fleet"
+)
+
+// DuplicateWindow is how long the journal stream remembers message ids: a record
+// published twice within it is stored once. Past it the report still counts each
+// record id once.
+const DuplicateWindow = 24 * time.Hour
+
+// Stores are the fleet's stream and buckets.
+type Stores struct {
+	Journal   jetstream.Stream
+	Claims    jetstream.KeyValue
+	Conflicts jetstream.KeyValue
+	Status    jetstream.KeyValue
+}
+
+// EnsureStores creates (or updates) the journal stream and the buckets, each with
+// replicas copies (1 on a single node, 3 on a cluster), file storage.
+func EnsureStores(ctx context.Context, js jetstream.JetStream, replicas int) (*Stores, error) {
+	var s Stores
+	var err error
+	s.Journal, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: fleet.JournalStream, Subjects: []string{"journal.>"}, Storage: jetstream.FileStorage,
+		Replicas: replicas, Duplicates: DuplicateWindow, MaxMsgSize: 4 << 10,
+		DenyDelete: true, DenyPurge: true, Retention: jetstream.LimitsPolicy,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("fleet: journal stream: %w", err)
+	}
+	kv := func(name, what string, max int32) (jetstream.KeyValue, error) {
+		b, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: name, Description: what,
+			History: 1, Storage: jetstream.FileStorage, Replicas: replicas, MaxValueSize: max})
+		if err != nil {
+			return nil, fmt.Errorf("fleet: %s bucket: %w", name, err)
+		}
+		return b, nil
+	}
+	if s.Claims, err = kv(fleet.ClaimsBucket, "one claim per paid ticket", 4<<10); err != nil {
+		return nil, err
+	}
+	if s.Conflicts, err = kv(fleet.ConflictBucket, "tickets paid at two terminals", 4<<10); err != nil {
+		return nil, err
+	}
+	if s.Status, err = kv(fleet.StatusBucket, "signed pack status lists by retailer", 1<<20-1<<10); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// OpenStores binds the existing stream and buckets (operator tools: nothing is created
+// or reconfigured).
+func OpenStores(ctx context.Context, js jetstream.JetStream) (*Stores, error) {
+	var s Stores
+	var err error
+	if s.Journal, err = js.Stream(ctx, fleet.JournalStream); err != nil {
+		return nil, fmt.Errorf("fleet: journal stream: %w", err)
+	}
+	for _, b := range []struct {
+		name string
+		kv   *jetstream.KeyValue
+	}{{fleet.ClaimsBucket, &s.Claims}, {fleet.ConflictBucket, &s.Conflicts}, {fleet.StatusBucket, &s.Status}} {
+		if *b.kv, err = js.KeyValue(ctx, b.name); err != nil {
+			return nil, fmt.Errorf("fleet: %s bucket: %w", b.name, err)
+		}
+	}
+	return &s, nil
+}

@@ -1,0 +1,77 @@
+package fleet
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// StateFile is the client's progress in its state directory.
+const StateFile = "fleet-state.json"
+
+// state is what the client must remember across restarts. Losing it costs only work: the
+// records are published again (the stream and the report drop the duplicates) and the
+// conflicts fetched again (recorded once: Recorded).
+type state struct {
+	Acked      uint64          `json:"acked"`      // last journal record the stream acknowledged (with all before it)
+	Reconciled uint64          `json:"reconciled"` // unconfirmed payouts up to this record are claimed
+	Recorded   map[string]bool `json:"recorded"`   // conflicts written to the journal, by conflict key
+	dir        string
+}
+
+func loadState(dir string) (state, error) {
+	st := state{Recorded: map[string]bool{}, dir: dir}
+	if dir == "" {
+		return st, nil
+	}
+	b, err := os.ReadFile(filepath.Join(dir, StateFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return st, nil
+	}
+	if err != nil {
+		return st, fmt.Errorf("fleet: state: %w", err)
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
+		// A damaged state file is not fatal: start over, publish again (deduplicated).
+		return state{Recorded: map[string]bool{}, dir: dir}, nil
+	}
+	if st.Recorded == nil {
+		st.Recorded = map[string]bool{}
+	}
+	st.dir = dir
+	return st, nil
+}
+
+// save writes the state atomically (temporary file, fsync, rename).
+func (st *state) save() error {
+	if st.dir == "" {
+		return nil
+	}
+	b, err := json.Marshal(st)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(st.dir, StateFile+".*")
+	if err != nil {
+		return fmt.Errorf("fleet: state: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return fmt.Errorf("fleet: state: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("fleet: state: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("fleet: state: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), filepath.Join(st.dir, StateFile)); err != nil {
+		return fmt.Errorf("fleet: state: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,23 @@
+package settle
+
+import (
+	"bytes"
+	"testing"
+)
+
+// FuzzReadManifest: any input gives a manifest that passes its checks, or ErrManifest;
+// never a panic.
+func FuzzReadManifest(f *testing.F) {
+	f.Add([]byte(manifestJSON(7, seed)))
+	f.Add([]byte(`{"block": 7, "seed": "zz"}`))
+	f.Add([]byte(`{"block": -1}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := ReadManifest(bytes.NewReader(b))
+		if err != nil {
+			return
+		}
+		if m.Block == 0 {
+			t.Fatalf("accepted block 0")
+		}
+	})
+}

@@ -1,0 +1,52 @@
+package settle
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/packterm/pos/validate/block"
+	"github.com/packterm/pos/validate/codes"
+)
+
+// MaxManifestSize bounds a manifest file (a real one is a few hundred bytes).
+const MaxManifestSize = 64 << 10
+
+// ErrManifest: a manifest that does not read.
+var ErrManifest = errors.New("bad block manifest")
+
+// Manifest is what settlement needs of a block's manifest: its number and seed.
+type Manifest struct {
+	Block uint16
+	Seed  block.Seed
+}
+
+// ReadManifest reads a block manifest (block-B.manifest.json, as posctl ledger gen
+// writes it) and checks the block number and seed.
+func ReadManifest(r io.Reader) (Manifest, error) {
+	b, err := io.ReadAll(io.LimitReader(r, MaxManifestSize+1))
+	if err != nil {
+		return Manifest{}, fmt.Errorf("settle: manifest: %w", err)
+	}
+	if len(b) > MaxManifestSize {
+		return Manifest{}, fmt.Errorf("settle: manifest over %d bytes: %w", MaxManifestSize, ErrManifest)
+	}
+	var m block.Manifest
+	d := json.NewDecoder(bytes.NewReader(b))
+	if err := d.Decode(&m); err != nil {
+		return Manifest{}, fmt.Errorf("settle: manifest: %v: %w", err, ErrManifest)
+	}
+	if d.More() {
+		return Manifest{}, fmt.Errorf("settle: manifest: data after the object: %w", ErrManifest)
+	}
+	if m.Block < codes.MinBlock || m.Block > codes.MaxBlock {
+		return Manifest{}, fmt.Errorf("settle: manifest: block %d out of range %d–%d: %w", m.Block, codes.MinBlock, codes.MaxBlock, ErrManifest)
+	}
+	seed, err := block.ParseSeed(m.Seed)
+	if err != nil {
+		return Manifest{}, fmt.Errorf("settle: manifest: %v: %w", err, ErrManifest)
+	}
+	return Manifest{Block: m.Block, Seed: seed}, nil
+}

@@ -1,0 +1,168 @@
+package settle
+
+import (
+	"bytes"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/packterm/pos/validate/block"
+	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/journal"
+)
+
+var seed = block.Seed{7, 7, 7, 1}
+
+func manifestJSON(b uint16, s block.Seed) string {
+	return `{"block": ` + strconv.Itoa(int(b)) + `, "ledger_version": 1, "seed": "` + s.String() + `", "packs": 100}`
+}
+
+func trueSecret(t *testing.T, id codes.TicketID) [codes.SecretSize]byte {
+	var out [codes.SecretSize]byte
+	if err := seed.Secrets([]codes.TicketID{id}, func(_ codes.TicketID, s [codes.SecretSize]byte) { out = s }); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// journalRecords writes entries to a real journal of terminal and returns its records.
+func journalRecords(t *testing.T, terminal string, es []journal.Entry) []journal.Record {
+	t.Helper()
+	j, err := journal.Open(t.TempDir(), journal.Options{Terminal: terminal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	for _, e := range es {
+		if _, err := j.Append(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var recs []journal.Record
+	j.Each(time.Time{}, func(r journal.Record) error { recs = append(recs, r); return nil })
+	return recs
+}
+
+func pay(id codes.TicketID, secret [codes.SecretSize]byte, reason string) journal.Entry {
+	return journal.Entry{Kind: journal.KindPayout, Ticket: id, Game: int(id.Position), Amount: 2000,
+		Code: codes.ValidationCodeOf(id, secret).String(), Reason: reason}
+}
+
+// TestForgedPayoutListed: a payout with a code whose secret is not the block's is listed;
+// genuine payouts and other blocks' are not.
+func TestForgedPayoutListed(t *testing.T) {
+	m, err := ReadManifest(strings.NewReader(manifestJSON(7, seed)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var es []journal.Entry
+	for i := range 20 {
+		id := codes.TicketID{Block: 7, Pack: uint32(i * 300), Position: uint8(1 + i%8)}
+		es = append(es, pay(id, trueSecret(t, id), ""))
+	}
+	forged := codes.TicketID{Block: 7, Pack: 4100, Position: 3} // second chunk
+	bad := trueSecret(t, forged)
+	bad[4] ^= 1
+	es = append(es, pay(forged, bad, ""))
+	es = append(es, pay(codes.TicketID{Block: 8, Pack: 1, Position: 1}, [codes.SecretSize]byte{}, ""))
+	recs := journalRecords(t, "T1", es)
+	recs = append(recs, recs[3]) // the same record twice (published twice): counted once
+	res, err := Forgeries(m, recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Checked != 21 || res.OtherBlock != 1 || len(res.Forgeries) != 1 {
+		t.Fatalf("checked %d, other %d, forgeries %v", res.Checked, res.OtherBlock, res.Forgeries)
+	}
+	f := res.Forgeries[0]
+	if f.Ticket != forged || f.Record != "T1/21" || f.Reason != "wrong secret" {
+		t.Fatalf("forgery %+v", f)
+	}
+	var out bytes.Buffer
+	res.WriteText(&out)
+	if !strings.Contains(out.String(), "T1/21") || strings.Contains(out.String(), codes.ValidationCodeOf(forged, bad).String()) {
+		t.Fatalf("settlement text:\n%s", out.String())
+	}
+	// With another block's seed, every payout is a forgery.
+	m.Seed[0] ^= 1
+	if res, _ := Forgeries(m, recs); len(res.Forgeries) != 21 {
+		t.Fatalf("wrong seed: %d forgeries, want 21", len(res.Forgeries))
+	}
+}
+
+func TestReadManifestRefusals(t *testing.T) {
+	for _, in := range []string{
+		``, `{}`, `{"block": 7}`, `{"block": 0, "seed": "` + seed.String() + `"}`,
+		`{"block": 7, "seed": "00"}`, `{"block": 7, "seed": "` + seed.String() + `"} {}`,
+		`{"block": 99999, "seed": "` + seed.String() + `"}`, `[1]`,
+		`{"block": 7, "seed": "` + seed.String() + `", "x": "` + strings.Repeat("a", MaxManifestSize) + `"}`,
+	} {
+		if _, err := ReadManifest(strings.NewReader(in)); !errors.Is(err, ErrManifest) {
+			t.Errorf("%.40q: %v", in, err)
+		}
+	}
+}
+
+// TestReport: sums per retailer and block, unconfirmed payouts, claims, conflicts, gaps.
+func TestReport(t *testing.T) {
+	id := codes.TicketID{Block: 7, Pack: 5, Position: 2}
+	a := journalRecords(t, "TA", []journal.Entry{
+		{Kind: journal.KindSale, Ticket: codes.TicketID{Block: 7, Pack: 5}, Amount: 2000},
+		pay(id, trueSecret(t, id), ""),
+		{Kind: journal.KindClaim, Ticket: codes.TicketID{Block: 7, Pack: 5, Position: 8}, Game: 8, Amount: 500000},
+		{Kind: journal.KindConflict, Ticket: id, Game: 2, Amount: 2000, Reason: journal.ReasonPaidOfflineElsewhere, Detail: "also paid at terminal TB"},
+	})
+	b := journalRecords(t, "TB", []journal.Entry{
+		pay(id, trueSecret(t, id), journal.ReasonUnconfirmed),
+		{Kind: journal.KindRefused, Reason: "forged"},
+		{Kind: journal.KindConflict, Ticket: id, Game: 2, Amount: 2000, Reason: journal.ReasonPaidElsewhere, Detail: "also paid at terminal TA"},
+	})
+	recs := append(append(a, b[0], b[2]), a[0]) // TB/2 missing: a gap; TA/1 twice
+	rep := Build(recs, func(term string) (uint32, bool) {
+		return map[string]uint32{"TA": 1, "TB": 2}[term], true
+	})
+	if len(rep.Rows) != 2 {
+		t.Fatalf("rows %+v", rep.Rows)
+	}
+	ra, rb := rep.Rows[0], rep.Rows[1]
+	if ra.Retailer != 1 || ra.Sales != 1 || ra.Payouts != 1 || ra.Claims != 1 || ra.ClaimsAmount != 500000 || ra.Conflicts != 1 || ra.Unconfirmed != 0 {
+		t.Fatalf("retailer 1: %+v", ra)
+	}
+	if rb.Retailer != 2 || rb.Payouts != 1 || rb.Unconfirmed != 1 || rb.UnconfirmedAmount != 2000 || rb.Conflicts != 1 {
+		t.Fatalf("retailer 2: %+v", rb)
+	}
+	if len(rep.Conflicts) != 2 || len(rep.Gaps) != 1 || rep.Gaps[0] != (Gap{"TB", 2, 2}) || rep.Records != 6 {
+		t.Fatalf("conflicts %v gaps %v records %d", rep.Conflicts, rep.Gaps, rep.Records)
+	}
+	var out bytes.Buffer
+	rep.WriteText(&out)
+	if !strings.Contains(out.String(), "CONFLICTS") || !strings.Contains(out.String(), "gap: terminal TB records 2..2") {
+		t.Fatalf("report text:\n%s", out.String())
+	}
+}
+
+func TestCheckClaims(t *testing.T) {
+	a, b, c := codes.TicketID{Block: 7, Pack: 1, Position: 1}, codes.TicketID{Block: 7, Pack: 1, Position: 2}, codes.TicketID{Block: 7, Pack: 1, Position: 3}
+	recs := journalRecords(t, "TA", []journal.Entry{pay(a, trueSecret(t, a), ""), pay(b, trueSecret(t, b), journal.ReasonUnconfirmed)})
+	recs = append(recs, recs[0])
+	cc := CheckClaims(map[codes.TicketID]string{a: "TA", c: "TB"}, recs)
+	if len(cc.ClaimedNotPaid) != 1 || cc.ClaimedNotPaid[0].Ticket != c || cc.ClaimedNotPaid[0].Claimant != "TB" {
+		t.Fatalf("claimed, not paid: %+v", cc.ClaimedNotPaid)
+	}
+	if len(cc.PaidNotClaimed) != 1 || cc.PaidNotClaimed[0].Record != "TA/2" || cc.PaidNotClaimed[0].Claimant != "" {
+		t.Fatalf("paid, not claimed: %+v", cc.PaidNotClaimed)
+	}
+}
+
+// TestReportFork: two different records under one id (a journal reset) both count and
+// are shown as a fork; the same record twice counts once.
+func TestReportFork(t *testing.T) {
+	a := journalRecords(t, "TA", []journal.Entry{{Kind: journal.KindRefused, Reason: "forged"}})
+	b := journalRecords(t, "TA", []journal.Entry{{Kind: journal.KindRefused, Reason: "void-pack"}})
+	rep := Build(append(append(a, b...), a...), func(string) (uint32, bool) { return 1, true })
+	if rep.Records != 2 || len(rep.Forks) != 1 || rep.Forks[0] != "TA/1" || len(rep.Gaps) != 0 {
+		t.Fatalf("records %d forks %v gaps %v", rep.Records, rep.Forks, rep.Gaps)
+	}
+}
