@@ -15,6 +15,7 @@ import (
 	"github.com/packterm/pos/device/board"
 	"github.com/packterm/pos/device/codemap"
 	"github.com/packterm/pos/device/retail"
+	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/device/terminal"
 	"github.com/packterm/pos/drivers/display"
 	"github.com/packterm/pos/drivers/display/hd44780emul"
@@ -51,6 +52,10 @@ type Options struct {
 	OnScreen func(lines []string)
 	// OnReceipt is called with each receipt the emulated printer cuts (n counts from 1).
 	OnReceipt func(n int, r printeremul.Receipt)
+	// Fleet, when set, claims each ticket fleet-wide before it is paid; OfflineLimit is
+	// the most it pays when the fleet is out of reach (see terminal.Config).
+	Fleet        fleet.Claimer
+	OfflineLimit int64
 	// Aliases names codes for scripts: a line "@NAME" scans Aliases[NAME] (Demo.Aliases).
 	Aliases map[string]string
 	// ReceiptsDir, when set, gets each receipt as NNNN.txt and NNNN.png (numbering goes on
@@ -119,8 +124,9 @@ func Start(ctx context.Context, o Options) (r *Rig, err error) {
 	parts := terminal.Parts{Screen: scr, Printer: pr, Green: r.Board.Green, Red: r.Board.Red,
 		Buzzer: r.Board.Buzzer, Drawer: r.Board.Drawer, Tamper: r.Board.Tamper}
 	cfg := terminal.Config{Terminal: o.Terminal, RetailerName: o.RetailerName, PerTicket: o.PerTicket, PerDay: o.PerDay,
-		StateDir: filepath.Join(o.Dir, "state"), Throttle: o.Throttle, LongPress: o.LongPress, UnlockTokenSHA256: o.UnlockTokenSHA256, OpenUnlock: true, AllDelivered: o.AllDelivered, Clock: o.Clock, Logger: o.Logger}
-	if r.Terminal, err = terminal.New(cfg, parts, terminal.Data{Ledger: o.Ledger, Status: o.Status, Journal: r.Journal}); err != nil {
+		StateDir: filepath.Join(o.Dir, "state"), Throttle: o.Throttle, LongPress: o.LongPress, UnlockTokenSHA256: o.UnlockTokenSHA256, OpenUnlock: true, AllDelivered: o.AllDelivered,
+		OfflineLimit: o.OfflineLimit, Clock: o.Clock, Logger: o.Logger}
+	if r.Terminal, err = terminal.New(cfg, parts, terminal.Data{Ledger: o.Ledger, Status: o.Status, Journal: r.Journal, Fleet: o.Fleet}); err != nil {
 		return nil, err
 	}
 	r.Images = scanner.NewImages(scanner.BarcodeDecoder(codemap.DecoderOptions()), scanner.Config{DedupWindow: -1, Logger: o.Logger})

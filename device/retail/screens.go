@@ -79,6 +79,25 @@ func AlreadyPaidScreen(at time.Time, terminal string) Screen {
 		Or("DÉJÀ PAYÉ", "LE "+Date(at))
 }
 
+// PaidElsewhereScreen: the fleet says another terminal holds the ticket's claim (it was
+// paid there, or is being paid).
+func PaidElsewhereScreen(at time.Time, terminal string) Screen {
+	return Text("DÉJÀ PAYÉ AILLEURS", "LE "+Date(at), "TERMINAL "+Bind(terminal)).
+		Or("PAYÉ AILLEURS", "LE "+Date(at))
+}
+
+// OfflineRefusedScreen: the fleet cannot be reached and the amount is above the offline
+// limit; nothing is paid, the player may come back or go to a payment centre.
+func OfflineRefusedScreen(amount int64) Screen {
+	return Text("GAIN "+Money(amount), "RÉSEAU INJOIGNABLE", "NON PAYÉ", "RÉESSAYEZ PLUS TARD").
+		Or("RÉSEAU COUPÉ", "NON PAYÉ")
+}
+
+// ClaimFailedScreen: the fleet answered a claim with an error; nothing is paid.
+func ClaimFailedScreen() Screen {
+	return Text("PAIEMENT REFUSÉ", "ERREUR RÉSEAU", "RÉESSAYEZ PLUS TARD").Or("NON PAYÉ", "ERREUR RÉSEAU")
+}
+
 // Refusal is the screen of a refused validation code (Invalid, Forged, VoidPack, StolenPack,
 // UnknownBlock, OutOfRange, NoLedger, Locked use their own functions below).
 func Refusal(v Verdict) Screen {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
+	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/drivers/display"
 	"github.com/packterm/pos/drivers/gpioio"
@@ -92,6 +93,9 @@ type Config struct {
 	StatusPoll time.Duration
 	// Throttle of forged codes (zero value: 5 within 10 min lock for 1 min, doubling, at most 24 h).
 	Throttle Throttle
+	// OfflineLimit: with a Fleet that cannot be reached, a winner up to this amount (cents)
+	// is paid unconfirmed and claimed once the fleet is back; above it nothing is paid.
+	OfflineLimit int64
 	// AllDelivered: no status list, every pack counts as delivered (emulation); said at start.
 	AllDelivered bool
 	Clock        clockwork.Clock
@@ -103,6 +107,9 @@ type Data struct {
 	Ledger  *ledger.Ledger    // nil: no ledger installed
 	Status  retail.PackStatus // nil: no status list
 	Journal *journal.Journal  // required
+	// Fleet, when set, claims each ticket fleet-wide before it is paid (docs/fleet.md);
+	// nil: a terminal on its own, whose journal is the only guard against paying twice.
+	Fleet fleet.Claimer
 }
 
 func (c *Config) defaults() error {

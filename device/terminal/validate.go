@@ -115,11 +115,21 @@ type pay struct{ v retail.Verdict }
 func (pay) Name() string { return "pay" }
 
 func (s pay) Run(ctx context.Context, t *Terminal) State {
+	if r, ok := t.journalPaid(s.v.Ticket); ok { // paid here: no claim to make
+		return result{"already-paid", retail.AlreadyPaidScreen(r.Time, r.Terminal), retail.SignalRefused}
+	}
+	reason, refused := t.claimFleetWide(ctx, s.v)
+	if refused != nil {
+		return refused
+	}
 	seq := t.nextSeq()
 	rec, err := t.data.Journal.Append(journal.Entry{
 		Kind: journal.KindPayout, Ticket: s.v.Ticket, Game: int(s.v.Ticket.Position), Amount: s.v.Amount(),
-		Code: s.v.Code.String(), Receipts: []string{t.receiptID(seq, "J"), t.receiptID(seq, "C")},
+		Code: s.v.Code.String(), Receipts: []string{t.receiptID(seq, "J"), t.receiptID(seq, "C")}, Reason: reason,
 	})
+	if t.data.Fleet != nil {
+		t.data.Fleet.Notify() // publish the record now
+	}
 	if errors.Is(err, journal.ErrDuplicatePayout) {
 		r, _, _ := t.data.Journal.Paid(s.v.Ticket)
 		return result{"already-paid", retail.AlreadyPaidScreen(r.Time, r.Terminal), retail.SignalRefused}

@@ -1,0 +1,52 @@
+package terminal
+
+import (
+	"context"
+
+	"github.com/packterm/pos/device/fleet"
+	"github.com/packterm/pos/device/retail"
+	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/journal"
+)
+
+// claimFleetWide claims the ticket with the fleet before it is paid (nothing to do without
+// a fleet). It returns the payout's journal reason (journal.ReasonUnconfirmed when paid
+// offline within the offline limit), or the refusal to show instead of paying: another
+// terminal holds the claim, the fleet is out of reach above the offline limit, or the claim
+// failed otherwise (fail closed). A refusal is journalled, without the code.
+func (t *Terminal) claimFleetWide(ctx context.Context, v retail.Verdict) (reason string, refused State) {
+	if t.data.Fleet == nil {
+		return "", nil
+	}
+	_, err := t.data.Fleet.Claim(ctx, v.Ticket, v.Amount())
+	d, taken := fleet.Decide(err, v.Amount(), t.cfg.OfflineLimit)
+	var why string
+	var st State
+	switch d {
+	case fleet.Pay:
+		return "", nil
+	case fleet.PayUnconfirmed:
+		t.log.Warn("terminal: fleet out of reach, paying within the offline limit", "ticket", v.Ticket.String(), "amount", v.Amount())
+		return journal.ReasonUnconfirmed, nil
+	case fleet.RefusePaidElsewhere:
+		why = "paid-elsewhere"
+		st = result{"paid-elsewhere", retail.PaidElsewhereScreen(taken.Holder.At, taken.Holder.Terminal), retail.SignalRefused}
+	case fleet.RefuseOffline:
+		why = "fleet-offline"
+		st = result{"fleet-offline", retail.OfflineRefusedScreen(v.Amount()), retail.SignalRefused}
+	default:
+		why = "claim-failed"
+		st = result{"claim-failed", retail.ClaimFailedScreen(), retail.SignalAttention}
+	}
+	t.log.Warn("terminal: payout refused by the fleet claim", "ticket", v.Ticket.String(), "decision", d.String(), "err", err)
+	if _, err := t.data.Journal.Append(journal.Entry{Kind: journal.KindRefused, Ticket: v.Ticket, Game: int(v.Ticket.Position), Reason: why}); err != nil {
+		return "", t.journalFault(err)
+	}
+	return "", st
+}
+
+// journalPaid reports whether this terminal's journal already holds a payout of id.
+func (t *Terminal) journalPaid(id codes.TicketID) (journal.Record, bool) {
+	r, ok, err := t.data.Journal.Paid(id)
+	return r, ok && err == nil
+}
