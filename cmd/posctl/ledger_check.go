@@ -32,7 +32,7 @@ func init() {
 				fmt.Fprintln(w, "CODE INVALIDE")
 				return err
 			}
-			l, err := ledger.OpenFile(args[0], trust)
+			l, err := ledger.ReadFile(args[0], trust)
 			if err != nil {
 				return err
 			}
