@@ -2,7 +2,9 @@ package ledger
 
 import (
 	"fmt"
+	"runtime"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"github.com/packterm/pos/validate/internal/regularfile"
@@ -41,9 +43,21 @@ func withFaults() bool { return debug.SetPanicOnFault(true) }
 func catchFault(old bool, errp *error, what string) {
 	debug.SetPanicOnFault(old)
 	if r := recover(); r != nil {
-		if _, ok := r.(interface{ Addr() uintptr }); !ok {
+		if !isFault(r) {
 			panic(r)
 		}
 		*errp = fmt.Errorf("ledger: %s: %w", what, ErrFault)
 	}
+}
+
+// isFault tells a memory fault from other panics: the runtime's fault error carries the
+// faulting address; where the kernel or an emulator (qemu-user) does not report one, the
+// runtime reports the fault as a nil dereference, which the code under catchFault has no
+// other way to cause.
+func isFault(r any) bool {
+	if _, ok := r.(interface{ Addr() uintptr }); ok {
+		return true
+	}
+	re, ok := r.(runtime.Error)
+	return ok && strings.Contains(re.Error(), "invalid memory address")
 }
