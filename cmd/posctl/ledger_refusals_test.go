@@ -32,6 +32,7 @@ func asFormat1(t *testing.T, file, dir string) string {
 
 func wantFormat1(t *testing.T, what string, err error) {
 	t.Helper()
+	t.Logf("%s: %v", what, err)
 	if !errors.Is(err, ledger.ErrFormat1) || !strings.Contains(err.Error(), "regenerated") {
 		t.Errorf("%s of a format 1 ledger: %v, want a refusal saying the block must be regenerated", what, err)
 	}
