@@ -16,7 +16,7 @@ import (
 func TestInstallSourceRewritten(t *testing.T) {
 	pub, priv := testKey(t)
 	trust := NewTrustStore(pub)
-	b := newTestBlock(t, 42, 2000, 21)
+	b := newTestBlock(t, 42, 10000, 21)
 	version := func(v uint64) []byte {
 		h := b.h
 		h.Version = v
@@ -36,7 +36,7 @@ func TestInstallSourceRewritten(t *testing.T) {
 	}
 	installed := filepath.Join(dir, FileName(42))
 	ok := 0
-	rewriteWhileInstalling(t, src, [][]byte{v1, v5}, 40, func() {
+	rewriteWhileInstalling(t, src, [][]byte{v1, v5}, 120, func() {
 		res, err := Install(dir, src, trust)
 		l, oerr := OpenFile(installed, trust)
 		if oerr != nil {
@@ -61,9 +61,19 @@ func TestInstallSourceRewritten(t *testing.T) {
 
 // rewriteWhileInstalling calls install runs times (fewer with -short or -race) while a
 // goroutine rewrites src in place (same inode, as a second writer would), cycling through
-// versions. install may call t.Fatal: the writer is stopped first.
+// versions (files of one size). Only the bytes where the versions differ (the header and
+// signature) are rewritten, so that the source flips between whole versions quickly.
+// install may call t.Fatal: the writer is stopped first.
 func rewriteWhileInstalling(t *testing.T, src string, versions [][]byte, runs int, install func()) {
 	t.Helper()
+	n := 0
+	for i := range versions[0] {
+		for _, v := range versions[1:] {
+			if v[i] != versions[0][i] {
+				n = i + 1
+			}
+		}
+	}
 	var stop atomic.Bool
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -76,7 +86,7 @@ func rewriteWhileInstalling(t *testing.T, src string, versions [][]byte, runs in
 		}
 		defer f.Close()
 		for i := 0; !stop.Load(); i++ {
-			f.WriteAt(versions[i%len(versions)], 0)
+			f.WriteAt(versions[i%len(versions)][:n], 0)
 		}
 	}()
 	defer wg.Wait()
