@@ -23,21 +23,29 @@ func init() {
 				return err
 			}
 			dir := args[0]
+			if st, err := os.Stat(dir); err != nil {
+				return fmt.Errorf("ledger audit: block directory: %w", err)
+			} else if !st.IsDir() {
+				return fmt.Errorf("ledger audit: %s is not a directory (give the directory ledger gen wrote)", dir)
+			}
 			if number == 0 {
 				found, _ := filepath.Glob(filepath.Join(dir, "block-*.ledger"))
-				if len(found) != 1 {
-					return fmt.Errorf("%s holds %d ledgers: name one with --block", dir, len(found))
+				switch {
+				case len(found) == 0:
+					return fmt.Errorf("ledger audit: %s holds no block-*.ledger file: nothing to audit", dir)
+				case len(found) > 1:
+					return fmt.Errorf("ledger audit: %s holds %d ledgers: name one with --block", dir, len(found))
 				}
 				if _, err := fmt.Sscanf(filepath.Base(found[0]), "block-%d.ledger", &number); err != nil {
 					return fmt.Errorf("%s: %w", found[0], err)
 				}
 			}
-			l, err := ledger.OpenFile(filepath.Join(dir, ledger.FileName(number)), trust)
+			l, err := ledger.ReadFile(filepath.Join(dir, ledger.FileName(number)), trust)
 			if err != nil {
 				return err
 			}
 			defer l.Close()
-			f, err := os.Open(filepath.Join(dir, block.PrintFileName(number)))
+			f, err := block.OpenPrintFile(filepath.Join(dir, block.PrintFileName(number)))
 			if err != nil {
 				return err
 			}

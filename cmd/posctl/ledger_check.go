@@ -30,7 +30,7 @@ func init() {
 			if err != nil {
 				return err
 			}
-			l, err := ledger.OpenFile(args[0], trust)
+			l, err := ledger.ReadFile(args[0], trust)
 			if err != nil {
 				return err
 			}

@@ -31,6 +31,10 @@ same block already in OUT are never replaced: the command refuses and changes no
 			if err != nil {
 				return err
 			}
+			// Refuse at once, not after the design work, when OUT already holds the block.
+			if err := block.CheckFree(out, number); err != nil {
+				return err
+			}
 			d := game.Reglement()
 			if defPath != "" {
 				data, err := os.ReadFile(defPath)
@@ -46,6 +50,8 @@ same block already in OUT are never replaced: the command refuses and changes no
 				if seed, err = block.ParseSeed(seedText); err != nil {
 					return err
 				}
+				fmt.Fprintln(cmd.ErrOrStderr(), "warning: --seed: every validation secret of this block is only as strong as the seed;\n"+
+					"         a known or guessable seed forges every winner. Use --seed for tests and reproductions only.")
 			} else if seed, err = block.NewSeed(); err != nil {
 				return err
 			}
@@ -81,7 +87,7 @@ same block already in OUT are never replaced: the command refuses and changes no
 	}
 	cmd.Flags().StringVar(&keyPath, "key", "", "operator private key file (from posctl keys gen)")
 	numberVar(cmd.Flags(), &number, "block", blockNumber, "block number (1–9999)")
-	cmd.Flags().StringVar(&seedText, "seed", "", "seed as 64 hexadecimal digits (random when unset)")
+	cmd.Flags().StringVar(&seedText, "seed", "", "seed as 64 hexadecimal digits, for tests and reproductions only (default: drawn from crypto/rand)")
 	cmd.Flags().Uint64Var(&version, "version", 1, "ledger version (monotonic: terminals refuse older ones)")
 	cmd.Flags().StringVar(&out, "out", "", "output directory")
 	cmd.Flags().StringVar(&defPath, "definition", "", "game definition file in reglement.json's format (default: the règlement)")

@@ -46,7 +46,8 @@ func TestLedgerGenAndAudit(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, o)
 	}
-	for _, want := range []string{"block 7, ledger version 1: 8 packs, 64 tickets", "block-7.ledger", "block-7.print.csv.gz", "keep it secret"} {
+	for _, want := range []string{"block 7, ledger version 1: 8 packs, 64 tickets", "block-7.ledger", "block-7.print.csv.gz", "keep it secret",
+		"warning: --seed", "only as strong as the seed", "tickets: 64 of 64 (100%)"} {
 		if !strings.Contains(o, want) {
 			t.Errorf("ledger gen output lacks %q:\n%s", want, o)
 		}
@@ -61,7 +62,7 @@ func TestLedgerGenAndAudit(t *testing.T) {
 
 	pub := filepath.Join(keys, "operator.pub")
 	o, err = run(t, "ledger", "audit", "--pub", pub, out)
-	if err != nil || !strings.Contains(o, "CONCLUSION : aucun écart") || !strings.Contains(o, "DIFFÉRENTE du règlement") {
+	if err != nil || !strings.Contains(o, "CONCLUSION : aucun écart") || !strings.Contains(o, "DIFFÉRENTE du règlement") || !strings.Contains(o, "audit: 64 of 64 (100%)") {
 		t.Fatalf("audit of a clean block: %v\n%s", err, o)
 	}
 

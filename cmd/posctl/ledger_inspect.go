@@ -56,10 +56,10 @@ func init() {
 			d := in.Definition
 			fmt.Fprintf(w, "game:            pack of %d tickets at %v; tables per block of %s packs\n", d.TicketsPerPack, d.PackPrice, game.GroupDigits(int64(d.BlockPacks)))
 			for _, g := range d.Games {
-				fmt.Fprintf(w, "\ngame %d, « %s » (article %s): %s winners\n", g.Number, g.Name, g.Article, game.GroupDigits(int64(g.Winners())))
+				fmt.Fprintf(w, "\ngame %d, %q (article %s): %s winning tickets\n", g.Number, g.Name, g.Article, game.GroupDigits(int64(g.Winners())))
 				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 				fmt.Fprintf(tw, "  tier\tlot\tcount\t\n")
-				fmt.Fprintf(tw, "  0\tperdant\t%s\t\n", game.GroupDigits(int64(d.BlockPacks-g.Winners())))
+				fmt.Fprintf(tw, "  0\tlosing\t%s\t\n", game.GroupDigits(int64(d.BlockPacks-g.Winners())))
 				for k, t := range g.Tiers {
 					fmt.Fprintf(tw, "  %d\t%v\t%s\t\n", k+1, t.Amount, game.GroupDigits(int64(t.Count)))
 				}

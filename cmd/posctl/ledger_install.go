@@ -9,9 +9,10 @@ import (
 
 func init() {
 	ledgerCmd.AddCommand(installCmd("block ledger",
-		"Install a block ledger as DIR/block-B.ledger the way a terminal does: the file must verify\n"+
-			"against the trusted keys and must not be older than the installed ledger of its block; it is\n"+
-			"copied, verified again and renamed into place, so on any refusal the installed ledger stays.",
+		"Install a block ledger as DIR/block-B.ledger the way a terminal does: it is copied into DIR\n"+
+			"first, and the copy must verify against the trusted keys and must not be older than the\n"+
+			"installed ledger of its block; only then is it renamed into place, so on any refusal the\n"+
+			"installed ledger stays.",
 		ledger.Install,
 		func(res ledger.Installed) string { return fmt.Sprintf("block %d, version %d", res.Block, res.Version) }))
 }

@@ -109,9 +109,15 @@ func TestLedgerInspect(t *testing.T) {
 	if err != nil {
 		t.Fatalf("inspect: %v\n%s", err, out)
 	}
-	for _, want := range []string{"block:           42", "ledger version:  3", "tickets:         80", "signature:       valid", "entries:         match the hash tree", "« La soirée privée »", "50 000 €"} {
+	for _, want := range []string{"block:           42", "ledger version:  3", "tickets:         80", "signature:       valid", "entries:         match the hash tree", `"La soirée privée"`, "50 000 €", "  0  losing"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("inspect lacks %q:\n%s", want, out)
+		}
+	}
+	// Operator diagnostics in one language.
+	for _, french := range []string{"perdant", "gagnant", "«"} {
+		if strings.Contains(strings.ToLower(out), french) {
+			t.Errorf("inspect speaks French (%q):\n%s", french, out)
 		}
 	}
 }

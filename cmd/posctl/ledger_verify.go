@@ -14,21 +14,20 @@ func init() {
 		Use:   "verify --pub KEY FILE",
 		Short: "Verify a block ledger as a terminal would (exit 0, or exit 1 with the reason)",
 		Long: "Verify a block ledger as a terminal would before answering anything: format, operator\n" +
-			"signature against the trusted keys, hash tree and every chunk of entries.",
+			"signature against the trusted keys, hash tree and every chunk of entries. The file is read\n" +
+			"with plain reads and hashed as it streams (never mapped).",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			trust, err := loadTrust(pubs)
 			if err != nil {
 				return err
 			}
-			l, err := ledger.OpenFile(args[0], trust)
+			in, err := ledger.VerifyFile(args[0], trust)
 			if err != nil {
 				return err
 			}
-			defer l.Close()
-			h := l.Header()
 			fmt.Fprintf(cmd.OutOrStdout(), "ok: block %d, ledger version %d, %s packs, %s tickets, signed by key %v\n",
-				h.Block, h.Version, game.GroupDigits(int64(h.Packs)), game.GroupDigits(int64(h.Entries())), l.KeyID())
+				in.Block, in.Version, game.GroupDigits(int64(in.Packs)), game.GroupDigits(int64(in.Entries())), in.KeyID)
 			return nil
 		},
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"github.com/packterm/pos/validate/game"
-	"os"
 	"time"
 
 	"github.com/packterm/pos/validate/ledger"
@@ -24,11 +23,7 @@ func init() {
 					return err
 				}
 			}
-			data, err := os.ReadFile(args[0])
-			if err != nil {
-				return err
-			}
-			s, sigErr, err := ledger.InspectStatus(data, trust)
+			s, sigErr, err := ledger.InspectStatusFile(args[0], trust)
 			if err != nil {
 				return err
 			}

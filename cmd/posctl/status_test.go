@@ -35,11 +35,15 @@ func TestStatusGenInspectInstall(t *testing.T) {
 	if err != nil || !strings.Contains(out, "retailer:   7001") || !strings.Contains(out, "signature:  valid") || !strings.Contains(out, "stolen    block 42, packs 1200–1200") {
 		t.Fatalf("status inspect: %v\n%s", err, out)
 	}
-	if out, err := runFresh(t, "status", "install", "--pub", pub, "--dir", term, v3); err != nil || !strings.Contains(out, "version 3 (none before)") {
+	// The terminal's retailer pins the first list: another retailer's is refused.
+	if _, err := runFresh(t, "status", "install", "--pub", pub, "--dir", term, "--retailer", "7002", v3); !errors.Is(err, ledger.ErrRetailer) {
+		t.Fatalf("first list for another retailer: %v", err)
+	}
+	if out, err := runFresh(t, "status", "install", "--pub", pub, "--dir", term, "--retailer", "7001", v3); err != nil || !strings.Contains(out, "version 3 (none before)") {
 		t.Fatalf("status install: %v\n%s", err, out)
 	}
 	v2 := gen("v2.list", "2")
-	if _, err := runFresh(t, "status", "install", "--pub", pub, "--dir", term, v2); !errors.Is(err, ledger.ErrOlderVersion) {
+	if _, err := runFresh(t, "status", "install", "--pub", pub, "--dir", term, "--retailer", "7001", v2); !errors.Is(err, ledger.ErrOlderVersion) {
 		t.Fatalf("older list: %v", err)
 	}
 	if _, err := runFresh(t, "status", "gen", "--key", key, "--retailer", "1", "--version", "1", "--out", filepath.Join(dir, "x"), "--void", "42:9-3"); err == nil {

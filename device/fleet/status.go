@@ -68,7 +68,7 @@ func (c *Client) FetchStatus(ctx context.Context, retailer uint32, dir string, t
 	if werr != nil {
 		return res, false, fmt.Errorf("fleet: status list: %w", werr)
 	}
-	res, err = ledger.InstallStatus(dir, tmp.Name(), trust)
+	res, err = ledger.InstallStatus(dir, tmp.Name(), trust, retailer)
 	if err != nil {
 		return res, false, err
 	}

@@ -198,6 +198,9 @@ func feed(ctx context.Context, br *bufio.Reader, out chan<- batch, progress func
 					out <- batch{first: line, data: buf}
 					rows += n
 				}
+				if progress != nil {
+					progress(rows)
+				}
 				return rows, nil
 			}
 			if err != nil {

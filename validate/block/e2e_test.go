@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/packterm/pos/validate/codes"
@@ -217,5 +218,24 @@ func TestAuditFindsTampering(t *testing.T) {
 	rep := other.audit(t, g.printPath())
 	if rep.Checked.Ledger != 0 {
 		t.Errorf("another block's ledger confirmed %d rows", rep.Checked.Ledger)
+	}
+}
+
+// TestFilesRefuseFIFOs: a FIFO in place of the printer's file is refused at once, and a
+// directory holding a block's file is refused before any work (CheckFree).
+func TestFilesRefuseFIFOs(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, PrintFileName(3))
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenPrintFile(fifo); !errors.Is(err, ledger.ErrNotRegular) {
+		t.Fatalf("printer's file as a FIFO: %v", err)
+	}
+	if err := CheckFree(dir, 3); !errors.Is(err, ErrExists) {
+		t.Fatalf("CheckFree with block 3's printer's file there: %v", err)
+	}
+	if err := CheckFree(dir, 4); err != nil {
+		t.Fatalf("CheckFree for another block: %v", err)
 	}
 }

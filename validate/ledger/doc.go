@@ -5,15 +5,20 @@
 // and versioned the same way; the operator's key files; and the trust rules of the
 // terminal, which pins operator public keys and fails closed.
 //
-// An entry is 28 bits: the ticket's tier (4 bits, 0 = losing ticket, k = k-th line of its
-// game's prize table) masked with a pad of HMAC-SHA256 keyed by the ticket's 80-bit
-// validation secret, followed by 24 check bits that the right secret turns into zeros. So
-// without the secret every entry looks uniformly random (winners cannot be told from
-// losers, even with every barcode of the unsold packs), and a wrong secret is accepted
-// with probability at most 2^-24. Two entries are packed in 7 bytes: a full block of
-// 12,000,000 tickets takes 42,000,000 bytes of entries.
+// An entry (format 2) is 68 bits: the ticket's tier (4 bits, 0 = losing ticket, k = k-th
+// line of its game's prize table) and 64 check bits, XORed with a pad from the SP 800-56C
+// one-step KDF over SHA-256 of the ticket's 80-bit validation secret, a label, the block
+// and the ticket's index; the right secret turns the check into zeros. Without the secret
+// every entry looks uniformly random (winners cannot be told from losers, even with every
+// barcode of the unsold packs); a wrong secret is accepted with probability at most
+// 2^-64, and since the pad binds the ticket, an offline search of a copied ledger costs
+// 2^64 pad evaluations for any one ticket as for any ticket of the block. Two entries
+// are packed in 17 bytes: a full block of 12,000,000 tickets takes 102,000,000 bytes of
+// entries. Format 1 files (24 check bits) are refused: the block must be regenerated.
 //
-// The reader maps the file into memory and checks the signature, the hash tree and every
-// entry chunk before it answers anything. The package imports nothing from drivers/,
-// device/ or firmware/ (SPEC §3).
+// OpenFile maps the installed ledger and turns a fault of a file truncated under the
+// mapping into ErrFault; files from elsewhere are read with plain reads (ReadFile,
+// VerifyFile, InspectFile). Every reader refuses what is not a regular file before
+// reading it, and Install checks a private copy of its source, never the source itself.
+// The package imports nothing from drivers/, device/ or firmware/ (SPEC §3).
 package ledger

@@ -1,6 +1,11 @@
 package ledger
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/packterm/pos/validate/internal/regularfile"
+)
 
 // Sentinel errors. Every failure wraps exactly one of them (test with errors.Is); the
 // message around it says what failed ("ledger: …: <sentinel>").
@@ -12,8 +17,17 @@ var (
 	ErrHash          = errors.New("entries do not match the signed hash tree")
 	ErrFormat        = errors.New("malformed file")
 	ErrFormatVersion = errors.New("unknown format version")
-	ErrOlderVersion  = errors.New("older than the installed version")
-	ErrRetailer      = errors.New("pack status list is for another retailer")
+	// ErrFormat1 is a format 1 ledger (24-bit checks): refused, never migrated; the
+	// block must be regenerated. It wraps ErrFormatVersion.
+	ErrFormat1 = fmt.Errorf("the block must be regenerated in format %d (posctl ledger gen): %w", FormatVersion, ErrFormatVersion)
+	// ErrNotRegular: a FIFO, device, socket or directory given as a file is refused
+	// before anything is read from it.
+	ErrNotRegular = regularfile.ErrNotRegular
+	// ErrFault: a mapped ledger was truncated or rewritten under the reader (the access
+	// faulted); the ledger must be reopened or reinstalled.
+	ErrFault        = errors.New("mapped file truncated or changed while in use")
+	ErrOlderVersion = errors.New("older than the installed version")
+	ErrRetailer     = errors.New("pack status list is for another retailer")
 
 	// Lookups: what the terminal answers for a code it refuses.
 	ErrUnknownBlock = errors.New("unknown block")

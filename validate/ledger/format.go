@@ -18,17 +18,23 @@ const (
 	// Magic opens every ledger file.
 	Magic = "PTLEDGER"
 	// FormatVersion is the only ledger format version this package reads and writes.
-	FormatVersion = 1
+	// Format 1 (28-bit entries, 24 check bits) is refused with ErrFormat1: its check
+	// could be forged offline from a copied ledger.
+	FormatVersion = 2
 	// DefaultChunkEntries is the number of entries per hash-tree leaf the builder uses
-	// (917,504 bytes of packed entries): 46 chunks for a full block.
+	// (2,228,224 bytes of packed entries): 46 chunks for a full block.
 	DefaultChunkEntries = 1 << 18
 
 	fixedHeaderSize = 88
 	signatureSize   = ed25519.SignatureSize
 	maxDefinition   = 1 << 20 // bytes of definition JSON
 	maxChunks       = 1 << 16
-	leafLabel       = "PTLEDGER leaf\x00"
-	rootLabel       = "PTLEDGER root\x00"
+	maxHeaderSize   = fixedHeaderSize + maxDefinition + 32*maxChunks
+	// maxFileSize bounds a ledger file: the largest header, its signature and the
+	// entries of a whole block.
+	maxFileSize = maxHeaderSize + signatureSize + (codes.PacksPerBlock*codes.TicketsPerPack+1)/2*PairSize
+	leafLabel   = "PTLEDGER leaf\x00"
+	rootLabel   = "PTLEDGER root\x00"
 )
 
 // Header is what a ledger says about itself; the signature covers all of it.
@@ -129,7 +135,7 @@ func rootHash(leaves [][32]byte) [32]byte {
 
 // chunkBytes returns the packed bytes of chunk k of n entries.
 func chunkBytes(data []byte, n, chunk, k int) []byte {
-	start := k * chunk / 2 * 7
+	start := k * chunk / 2 * PairSize
 	end := PackedSize(min((k+1)*chunk, n))
 	return data[start:end]
 }
@@ -187,30 +193,48 @@ func encodeHeader(h *Header, def []byte, id KeyID, chunk int, leaves [][32]byte,
 	return b
 }
 
-// parseHeader reads the binary header of a ledger file without trusting it: it checks
-// the layout (magic, format version, lengths, counts) and that the file has exactly the
-// size the header announces, but neither the signature, the definition (parseDefinition)
-// nor the hashes.
-func parseHeader(data []byte) (*fileHeader, error) {
+// parseHeader reads the binary header of a ledger file held whole in data without
+// trusting it (parseHeaderAt).
+func parseHeader(data []byte) (*fileHeader, error) { return parseHeaderAt(data, int64(len(data))) }
+
+// headerLength reads the first fixedHeaderSize bytes of a ledger file: magic, format
+// version, and the length H of the signed header (the signature follows it).
+func headerLength(data []byte) (int64, error) {
+	if len(data) < 10 {
+		return 0, fmt.Errorf("ledger: header: %d bytes, too short for a ledger: %w", len(data), ErrFormat)
+	}
+	if string(data[:8]) != Magic {
+		return 0, fmt.Errorf("ledger: header: no %q magic: not a ledger file: %w", Magic, ErrFormat)
+	}
+	switch v := binary.BigEndian.Uint16(data[8:]); v {
+	case FormatVersion:
+	case 1:
+		return 0, fmt.Errorf("ledger: header: format version 1 is refused (its 24-bit checks can be forged offline from a copy of the file): %w", ErrFormat1)
+	default:
+		return 0, fmt.Errorf("ledger: header: format version %d, this terminal reads %d: %w", v, FormatVersion, ErrFormatVersion)
+	}
+	if len(data) < fixedHeaderSize {
+		return 0, fmt.Errorf("ledger: header: %d bytes, too short for a ledger header: %w", len(data), ErrFormat)
+	}
+	return int64(binary.BigEndian.Uint32(data[20:])), nil
+}
+
+// parseHeaderAt reads the binary header of a ledger file of size bytes whose first bytes
+// are in data (at least the header and its signature) without trusting it: it checks the
+// layout (magic, format version, lengths, counts) and that the file has exactly the size
+// the header announces, but neither the signature, the definition (parseDefinition) nor
+// the hashes. The header's slices point into data.
+func parseHeaderAt(data []byte, size int64) (*fileHeader, error) {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("ledger: header: %s: %w", fmt.Sprintf(format, a...), ErrFormat)
 	}
-	if len(data) < 10 {
-		return nil, bad("%d bytes, too short for a ledger", len(data))
-	}
-	if string(data[:8]) != Magic {
-		return nil, bad("no %q magic: not a ledger file", Magic)
-	}
-	if v := binary.BigEndian.Uint16(data[8:]); v != FormatVersion {
-		return nil, fmt.Errorf("ledger: header: format version %d, this terminal reads %d: %w", v, FormatVersion, ErrFormatVersion)
-	}
-	if len(data) < fixedHeaderSize {
-		return nil, bad("%d bytes, too short for a ledger header", len(data))
+	hlen, err := headerLength(data)
+	if err != nil {
+		return nil, err
 	}
 	fh := &fileHeader{}
 	fh.Block = binary.BigEndian.Uint16(data[10:])
 	fh.Version = binary.BigEndian.Uint64(data[12:])
-	hlen := int64(binary.BigEndian.Uint32(data[20:]))
 	fh.Packs = binary.BigEndian.Uint32(data[24:])
 	tpp := int(data[28])
 	if data[29] != EntryBits || data[30] != TierBits || data[31] != 0 {
@@ -241,8 +265,11 @@ func parseHeader(data []byte) (*fileHeader, error) {
 		return nil, bad("header length %d, fields say %d", hlen, fixedHeaderSize+deflen+32*nchunks)
 	}
 	want := hlen + signatureSize + int64(PackedSize(int(n)))
-	if int64(len(data)) != want {
-		return nil, bad("file is %d bytes, its header says %d (truncated or padded)", len(data), want)
+	if size != want {
+		return nil, bad("file is %d bytes, its header says %d (truncated or padded)", size, want)
+	}
+	if int64(len(data)) < hlen+signatureSize {
+		return nil, bad("%d bytes read, the header and signature take %d", len(data), hlen+signatureSize)
 	}
 	fh.chunkEntries = int(chunk)
 	fh.definition = data[fixedHeaderSize : fixedHeaderSize+deflen]

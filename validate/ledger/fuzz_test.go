@@ -56,7 +56,9 @@ func ledgerSeeds(tb testing.TB, priv ed25519.PrivateKey) [][]byte {
 	fh, _ := parseHeader(data)
 	flipped := bytes.Clone(data)
 	flipped[fh.dataOff+2] ^= 1
-	return [][]byte{data, data[:fixedHeaderSize], data[:len(data)-1], flipped, []byte(Magic), []byte("PTLEDGER\x00\x02"), {}}
+	format1 := bytes.Clone(data)
+	format1[9] = 1
+	return [][]byte{data, data[:fixedHeaderSize], data[:len(data)-1], flipped, []byte(Magic), []byte("PTLEDGER\x00\x02"), format1, {}}
 }
 
 func FuzzLedger(f *testing.F) {
@@ -79,6 +81,18 @@ func FuzzLedger(f *testing.F) {
 				}
 			}
 			l.Close()
+		}
+		if info, err := inspectStream(bytes.NewReader(data), int64(len(data)), trust, true); err == nil {
+			if l, err := Parse(data, trust); err != nil {
+				t.Fatalf("the streaming verifier accepts what Parse refuses: %v", err)
+			} else {
+				l.Close()
+			}
+			if info.Signature != nil || info.Hashes != nil {
+				t.Fatalf("strict stream verify with errors in the info: %+v", info)
+			}
+		} else {
+			checkClearError(t, err)
 		}
 		if info, err := Inspect(data, trust); err != nil {
 			checkClearError(t, err)

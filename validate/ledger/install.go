@@ -4,11 +4,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/packterm/pos/validate/internal/atomicfile"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/packterm/pos/validate/internal/atomicfile"
+	"github.com/packterm/pos/validate/internal/regularfile"
 )
 
 // Installed tells what an install did.
@@ -25,42 +27,35 @@ type Installed struct {
 }
 
 // Install installs the ledger file into the terminal's directory dir as
-// dir/block-B.ledger, failing closed: the file must verify fully against the trust store
-// (format, signature, hash tree, entries) and its version must not be lower than the
-// installed ledger's of the same block (an equal version is accepted: reinstalling is
-// harmless). The file is copied to a temporary file in dir, synced, verified again there
-// and renamed over the installed one, so that on any failure the installed ledger stays
-// as it was.
+// dir/block-B.ledger, failing closed. The file is first copied, with plain reads, into a
+// temporary file of dir (the terminal's own, which nobody else writes) and synced; every
+// check then runs on that copy: it must verify fully against the trust store (format,
+// signature, hash tree, entries) and its version must not be lower than the installed
+// ledger's of the same block (an equal version is accepted: reinstalling is harmless).
+// Only then is the copy renamed over the installed file. A source rewritten during the
+// install therefore cannot slip anything past the checks: what is installed is what was
+// checked. On any failure the installed ledger stays as it was.
 //
 // The installed file's version counts even if that file no longer verifies (a damaged
 // ledger must not open the door to a rollback); only a file whose header is unreadable
 // sets no floor.
 func Install(dir, file string, trust *TrustStore) (Installed, error) {
-	data, unmap, err := mapFile(file)
-	if err != nil {
-		return Installed{}, fmt.Errorf("ledger: install: %w", err)
-	}
-	defer unmap()
-	l, err := Parse(data, trust)
-	if err != nil {
-		return Installed{}, fmt.Errorf("ledger: install %s: %w", filepath.Base(file), err)
-	}
-	h := l.Header()
-	res := Installed{Path: filepath.Join(dir, FileName(h.Block)), Block: h.Block, Version: h.Version}
-	prev, had, err := installedVersion(res.Path, Magic, 12)
-	if err != nil {
-		return Installed{}, fmt.Errorf("ledger: install: %w", err)
-	}
-	res.Previous, res.HadPrevious = prev, had
-	if had && h.Version < prev {
-		return Installed{}, fmt.Errorf("ledger: install block %d: version %d, installed %d: %w", h.Block, h.Version, prev, ErrOlderVersion)
-	}
-	err = atomicfile.Write(res.Path, 0o644, func(w io.Writer) error { _, err := w.Write(data); return err }, func(tmp string) error {
-		l2, err := OpenFile(tmp, trust)
+	var res Installed
+	err := installCopy(dir, file, maxFileSize, func(tmp string) (string, error) {
+		in, err := VerifyFile(tmp, trust)
 		if err != nil {
-			return fmt.Errorf("ledger: install: copy does not verify: %w", err)
+			return "", fmt.Errorf("ledger: install %s: %w", filepath.Base(file), err)
 		}
-		return l2.Close()
+		res = Installed{Path: filepath.Join(dir, FileName(in.Block)), Block: in.Block, Version: in.Version}
+		prev, had, err := installedVersion(res.Path, Magic, 12)
+		if err != nil {
+			return "", fmt.Errorf("ledger: install: %w", err)
+		}
+		res.Previous, res.HadPrevious = prev, had
+		if had && in.Version < prev {
+			return "", fmt.Errorf("ledger: install block %d: version %d, installed %d: %w", in.Block, in.Version, prev, ErrOlderVersion)
+		}
+		return res.Path, nil
 	})
 	if err != nil {
 		return Installed{}, err
@@ -69,38 +64,38 @@ func Install(dir, file string, trust *TrustStore) (Installed, error) {
 }
 
 // InstallStatus installs a pack status list into dir as dir/pack-status.list, failing
-// closed like Install: it must verify against the trust store, be for the retailer of the
-// installed list (if any) and not be older than it.
-func InstallStatus(dir, file string, trust *TrustStore) (Installed, error) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return Installed{}, fmt.Errorf("ledger: install status list: %w", err)
+// closed like Install (copy first, every check on the copy): the list must verify
+// against the trust store, be for retailer (the terminal's own id, from its
+// configuration: a list for another retailer is refused even when none is installed yet)
+// and for the retailer of the installed list if any, and not be older than it.
+func InstallStatus(dir, file string, trust *TrustStore, retailer uint32) (Installed, error) {
+	if retailer == 0 {
+		return Installed{}, fmt.Errorf("ledger: install status list: no retailer id configured for this terminal: %w", ErrRetailer)
 	}
-	s, err := ParseStatus(data, trust)
-	if err != nil {
-		return Installed{}, fmt.Errorf("ledger: install %s: %w", filepath.Base(file), err)
-	}
-	res := Installed{Path: filepath.Join(dir, StatusFileName), Version: s.Version}
-	prev, had, err := installedVersion(res.Path, StatusMagic, 12)
-	if err != nil {
-		return Installed{}, fmt.Errorf("ledger: install status list: %w", err)
-	}
-	res.Previous, res.HadPrevious = prev, had
-	if had {
-		if old, err := os.ReadFile(res.Path); err == nil && len(old) >= 24 {
-			if r := binary.BigEndian.Uint32(old[20:]); r != s.Retailer {
-				return Installed{}, fmt.Errorf("ledger: install status list: for retailer %d, this terminal is retailer %d: %w", s.Retailer, r, ErrRetailer)
+	var res Installed
+	err := installCopy(dir, file, maxStatusSize, func(tmp string) (string, error) {
+		s, err := LoadStatus(tmp, trust)
+		if err != nil {
+			return "", fmt.Errorf("ledger: install %s: %w", filepath.Base(file), err)
+		}
+		if s.Retailer != retailer {
+			return "", fmt.Errorf("ledger: install status list: for retailer %d, this terminal is retailer %d: %w", s.Retailer, retailer, ErrRetailer)
+		}
+		res = Installed{Path: filepath.Join(dir, StatusFileName), Version: s.Version}
+		prev, had, err := installedVersion(res.Path, StatusMagic, 12)
+		if err != nil {
+			return "", fmt.Errorf("ledger: install status list: %w", err)
+		}
+		res.Previous, res.HadPrevious = prev, had
+		if had {
+			if r, ok := installedRetailer(res.Path); ok && r != s.Retailer {
+				return "", fmt.Errorf("ledger: install status list: for retailer %d, the installed list is retailer %d's: %w", s.Retailer, r, ErrRetailer)
+			}
+			if s.Version < prev {
+				return "", fmt.Errorf("ledger: install status list: version %d, installed %d: %w", s.Version, prev, ErrOlderVersion)
 			}
 		}
-		if s.Version < prev {
-			return Installed{}, fmt.Errorf("ledger: install status list: version %d, installed %d: %w", s.Version, prev, ErrOlderVersion)
-		}
-	}
-	err = atomicfile.Write(res.Path, 0o644, func(w io.Writer) error { _, err := w.Write(data); return err }, func(tmp string) error {
-		if _, err := LoadStatus(tmp, trust); err != nil {
-			return fmt.Errorf("ledger: install status list: copy does not verify: %w", err)
-		}
-		return nil
+		return res.Path, nil
 	})
 	if err != nil {
 		return Installed{}, err
@@ -108,21 +103,82 @@ func InstallStatus(dir, file string, trust *TrustStore) (Installed, error) {
 	return res, nil
 }
 
+// installCopy copies the regular file src (at most max bytes, plain reads) into a new
+// temporary file of dir, syncs it, and calls check with the copy's path: check verifies
+// the copy and names where it goes. The copy is then renamed there (and dir synced), or
+// removed on any failure.
+func installCopy(dir, src string, max int64, check func(tmp string) (string, error)) (err error) {
+	in, _, err := regularfile.Open(src)
+	if err != nil {
+		return fmt.Errorf("ledger: install: %w", err)
+	}
+	defer in.Close()
+	f, err := os.CreateTemp(dir, ".install-*.tmp")
+	if err != nil {
+		return fmt.Errorf("ledger: install: %w", err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	n, err := io.Copy(f, io.LimitReader(in, max+1))
+	if err != nil {
+		return fmt.Errorf("ledger: install: copying %s: %w", src, err)
+	}
+	if n > max {
+		return fmt.Errorf("ledger: install: %s is larger than %d bytes: %w", src, max, ErrFormat)
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return fmt.Errorf("ledger: install: %w", err)
+	}
+	if err = f.Sync(); err != nil {
+		return fmt.Errorf("ledger: install: %w", err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("ledger: install: %w", err)
+	}
+	target, err := check(tmp)
+	if err != nil {
+		return err
+	}
+	return atomicfile.Commit(tmp, target)
+}
+
 // installedVersion reads the version field (8 bytes at off) of the installed file at
 // path, trusting nothing else: had is false when there is no file or its header is
-// unreadable (wrong magic, too short).
+// unreadable (wrong magic, too short). Anything at path but a regular file is an error.
 func installedVersion(path, magic string, off int) (v uint64, had bool, err error) {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return 0, false, nil
-	}
-	if err != nil {
+	b, ok, err := installedHead(path, magic, off+8)
+	if !ok {
 		return 0, false, err
 	}
-	defer f.Close()
-	b := make([]byte, off+8)
-	if _, err := io.ReadFull(f, b); err != nil || string(b[:len(magic)]) != magic {
-		return 0, false, nil
-	}
 	return binary.BigEndian.Uint64(b[off:]), true, nil
+}
+
+// installedRetailer reads the retailer of the installed status list.
+func installedRetailer(path string) (uint32, bool) {
+	b, ok, _ := installedHead(path, StatusMagic, 24)
+	if !ok {
+		return 0, false
+	}
+	return binary.BigEndian.Uint32(b[20:]), true
+}
+
+func installedHead(path, magic string, n int) ([]byte, bool, error) {
+	f, _, err := regularfile.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	b := make([]byte, n)
+	if _, err := io.ReadFull(f, b); err != nil || string(b[:len(magic)]) != magic {
+		return nil, false, nil
+	}
+	return b, true, nil
 }

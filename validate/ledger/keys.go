@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/packterm/pos/validate/internal/regularfile"
 )
 
 // Key file types: the first word of the one-line key file (docs/ledger.md, "Key files").
@@ -103,11 +105,18 @@ func parseKey(text []byte, typ string, size int) ([]byte, error) {
 	return b, nil
 }
 
-// LoadPublicKey reads a public key file.
+// maxKeyFile bounds a key file (one short line).
+const maxKeyFile = 4096
+
+// LoadPublicKey reads a public key file (a regular file: anything else is refused before
+// it is read). A private key file given instead is refused, saying so.
 func LoadPublicKey(path string) (ed25519.PublicKey, error) {
-	text, err := os.ReadFile(path)
+	text, err := regularfile.ReadFile(path, maxKeyFile)
 	if err != nil {
 		return nil, fmt.Errorf("ledger: load public key: %w", err)
+	}
+	if keyType(text) == PrivateKeyType {
+		return nil, fmt.Errorf("ledger: load public key: %s is a private key file; give the public key (the .pub file beside it): %w", path, ErrKeyFile)
 	}
 	k, err := ParsePublicKey(text)
 	if err != nil {
@@ -117,24 +126,42 @@ func LoadPublicKey(path string) (ed25519.PublicKey, error) {
 }
 
 // LoadPrivateKey reads a private key file. It refuses a file that others than its owner
-// may read (mode & 0o077 != 0), as ssh does.
+// may read (mode & 0o077 != 0), as ssh does, and a public key file given instead, saying
+// so.
 func LoadPrivateKey(path string) (ed25519.PrivateKey, error) {
-	st, err := os.Stat(path)
+	f, _, err := regularfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("ledger: load private key: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("ledger: load private key: %w", err)
+	}
+	text, err := io.ReadAll(io.LimitReader(f, maxKeyFile))
+	if err != nil {
+		return nil, fmt.Errorf("ledger: load private key: %w", err)
+	}
+	if keyType(text) == PublicKeyType {
+		return nil, fmt.Errorf("ledger: load private key: %s is a public key file; this needs the operator's private key (operator.key from posctl keys gen): %w", path, ErrKeyFile)
 	}
 	if st.Mode().Perm()&0o077 != 0 {
 		return nil, fmt.Errorf("ledger: load private key: %s: mode %v lets others read it (want 0600): %w", path, st.Mode().Perm(), ErrKeyFile)
-	}
-	text, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("ledger: load private key: %w", err)
 	}
 	k, err := ParsePrivateKey(text)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return k, nil
+}
+
+// keyType is the first word of a key file's text.
+func keyType(text []byte) string {
+	f := strings.Fields(string(text[:min(len(text), 64)]))
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
 }
 
 // GenerateKey draws an operator key pair from crypto/rand and writes it to

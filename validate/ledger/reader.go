@@ -1,12 +1,14 @@
 package ledger
 
 import (
+	"bytes"
 	"fmt"
 	"runtime"
 	"sync"
 
 	"github.com/packterm/pos/validate/codes"
 	"github.com/packterm/pos/validate/game"
+	"github.com/packterm/pos/validate/internal/regularfile"
 )
 
 // Ledger is an open, verified ledger: every answer comes from a file whose signature,
@@ -34,21 +36,41 @@ type Result struct {
 // Winner reports whether the ticket wins.
 func (r Result) Winner() bool { return r.Tier > 0 }
 
-// OpenFile maps the ledger file at path and verifies it against the trust store: the format,
-// the operator's signature over the header, the hash tree and every chunk of entries.
-// Nothing is answered from a file that fails any check.
+// OpenFile maps the ledger file at path and verifies it against the trust store: the
+// format, the operator's signature over the header, the hash tree and every chunk of
+// entries. Nothing is answered from a file that fails any check. It is for the installed
+// ledger in the terminal's own directory (Install puts it there; nobody else writes it):
+// should the file still be truncated or rewritten under the mapping, the access that
+// faults returns ErrFault instead of crashing the process. Files from elsewhere (the
+// command line) are read with ReadFile or VerifyFile instead.
 func OpenFile(path string, trust *TrustStore) (*Ledger, error) {
 	data, unmap, err := mapFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("ledger: open: %w", err)
 	}
-	l, err := newLedger(data, trust)
+	l, err := newMapped(data, trust)
 	if err != nil {
 		unmap()
 		return nil, err
 	}
 	l.unmap = unmap
 	return l, nil
+}
+
+func newMapped(data []byte, trust *TrustStore) (l *Ledger, err error) {
+	defer catchFault(withFaults(), &err, "open")
+	return newLedger(data, trust)
+}
+
+// ReadFile reads the ledger file at path with plain reads into memory (a private copy:
+// no mapping, so a file changed or truncated meanwhile cannot crash the reader, it fails
+// the checks) and verifies it as OpenFile does. It is for files given on the command line.
+func ReadFile(path string, trust *TrustStore) (*Ledger, error) {
+	data, err := regularfile.ReadFile(path, maxFileSize)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: read: %w", err)
+	}
+	return newLedger(data, trust)
 }
 
 // Parse verifies a ledger held in memory, as OpenFile does a file. data must not change
@@ -71,6 +93,7 @@ func newLedger(data []byte, trust *TrustStore) (*Ledger, error) {
 	if err := verifyEntries(fh, data[fh.dataOff:]); err != nil {
 		return nil, err
 	}
+	fh.signed, fh.signature, fh.definition = nil, nil, nil // no reference into data but the entries
 	return &Ledger{data: data, fh: fh}, nil
 }
 
@@ -87,10 +110,21 @@ func verifyEntries(fh *fileHeader, entries []byte) error {
 		bad  = -1
 		wg   sync.WaitGroup
 	)
+	var fault error
 	for w := 0; w < min(runtime.GOMAXPROCS(0), len(fh.leaves)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var err error
+			defer func() {
+				if err != nil {
+					mu.Lock()
+					fault = err
+					bad = 0
+					mu.Unlock()
+				}
+			}()
+			defer catchFault(withFaults(), &err, fmt.Sprintf("block %d: verify entries", fh.Block))
 			for {
 				mu.Lock()
 				k := next
@@ -111,10 +145,18 @@ func verifyEntries(fh *fileHeader, entries []byte) error {
 		}()
 	}
 	wg.Wait()
+	if fault != nil {
+		return fault
+	}
 	if bad >= 0 {
 		return fmt.Errorf("ledger: block %d: chunk %d (entries %d..): %w", fh.Block, bad, bad*fh.chunkEntries, ErrHash)
 	}
-	if !paddingZero(entries, n) {
+	return checkPaddingZero(fh, entries)
+}
+
+func checkPaddingZero(fh *fileHeader, entries []byte) (err error) {
+	defer catchFault(withFaults(), &err, fmt.Sprintf("block %d: verify entries", fh.Block))
+	if !paddingZero(entries, fh.Entries()) {
 		return fmt.Errorf("ledger: block %d: padding after the last entry is not zero: %w", fh.Block, ErrFormat)
 	}
 	return nil
@@ -133,14 +175,15 @@ func (l *Ledger) Root() [32]byte { return l.fh.root }
 func (l *Ledger) Size() int { return len(l.data) }
 
 // Entry returns the entry of the ticket with index i (0 ≤ i < Header().Entries()).
-func (l *Ledger) Entry(i int) (Entry, error) {
+func (l *Ledger) Entry(i int) (e Entry, err error) {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
+	defer catchFault(withFaults(), &err, "entry")
 	if l.closed {
-		return 0, fmt.Errorf("ledger: entry: %w", ErrClosed)
+		return Entry{}, fmt.Errorf("ledger: entry: %w", ErrClosed)
 	}
 	if i < 0 || i >= l.fh.Entries() {
-		return 0, fmt.Errorf("ledger: entry %d of %d: %w", i, l.fh.Entries(), ErrOutOfRange)
+		return Entry{}, fmt.Errorf("ledger: entry %d of %d: %w", i, l.fh.Entries(), ErrOutOfRange)
 	}
 	return packedAt(l.data[l.fh.dataOff:], i), nil
 }
@@ -148,11 +191,13 @@ func (l *Ledger) Entry(i int) (Entry, error) {
 // Lookup answers a validation code: the ticket, its game, tier and lot. It fails with
 // ErrUnknownBlock when the code is for another block than the ledger's, ErrOutOfRange when
 // its pack or position is not in the ledger, ErrForged when the secret is not the
-// ticket's (probability of a false accept ≤ 2^-24 per try), ErrClosed after Close.
-// Errors never quote the secret.
-func (l *Ledger) Lookup(code codes.ValidationCode) (Result, error) {
+// ticket's (probability of a false accept ≤ 2^-64 per try), ErrClosed after Close,
+// ErrFault when the mapped file was truncated under the reader. Errors never quote the
+// secret.
+func (l *Ledger) Lookup(code codes.ValidationCode) (r Result, err error) {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
+	defer catchFault(withFaults(), &err, "lookup")
 	if l.closed {
 		return Result{}, fmt.Errorf("ledger: lookup: %w", ErrClosed)
 	}
@@ -171,7 +216,7 @@ func (l *Ledger) Lookup(code codes.ValidationCode) (Result, error) {
 	if !ok || int(tier) > len(g.Tiers) {
 		return Result{}, fmt.Errorf("ledger: lookup %v: %w", id, ErrForged)
 	}
-	r := Result{Ticket: id, Game: g, Tier: tier}
+	r = Result{Ticket: id, Game: g, Tier: tier}
 	if tier > 0 {
 		r.Lot = g.Tiers[tier-1].Amount
 	}
@@ -210,29 +255,32 @@ type Info struct {
 	Hashes error
 }
 
-// Inspect reads a ledger's header without trusting it, then checks the signature and the
-// entries against trust (which may be nil: the signature is then reported unchecked with
-// ErrNoTrustedKey). It fails only when the header cannot be parsed.
+// Inspect reads a ledger held in memory without trusting it, as InspectFile does a file.
 func Inspect(data []byte, trust *TrustStore) (*Info, error) {
-	fh, err := parseHeader(data)
-	if err != nil {
-		return nil, err
-	}
-	if err := fh.parseDefinition(); err != nil {
-		return nil, err
-	}
-	in := &Info{Header: fh.Header, KeyID: fh.keyID, Root: fh.root, ChunkEntries: fh.chunkEntries, Chunks: len(fh.leaves), Size: len(data)}
-	in.Signature = trust.verify(fmt.Sprintf("block %d ledger", fh.Block), fh.keyID, fh.signed, fh.signature)
-	in.Hashes = verifyEntries(fh, data[fh.dataOff:])
-	return in, nil
+	return inspectStream(bytes.NewReader(data), int64(len(data)), trust, false)
 }
 
-// InspectFile maps path and inspects it.
+// InspectFile reads a ledger file's header with plain reads, without trusting it, then
+// checks the signature against trust (which may be nil: the signature is then reported
+// unchecked with ErrNoTrustedKey) and streams the entries through the hash tree. It
+// fails only when the file cannot be read or its header cannot be parsed; the signature
+// and hash status are in the Info.
 func InspectFile(path string, trust *TrustStore) (*Info, error) {
-	data, unmap, err := mapFile(path)
+	return streamFile(path, trust, false)
+}
+
+// VerifyFile verifies a ledger file as OpenFile does, with plain reads and a streaming
+// hash (no mapping, little memory), for files given on the command line: any failed
+// check is an error.
+func VerifyFile(path string, trust *TrustStore) (*Info, error) {
+	return streamFile(path, trust, true)
+}
+
+func streamFile(path string, trust *TrustStore, strict bool) (*Info, error) {
+	f, size, err := regularfile.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("ledger: inspect: %w", err)
+		return nil, fmt.Errorf("ledger: read: %w", err)
 	}
-	defer unmap()
-	return Inspect(data, trust)
+	defer f.Close()
+	return inspectStream(f, size, trust, strict)
 }

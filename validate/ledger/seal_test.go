@@ -18,8 +18,8 @@ func TestSealOpenEveryTier(t *testing.T) {
 			binary.LittleEndian.PutUint64(s[:], r.Uint64())
 			id := codes.TicketID{Block: uint16(1 + r.IntN(9999)), Pack: uint32(r.IntN(codes.PacksPerBlock)), Position: uint8(1 + r.IntN(8))}
 			e := Seal(id, s, tier)
-			if e>>EntryBits != 0 {
-				t.Fatalf("entry %#x has more than %d bits", e, EntryBits)
+			if e.Tier>>TierBits != 0 {
+				t.Fatalf("entry %+v has more than %d bits", e, EntryBits)
 			}
 			if e2 := Seal(id, s, tier); e2 != e {
 				t.Fatalf("Seal is not a function of its arguments: %#x then %#x", e, e2)
@@ -39,19 +39,19 @@ func TestSealKnownAnswer(t *testing.T) {
 	// SP 800-56C one-step KDF input, spelt out independently of pad().
 	in := []byte{0, 0, 0, 1}
 	in = append(in, secret[:]...)
-	in = append(in, "packterm/ledger/seal/v1\x00"...)
+	in = append(in, "packterm/ledger/seal/v2\x00"...)
 	in = binary.BigEndian.AppendUint16(in, 42)
 	in = binary.BigEndian.AppendUint32(in, 123456*8+2)
 	if len(in) > 55 {
 		t.Fatalf("KDF input is %d bytes: more than one SHA-256 block", len(in))
 	}
 	h := sha256.Sum256(in)
-	want := Entry(binary.BigEndian.Uint32(h[:4])&entryMask) ^ 7<<CheckBits
+	want := Entry{Tier: h[0]>>4 ^ 7, Check: binary.BigEndian.Uint64(h[1:9])}
 	if got := Seal(id, secret, 7); got != want {
-		t.Fatalf("Seal = %#07x, want %#07x", got, want)
+		t.Fatalf("Seal = %+v, want %+v", got, want)
 	}
-	if got := Seal(id, secret, 7); got != 0xf39e3ee {
-		t.Fatalf("Seal = %#07x, the frozen value is 0xf39e3ee", got)
+	if got := Seal(id, secret, 7); got != (Entry{Tier: 0x8, Check: 0xe8c3fb51d9a0089e}) {
+		t.Fatalf("Seal = %#x/%#016x, the frozen value is 0x8/0xe8c3fb51d9a0089e", got.Tier, got.Check)
 	}
 }
 
@@ -76,13 +76,13 @@ func TestOpenRejectsWrongSecretAndTicket(t *testing.T) {
 func TestEntriesPacking(t *testing.T) {
 	for _, n := range []int{0, 1, 2, 3, 7, 8, 1001} {
 		e := NewEntries(n)
-		if len(e.Bytes()) != PackedSize(n) || PackedSize(n) != (n+1)/2*7 {
+		if len(e.Bytes()) != PackedSize(n) || PackedSize(n) != (n+1)/2*17 {
 			t.Fatalf("n=%d: %d bytes", n, len(e.Bytes()))
 		}
 		r := mrand.New(mrand.NewPCG(uint64(n), 3))
 		want := make([]Entry, n)
 		for i := range n {
-			want[i] = Entry(r.Uint32() & entryMask)
+			want[i] = Entry{Tier: uint8(r.Uint32() & 0xf), Check: r.Uint64()}
 			e.Set(i, want[i])
 		}
 		// Rewrite in reverse order: neighbours in a pair must not disturb each other.
@@ -91,7 +91,7 @@ func TestEntriesPacking(t *testing.T) {
 		}
 		for i := range n {
 			if got := e.At(i); got != want[i] {
-				t.Fatalf("n=%d: At(%d) = %#x, want %#x", n, i, got, want[i])
+				t.Fatalf("n=%d: At(%d) = %+v, want %+v", n, i, got, want[i])
 			}
 		}
 		if !paddingZero(e.Bytes(), n) {

@@ -38,21 +38,24 @@ func chiCritical(dof int) float64 {
 	return k * math.Pow(1-2/(9*k)+z*math.Sqrt(2/(9*k)), 3)
 }
 
-// entryFeatures bins an entry for the test: its tier nibble (16 bins), each of its three
-// low bytes (256 bins each) and each of its 28 bits (2 bins each).
+// entryHist bins entries for the test: the sealed tier nibble (16 bins), each of the
+// eight bytes of the check (256 bins each) and each of the 68 bits (2 bins each).
 type entryHist struct {
 	nibble [16]int
-	bytes  [3][256]int
+	bytes  [8][256]int
 	bits   [EntryBits][2]int
 }
 
 func (h *entryHist) add(e Entry) {
-	h.nibble[e>>CheckBits&0xf]++
-	for k := range 3 {
-		h.bytes[k][byte(e>>(8*k))]++
+	h.nibble[e.Tier&0xf]++
+	for k := range 8 {
+		h.bytes[k][byte(e.Check>>(8*k))]++
 	}
-	for k := range EntryBits {
-		h.bits[k][e>>k&1]++
+	for k := range CheckBits {
+		h.bits[k][e.Check>>k&1]++
+	}
+	for k := range TierBits {
+		h.bits[CheckBits+k][e.Tier>>k&1]++
 	}
 }
 
@@ -67,8 +70,8 @@ func indistinguishable(win, lose *entryHist) []string {
 		}
 	}
 	check("tier nibble", win.nibble[:], lose.nibble[:])
-	for k := range 3 {
-		check("low byte", win.bytes[k][:], lose.bytes[k][:])
+	for k := range 8 {
+		check("check byte", win.bytes[k][:], lose.bytes[k][:])
 	}
 	for k := range EntryBits {
 		check("bit", win.bits[k][:], lose.bits[k][:])
@@ -78,7 +81,7 @@ func indistinguishable(win, lose *entryHist) []string {
 
 // TestWinnersIndistinguishable: without the secrets, the entries of winning tickets and of
 // losing tickets have the same distribution (chi-square of winners against losers over
-// the tier nibble, each low byte and each bit, at p = 1e-6). The same test applied to
+// the tier nibble, each check byte and each bit, at p = 1e-6). The same test applied to
 // tiers sealed without the pad must tell them apart, which shows it has the power to.
 func TestWinnersIndistinguishable(t *testing.T) {
 	n := 400_000
@@ -98,7 +101,7 @@ func TestWinnersIndistinguishable(t *testing.T) {
 			tier = uint8(1 + min(r.IntN(4), r.IntN(9)))
 		}
 		e := Seal(id, s, tier)
-		plain := Entry(tier)<<CheckBits | Entry(r.Uint32()&checkMask) // no pad on the tier
+		plain := Entry{Tier: tier, Check: r.Uint64()} // no pad on the tier
 		if tier > 0 {
 			win.add(e)
 			winPlain.add(plain)

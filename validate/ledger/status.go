@@ -5,12 +5,12 @@ import (
 	"crypto/ed25519"
 	"encoding/binary"
 	"fmt"
-	"github.com/packterm/pos/validate/internal/atomicfile"
 	"io"
-	"os"
 	"slices"
 
 	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/internal/atomicfile"
+	"github.com/packterm/pos/validate/internal/regularfile"
 )
 
 // Pack status list constants (docs/ledger.md, "Pack status list").
@@ -25,6 +25,7 @@ const (
 	statusHeaderSize = 44
 	statusRecordSize = 11
 	maxStatusRecords = 1 << 20
+	maxStatusSize    = statusHeaderSize + statusRecordSize*maxStatusRecords + signatureSize
 )
 
 // PackState is what a status list says of a pack.
@@ -311,11 +312,29 @@ func decodeStatus(data []byte, h statusHead) (*StatusList, error) {
 	return s, nil
 }
 
-// LoadStatus reads and verifies the status list at path.
+// LoadStatus reads the status list at path (a regular file: anything else is refused
+// before it is read, ErrNotRegular) into memory and verifies that copy.
 func LoadStatus(path string, trust *TrustStore) (*StatusList, error) {
-	data, err := os.ReadFile(path)
+	data, err := readStatusFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseStatus(data, trust)
+}
+
+// InspectStatusFile reads the status list at path and inspects it (InspectStatus).
+func InspectStatusFile(path string, trust *TrustStore) (s *StatusList, sigErr error, err error) {
+	data, err := readStatusFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return InspectStatus(data, trust)
+}
+
+func readStatusFile(path string) ([]byte, error) {
+	data, err := regularfile.ReadFile(path, maxStatusSize)
 	if err != nil {
 		return nil, fmt.Errorf("ledger: status list: %w", err)
 	}
-	return ParseStatus(data, trust)
+	return data, nil
 }

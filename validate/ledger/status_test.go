@@ -131,16 +131,27 @@ func TestInstallStatus(t *testing.T) {
 		}
 		return p
 	}
-	if res, err := InstallStatus(dir, write("a", 7001, 5), trust); err != nil || res.HadPrevious || res.Version != 5 {
+	// Pinned from the first list on: with nothing installed, another retailer's list is
+	// refused, and so is a terminal with no retailer id.
+	if _, err := InstallStatus(dir, write("z", 7002, 9), trust, 7001); !errors.Is(err, ErrRetailer) {
+		t.Fatalf("first list, other retailer: %v", err)
+	}
+	if _, err := InstallStatus(dir, write("z0", 7001, 9), trust, 0); !errors.Is(err, ErrRetailer) {
+		t.Fatalf("no retailer id: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, StatusFileName)); err == nil {
+		t.Fatal("a refused list was installed")
+	}
+	if res, err := InstallStatus(dir, write("a", 7001, 5), trust, 7001); err != nil || res.HadPrevious || res.Version != 5 {
 		t.Fatalf("first: %+v %v", res, err)
 	}
-	if _, err := InstallStatus(dir, write("b", 7001, 4), trust); !errors.Is(err, ErrOlderVersion) {
+	if _, err := InstallStatus(dir, write("b", 7001, 4), trust, 7001); !errors.Is(err, ErrOlderVersion) {
 		t.Fatalf("older: %v", err)
 	}
-	if _, err := InstallStatus(dir, write("c", 7002, 9), trust); !errors.Is(err, ErrRetailer) {
+	if _, err := InstallStatus(dir, write("c", 7002, 9), trust, 7001); !errors.Is(err, ErrRetailer) {
 		t.Fatalf("other retailer: %v", err)
 	}
-	if res, err := InstallStatus(dir, write("d", 7001, 6), trust); err != nil || res.Previous != 5 {
+	if res, err := InstallStatus(dir, write("d", 7001, 6), trust, 7001); err != nil || res.Previous != 5 {
 		t.Fatalf("newer: %+v %v", res, err)
 	}
 	s, err := LoadStatus(filepath.Join(dir, StatusFileName), trust)
@@ -151,10 +162,43 @@ func TestInstallStatus(t *testing.T) {
 	d, _ := os.ReadFile(p)
 	d[len(d)-1] ^= 1
 	os.WriteFile(p, d, 0o644)
-	if _, err := InstallStatus(dir, p, trust); !errors.Is(err, ErrBadSignature) {
+	if _, err := InstallStatus(dir, p, trust, 7001); !errors.Is(err, ErrBadSignature) {
 		t.Fatalf("bad signature: %v", err)
 	}
 	if s, _ := LoadStatus(filepath.Join(dir, StatusFileName), trust); s.Version != 6 {
 		t.Fatal("installed list changed by a refused install")
 	}
+}
+
+// TestInstallStatusSourceRewritten: a status list rewritten in place between version 6
+// and version 1 during installs never rolls the installed list back, and an install that
+// succeeds installed what it reports.
+func TestInstallStatusSourceRewritten(t *testing.T) {
+	pub, priv := testKey(t)
+	trust := NewTrustStore(pub)
+	list := func(v uint64) []byte {
+		s := testStatus()
+		s.Version = v
+		d, err := MarshalStatus(s, priv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	v6, v1 := list(6), list(1)
+	src, dir := filepath.Join(t.TempDir(), "src.list"), t.TempDir()
+	os.WriteFile(src, v6, 0o644)
+	if _, err := InstallStatus(dir, src, trust, 7001); err != nil {
+		t.Fatal(err)
+	}
+	rewriteWhileInstalling(t, src, [][]byte{v1, v6}, 40, func() {
+		res, err := InstallStatus(dir, src, trust, 7001)
+		s, lerr := LoadStatus(filepath.Join(dir, StatusFileName), trust)
+		if lerr != nil || s.Version != 6 {
+			t.Fatalf("installed list %+v, %v after an install (%+v, %v)", s, lerr, res, err)
+		}
+		if err == nil && res.Version != 6 {
+			t.Fatalf("install reports version %d", res.Version)
+		}
+	})
 }

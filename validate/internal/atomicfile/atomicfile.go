@@ -49,15 +49,22 @@ func Write(path string, mode fs.FileMode, write func(io.Writer) error, check fun
 			return err
 		}
 	}
-	if err = os.Rename(tmp, path); err != nil {
+	return Commit(tmp, path)
+}
+
+// Commit renames the synced temporary file tmp over path (in the same directory) and
+// syncs the directory, so that the rename survives a crash.
+func Commit(tmp, path string) error {
+	if err := os.Rename(tmp, path); err != nil {
 		return fmt.Errorf("atomicfile: renaming %s: %w", path, err)
 	}
+	dir := filepath.Dir(path)
 	d, err := os.Open(dir)
 	if err != nil {
 		return fmt.Errorf("atomicfile: syncing %s: %w", dir, err)
 	}
 	defer d.Close()
-	if err = d.Sync(); err != nil {
+	if err := d.Sync(); err != nil {
 		return fmt.Errorf("atomicfile: syncing %s: %w", dir, err)
 	}
 	return nil
