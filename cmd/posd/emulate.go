@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -150,6 +151,15 @@ func openBlock(ctx context.Context, f flags, dir string, limit int64, out *print
 		return nil, nil, nil, err
 	}
 	l, err := ledger.OpenFile(ledgerPath, trust)
+	if errors.Is(err, ledger.ErrFormat1) && f.ledger == "" && !f.remade {
+		// The emulator's own demo block, made before format 2: make it again.
+		fmt.Fprintln(stderr, "posd: the demo block is in ledger format 1, which is refused now: making a new one")
+		if err := os.RemoveAll(filepath.Join(dir, "demo")); err != nil {
+			return nil, nil, nil, err
+		}
+		f.remade = true
+		return openBlock(ctx, f, dir, limit, out, stderr)
+	}
 	if err != nil {
 		return nil, nil, nil, err
 	}

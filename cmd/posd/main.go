@@ -24,6 +24,7 @@ type flags struct {
 	receipts, display   string
 	perTicket           int64
 	verbose, fresh      bool
+	remade              bool // the demo block was made again (format 1 found)
 	http, tokenSHA256   string
 	printFile           string
 	logs                *web.LogRing // recent log lines for the web page
