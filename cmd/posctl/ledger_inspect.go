@@ -3,8 +3,9 @@ package main
 import (
 	"encoding/hex"
 	"fmt"
-	"github.com/packterm/pos/validate/game"
 	"text/tabwriter"
+
+	"github.com/packterm/pos/validate/game"
 
 	"github.com/packterm/pos/validate/ledger"
 	"github.com/spf13/cobra"

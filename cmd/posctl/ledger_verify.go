@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+
 	"github.com/packterm/pos/validate/game"
 
 	"github.com/packterm/pos/validate/ledger"

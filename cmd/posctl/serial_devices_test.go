@@ -3,12 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
-	"github.com/packterm/pos/validate/codes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/packterm/pos/validate/codes"
 
 	"github.com/packterm/pos/drivers/printer/printeremul"
 	"github.com/packterm/pos/drivers/scanner"

@@ -2,8 +2,9 @@ package main
 
 import (
 	"fmt"
-	"github.com/packterm/pos/validate/game"
 	"time"
+
+	"github.com/packterm/pos/validate/game"
 
 	"github.com/packterm/pos/validate/ledger"
 	"github.com/spf13/cobra"

@@ -20,24 +20,24 @@ type Action int
 
 // Actions. A line that does not start with "!" is scanned.
 const (
-	ActScan       Action = iota + 1 // TEXT
-	ActOK                           // !ok
-	ActCancel                       // !cancel
-	ActPaperOut                     // !paper-out
-	ActPaperIn                      // !paper-in
-	ActCoverOpen                    // !cover-open
-	ActCoverClose                   // !cover-close
-	ActOffline                      // !offline
-	ActOnline                       // !online
-	ActTamper                       // !tamper: the case is opened and closed again
-	ActUnlock                       // !unlock [TOKEN]
-	ActReport                       // !report
-	ActReprint                      // !reprint
-	ActPhoto                        // !photo FILE.png
-	ActUnplug                       // !unplug: the scanner's cable is pulled
-	ActReplug                       // !replug
-	ActExpect                       // !expect TEXT: the display shows TEXT (a script's check)
-	ActExpectReceipt                // !expect-receipt TEXT: the last receipt cut holds TEXT
+	ActScan          Action = iota + 1 // TEXT
+	ActOK                              // !ok
+	ActCancel                          // !cancel
+	ActPaperOut                        // !paper-out
+	ActPaperIn                         // !paper-in
+	ActCoverOpen                       // !cover-open
+	ActCoverClose                      // !cover-close
+	ActOffline                         // !offline
+	ActOnline                          // !online
+	ActTamper                          // !tamper: the case is opened and closed again
+	ActUnlock                          // !unlock [TOKEN]
+	ActReport                          // !report
+	ActReprint                         // !reprint
+	ActPhoto                           // !photo FILE.png
+	ActUnplug                          // !unplug: the scanner's cable is pulled
+	ActReplug                          // !replug
+	ActExpect                          // !expect TEXT: the display shows TEXT (a script's check)
+	ActExpectReceipt                   // !expect-receipt TEXT: the last receipt cut holds TEXT
 )
 
 var commands = map[string]Action{

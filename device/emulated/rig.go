@@ -14,8 +14,8 @@ import (
 
 	"github.com/packterm/pos/device/board"
 	"github.com/packterm/pos/device/codemap"
-	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/device/fleet"
+	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/device/terminal"
 	"github.com/packterm/pos/drivers/display"
 	"github.com/packterm/pos/drivers/display/hd44780emul"

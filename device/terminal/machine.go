@@ -39,7 +39,7 @@ type Terminal struct {
 	waiting  bool // blocked in wait with nothing queued
 	received uint64
 	screen   []string
-	scanner  bool // scanner present
+	scanner  bool          // scanner present
 	settled  chan struct{} // closed when the machine waits for input
 	took     chan struct{} // closed when it takes one
 	ready    chan struct{}

@@ -3,11 +3,12 @@ package printer_test
 import (
 	"context"
 	"errors"
-	"github.com/packterm/pos/drivers/printer/internal/golden"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/packterm/pos/drivers/printer/internal/golden"
 
 	"github.com/jonboulle/clockwork"
 

@@ -3,13 +3,14 @@ package scanner
 import (
 	"context"
 	"fmt"
-	"github.com/packterm/pos/drivers/barcode"
 	"image"
 	_ "image/gif"  // frame formats
 	_ "image/jpeg" // frame formats
 	_ "image/png"  // frame formats
 	"os"
 	"sync"
+
+	"github.com/packterm/pos/drivers/barcode"
 )
 
 // ImageDecoder finds a code in an image and returns its text and AIM symbology identifier.

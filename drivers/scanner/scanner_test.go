@@ -2,13 +2,14 @@ package scanner_test
 
 import (
 	"context"
-	"github.com/packterm/pos/drivers/barcode"
 	"image"
 	"image/png"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/packterm/pos/drivers/barcode"
 
 	"github.com/jonboulle/clockwork"
 	"github.com/makiuchi-d/gozxing"

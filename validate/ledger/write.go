@@ -3,8 +3,9 @@ package ledger
 import (
 	"crypto/ed25519"
 	"fmt"
-	"github.com/packterm/pos/validate/internal/atomicfile"
 	"io"
+
+	"github.com/packterm/pos/validate/internal/atomicfile"
 )
 
 // FileName is the name of block b's ledger file: "block-B.ledger".

@@ -2,11 +2,12 @@ package printeremul
 
 import (
 	"bytes"
-	"github.com/packterm/pos/drivers/printer/internal/golden"
 	"image"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/packterm/pos/drivers/printer/internal/golden"
 
 	"github.com/makiuchi-d/gozxing"
 	"github.com/makiuchi-d/gozxing/oned"
