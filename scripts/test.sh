@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command (the README's second command; .ci/run calls it).
 #
-#   1. gofmt check and go vet
+#   1. gofmt and goimports checks, and go vet
 #   2. go test -race ./... on the host, then validate/... again at full counts without -race
 #   3. the README's main command, run as a smoke test (the emulated terminal playing
 #      scripts/demo.posd, whose checks fail the run), and the operator's demo (scripts/demo.sh)
@@ -73,10 +73,16 @@ tools() {
 }
 
 gofmt_check() {
-	local unformatted
-	unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+	local files unformatted
+	files=$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')
+	unformatted=$(gofmt -l $files)
 	if [ -n "$unformatted" ]; then
 		echo "gofmt would change:"; echo "$unformatted"; exit 1
+	fi
+	# goimports (import groups), built once from the module proxy into the Go cache.
+	unformatted=$(go run golang.org/x/tools/cmd/goimports@v0.52.0 -l $files)
+	if [ -n "$unformatted" ]; then
+		echo "goimports would change:"; echo "$unformatted"; exit 1
 	fi
 	echo ok
 }
@@ -166,7 +172,7 @@ qemu_tests() {
 }
 
 stage "test tools" tools
-stage "gofmt" gofmt_check
+stage "gofmt and goimports" gofmt_check
 stage "go vet" vet
 stage "go test -race ./... (host)" race_tests
 stage "full-size tests without the race detector (validate/... at full counts, barcode read rates)" full_tests
