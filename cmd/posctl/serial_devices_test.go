@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,9 +17,28 @@ import (
 	"github.com/packterm/pos/drivers/scanner/scanneremul"
 )
 
+// lockedBuffer is one buffer for stdout and stderr: a command's driver goroutines log on
+// stderr while it prints on stdout, as two files would take it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
 func runDevices(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	var out bytes.Buffer
+	var out lockedBuffer
 	root.SetOut(&out)
 	root.SetErr(&out)
 	root.SetArgs(args)
