@@ -2,6 +2,7 @@ package barcode
 
 import (
 	"fmt"
+	"image"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -154,4 +155,12 @@ func TestClutterFramesReadNothing(t *testing.T) {
 			t.Errorf("clutter frame %d read as %+v", i, r)
 		}
 	}
+}
+
+// deskFrameAt makes frame i of format f of the first generator.
+func deskFrameAt(f Format, i int) (*image.Gray, string, frameParams) {
+	rng := rand.New(rand.NewPCG(frameSeed, uint64(f)<<32|uint64(i)))
+	text := codeText(rng, f)
+	img, p := makeFrame(rng, f, text)
+	return img, text, p
 }

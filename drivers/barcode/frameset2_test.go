@@ -1,0 +1,58 @@
+//go:build !race
+
+package barcode
+
+import (
+	"os"
+	"testing"
+)
+
+// fullSets reports whether the full measurement (BARCODE_FULL=1: 550 camera frames and 500
+// desk frames per symbology) is asked for instead of the CI size.
+func fullSets() bool { return os.Getenv("BARCODE_FULL") != "" }
+
+// readFloor is the read rate each symbology must reach on each frame set (the goal, 99.5 %).
+var readFloor = map[Format]float64{Code128: 0.995, ITF: 0.995, QRCode: 0.995, DataMatrix: 0.995}
+
+// TestCameraFrameSet measures the camera frames (frames2_test.go) of the held-out range:
+// per symbology, ours must read ≥ readFloor, and no fewer than gozxing alone or zbarimg,
+// in total and in every distortion class; a read of another text fails at once.
+func TestCameraFrameSet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("camera frame set skipped in -short mode")
+	}
+	needZint(t)
+	per := 10
+	if fullSets() {
+		per = 50
+	}
+	for _, f := range []Format{Code128, ITF, QRCode, DataMatrix} {
+		out := measureSet(t, f, indices(frameBase(), per*int(numCamClasses)), camSource(f), true)
+		checkSet(t, "camera", f, out)
+	}
+}
+
+// checkSet logs the table and asserts the goal on one set of one symbology.
+func checkSet(t *testing.T, set string, f Format, out []frameOutcome) {
+	t.Helper()
+	_, zbar := lookTool("zbarimg")
+	total := summarize(t, set, f, out, zbar)
+	if total.wrong > 0 {
+		t.Errorf("%s %v: %d frames read as another text", set, f, total.wrong)
+	}
+	if rate := float64(total.ours) / float64(total.n); rate < readFloor[f] {
+		t.Errorf("%s %v: read %d/%d = %.1f %% < %.1f %%", set, f, total.ours, total.n, 100*rate, 100*readFloor[f])
+	}
+	by := map[string]*tally{}
+	for _, o := range out {
+		if by[o.class] == nil {
+			by[o.class] = &tally{}
+		}
+		by[o.class].add(o)
+	}
+	for c, a := range by {
+		if a.ours < a.zxing || a.ours < a.zbar {
+			t.Errorf("%s %v %s: ours %d < gozxing %d or zbarimg %d of %d", set, f, c, a.ours, a.zxing, a.zbar, a.n)
+		}
+	}
+}
