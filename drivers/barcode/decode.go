@@ -428,7 +428,9 @@ func (d *Decoder) decodeMatrix(g *gray, r region, magnified bool) (Result, bool)
 	k1 := min(4, 640/(2*s))
 	crop := func(k float64) gray {
 		n := int(2 * s * k)
-		return g.resample(ox, oy, cos/k, sin/k, -sin/k, cos/k, n, n)
+		c := g.resample(ox, oy, cos/k, sin/k, -sin/k, cos/k, n, n)
+		c.stretch()
+		return c
 	}
 	if 2*s*k0 < 24 || 2*s > 1200 {
 		return Result{}, false

@@ -246,7 +246,7 @@ func makeCamFrame(rng *rand.Rand, f Format, text string, cls camClass) (camFrame
 	}
 	// Light: vignetting, then sensor shot noise.
 	vig := 0.15 + 0.35*rng.Float64()
-	gain := 0.3 + 0.5*rng.Float64() // shot noise: σ = gain·√v
+	gain := 0.15 + 0.3*rng.Float64() // shot noise: σ = gain·√v (2–6 grey levels on paper)
 	out := image.NewRGBA(image.Rect(0, 0, camW, camH))
 	for y := range camH {
 		for x := range camW {
@@ -609,7 +609,9 @@ func drawCamTicket(fr *rgbf, rng *rand.Rand, f Format, m [][]bool, cls camClass,
 	}
 	skin := [3]float64{190 + 40*rng.Float64(), 140 + 30*rng.Float64(), 110 + 30*rng.Float64()}
 	tint := [3]float64{1 - 0.08*rng.Float64(), 1 - 0.08*rng.Float64(), 1 - 0.08*rng.Float64()}
-	inkTint := [3]float64{1, 1, 1 + 0.6*rng.Float64()} // black to dark blue ink
+	// Black to dark blue ink, at about the same luminance.
+	blue := rng.Float64()
+	inkCol := [3]float64{max(0, p.Ink-20*blue), max(0, p.Ink-10*blue), p.Ink + 40*blue}
 
 	// Shadow: a half-plane of the frame across the symbol's centre, soft over 1–3 px.
 	var shadow struct{ nx, ny, d, k, soft float64 }
@@ -655,7 +657,7 @@ func drawCamTicket(fr *rgbf, rng *rand.Rand, f Format, m [][]bool, cls camClass,
 				}
 				c := [3]float64{p.Paper * tint[0], p.Paper * tint[1], p.Paper * tint[2]}
 				if s.dark(u, v) {
-					c = [3]float64{p.Ink, p.Ink, p.Ink * inkTint[2]}
+					c = inkCol
 				}
 				// Printed text line under the code.
 				if v > s.h+s.q*0.3 && v < s.h+s.q*0.3+3 && u > 0 && u < s.w && int(u/1.5)%4 != 3 && (int(u*7)^int(v*3))%3 == 0 {

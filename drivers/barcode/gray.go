@@ -128,3 +128,39 @@ func (g *gray) sharpen(radius int, amount float64) gray {
 	}
 	return out
 }
+
+// stretch maps the 1st–99th percentile of g's levels onto 0–255 in place: a low-contrast
+// symbol (faded print, grey ink) otherwise stays under the binarizer's minimum local range.
+func (g *gray) stretch() {
+	var hist [256]int
+	for _, v := range g.pix {
+		hist[v]++
+	}
+	n := len(g.pix)
+	lo, hi, acc := 0, 255, 0
+	for i, c := range hist {
+		acc += c
+		if acc > n/100 {
+			lo = i
+			break
+		}
+	}
+	acc = 0
+	for i := 255; i >= 0; i-- {
+		acc += hist[i]
+		if acc > n/100 {
+			hi = i
+			break
+		}
+	}
+	if hi-lo < 8 || (lo == 0 && hi == 255) {
+		return
+	}
+	var lut [256]byte
+	for i := range lut {
+		lut[i] = byte(max(0, min(255, (i-lo)*255/(hi-lo))))
+	}
+	for i, v := range g.pix {
+		g.pix[i] = lut[v]
+	}
+}

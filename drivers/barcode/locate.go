@@ -82,7 +82,7 @@ func locate(g *gray) []region {
 	}
 	slices.Sort(es)
 	top := es[len(es)-1]
-	thr := max(min(6*es[len(es)/4], 0.25*top), 0.08*top, 200)
+	thr := max(min(4*es[len(es)/4], 0.25*top), 0.02*top, 80)
 	for i := range cells {
 		cells[i].active = cells[i].e >= thr
 	}

@@ -212,7 +212,7 @@ func summarize(t testing.TB, set string, f Format, out []frameOutcome, withZbar 
 		durs[len(durs)/2].Round(10*time.Microsecond), durs[len(durs)-1].Round(10*time.Microsecond), total.wrong)
 	t.Logf("\n%s", b.String())
 	for _, o := range out {
-		if !o.ours && (o.zxing || o.zbar) {
+		if !o.ours && (o.zxing || o.zbar || os.Getenv("FRAMES_VERBOSE") != "") {
 			t.Logf("  %v missed where another read: zxing %v zbar %v %s", f, o.zxing, o.zbar, o.info)
 		}
 	}
