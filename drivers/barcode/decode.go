@@ -83,35 +83,83 @@ func Decode(img image.Image) (Result, error) {
 // Decode finds and decodes one code of the decoder's formats anywhere in img: first in the
 // regions the locator proposes, best first, then with gozxing's full-frame detectors.
 func (d *Decoder) Decode(img image.Image) (Result, error) {
+	var res Result
+	err := d.scan(img, func(r Result) bool { res = r; return false })
+	if err != nil {
+		return Result{}, err
+	}
+	if res.Text == "" {
+		return Result{}, ErrNotFound
+	}
+	return res, nil
+}
+
+// DecodeAll returns every distinct symbol (format and text) it finds in img, in the order
+// found; ErrNotFound when there is none. It tries every candidate region where Decode
+// stops at the first read, so it costs more.
+func (d *Decoder) DecodeAll(img image.Image) ([]Result, error) {
+	var all []Result
+	err := d.scan(img, func(r Result) bool {
+		for _, a := range all {
+			if a.Format == r.Format && a.Text == r.Text {
+				return true
+			}
+		}
+		all = append(all, r)
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(all) == 0 {
+		return nil, ErrNotFound
+	}
+	return all, nil
+}
+
+// scan hands each symbol read to emit until emit returns false. A region that reads is not
+// tried again; the full-frame fallback runs only when no region read.
+func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 	b := img.Bounds()
 	if b.Dx() < 8 || b.Dy() < 8 {
-		return Result{}, fmt.Errorf("%w: image %dx%d too small", ErrNotFound, b.Dx(), b.Dy())
+		return fmt.Errorf("%w: image %dx%d too small", ErrNotFound, b.Dx(), b.Dy())
 	}
 	g := toGray(img)
 	regions := locate(&g)
+	read := make([]bool, len(regions))
+	found := false
 	// Cheap attempts on every candidate first, best first; the costly magnified matrix
 	// crops only when those fail.
 	for stage := range 2 {
 		tried1D, tried2D := 0, 0
-		for _, r := range regions {
+		for i, r := range regions {
+			if read[i] {
+				continue
+			}
+			var res Result
+			var ok bool
 			if r.linear && stage == 0 && d.opt.Formats&OneD != 0 && tried1D < 4 {
 				tried1D++
-				if res, ok := d.decodeLinear(&g, r); ok {
-					return res, nil
-				}
+				res, ok = d.decodeLinear(&g, r)
 			}
 			if !r.linear && d.opt.Formats&TwoD != 0 && tried2D < 4-2*stage {
 				tried2D++
-				if res, ok := d.decodeMatrix(&g, r, stage == 1); ok {
-					return res, nil
+				res, ok = d.decodeMatrix(&g, r, stage == 1)
+			}
+			if ok {
+				read[i], found = true, true
+				if !emit(res) {
+					return nil
 				}
 			}
 		}
 	}
-	if res, ok := d.decodeFull(&g); ok {
-		return res, nil
+	if !found {
+		if res, ok := d.decodeFull(&g); ok {
+			emit(res)
+		}
 	}
-	return Result{}, ErrNotFound
+	return nil
 }
 
 // decodeLinear reads bands across the bars of a linear candidate: each band averages 21
