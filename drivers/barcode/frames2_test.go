@@ -640,6 +640,12 @@ func drawCamTicket(fr *rgbf, rng *rand.Rand, f Format, m [][]bool, cls camClass,
 		}
 	}
 	x0, y0, x1, y1 = max(0, x0), max(0, y0), min(camW, x1), min(camH, y1)
+	// Printed text line under the code: under the bars of a linear code, beyond the quiet
+	// zone of a matrix code (which needs it all round).
+	textV := s.h + s.q*0.3
+	if !linear {
+		textV = s.h + s.q + 0.5
+	}
 	offs := [4][2]float64{{0.3, 0.1}, {0.8, 0.35}, {0.1, 0.65}, {0.6, 0.9}} // rotated grid
 	for y := y0; y < y1; y++ {
 		for x := x0; x < x1; x++ {
@@ -660,7 +666,7 @@ func drawCamTicket(fr *rgbf, rng *rand.Rand, f Format, m [][]bool, cls camClass,
 					c = inkCol
 				}
 				// Printed text line under the code.
-				if v > s.h+s.q*0.3 && v < s.h+s.q*0.3+3 && u > 0 && u < s.w && int(u/1.5)%4 != 3 && (int(u*7)^int(v*3))%3 == 0 {
+				if v > textV && v < textV+3 && u > 0 && u < s.w && int(u/1.5)%4 != 3 && (int(u*7)^int(v*3))%3 == 0 {
 					c = [3]float64{p.Ink + 20, p.Ink + 20, p.Ink + 20}
 				}
 				for _, g := range glares {

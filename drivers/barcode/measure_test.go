@@ -48,11 +48,11 @@ type sourceFrame struct {
 }
 
 type frameOutcome struct {
-	class              string
-	ours, zxing, zbar  bool
-	oursWrong          bool // a read with another text: a false read
-	dur                time.Duration
-	info               string
+	class             string
+	ours, zxing, zbar bool
+	oursWrong         bool // a read with another text: a false read
+	dur               time.Duration
+	info              string
 }
 
 // measureSet makes frames idx of a source, reads each with our decoder (timed) and with
