@@ -184,10 +184,15 @@ func (d *Decoder) decodeLinear(g *gray, r region) (Result, bool) {
 	}
 	prof := make([]float64, n)
 	bits := make([]bool, n)
-	for _, f := range []float64{0, -0.25, 0.25, -0.5, 0.5} {
-		off := f * r.halfV
+	// Wide bands first (noise); then narrow ones across the whole height, for bars that are
+	// not parallel (perspective, curved paper) or partly covered (a finger, glare).
+	type band struct{ f, half float64 }
+	bands := []band{{0, 10}, {-0.25, 10}, {0.25, 10}, {-0.5, 10}, {0.5, 10},
+		{-0.7, 3}, {0.7, 3}, {-0.35, 3}, {0.35, 3}, {0, 3}, {-0.85, 2}, {0.85, 2}}
+	for _, bd := range bands {
+		off := bd.f * r.halfV
 		clear(prof)
-		for dv := -10.0; dv <= 10; dv++ {
+		for dv := -bd.half; dv <= bd.half; dv++ {
 			sx := r.cx - (r.halfU+margin)*ux + (off+dv)*vx
 			sy := r.cy - (r.halfU+margin)*uy + (off+dv)*vy
 			for i := range prof {
@@ -485,6 +490,12 @@ func (d *Decoder) decodeMatrix(g *gray, r region, magnified bool) (Result, bool)
 	}
 	if !magnified {
 		c := crop(k0)
+		if res, ok := d.decode2D(&c, true); ok {
+			return res, true
+		}
+		// Local contrast equalised over about three modules' worth of crop: faded print,
+		// grey ink, a shadow edge across the symbol.
+		c = c.normalize(max(6, int(0.06*float64(c.w))), 10)
 		return d.decode2D(&c, true)
 	}
 	// Only small symbols need magnifying; on a large busy region (noise, a page of text)

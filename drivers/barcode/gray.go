@@ -164,3 +164,38 @@ func (g *gray) stretch() {
 		g.pix[i] = lut[v]
 	}
 }
+
+// normalize returns g with its local contrast equalised: each pixel's difference to the
+// mean of its (2·radius+1)² neighbourhood, divided by the local standard deviation (at least
+// minStd), mapped around mid grey. A faded symbol and one under a hard shadow edge come out
+// at full contrast; flat paper stays flat (its noise under minStd).
+func (g *gray) normalize(radius int, minStd float64) gray {
+	w, h := g.w, g.h
+	out := gray{w: w, h: h, pix: make([]byte, len(g.pix))}
+	s1 := make([]int64, (w+1)*(h+1))
+	s2 := make([]int64, (w+1)*(h+1))
+	for y := 0; y < h; y++ {
+		var r1, r2 int64
+		for x := 0; x < w; x++ {
+			v := int64(g.pix[y*w+x])
+			r1 += v
+			r2 += v * v
+			s1[(y+1)*(w+1)+x+1] = s1[y*(w+1)+x+1] + r1
+			s2[(y+1)*(w+1)+x+1] = s2[y*(w+1)+x+1] + r2
+		}
+	}
+	for y := 0; y < h; y++ {
+		y0, y1 := max(0, y-radius), min(h, y+radius+1)
+		for x := 0; x < w; x++ {
+			x0, x1 := max(0, x-radius), min(w, x+radius+1)
+			n := float64((y1 - y0) * (x1 - x0))
+			a := float64(s1[y1*(w+1)+x1] - s1[y0*(w+1)+x1] - s1[y1*(w+1)+x0] + s1[y0*(w+1)+x0])
+			b := float64(s2[y1*(w+1)+x1] - s2[y0*(w+1)+x1] - s2[y1*(w+1)+x0] + s2[y0*(w+1)+x0])
+			mean := a / n
+			sd := math.Sqrt(max(0, b/n-mean*mean))
+			v := 128 + 70*(float64(g.pix[y*w+x])-mean)/max(sd, minStd)
+			out.pix[y*w+x] = byte(max(0, min(255, math.Round(v))))
+		}
+	}
+	return out
+}
