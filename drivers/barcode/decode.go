@@ -488,6 +488,9 @@ func (d *Decoder) decodeMatrix(g *gray, r region, magnified bool) (Result, bool)
 	if 2*s*k0 < 24 || 2*s > 1200 {
 		return Result{}, false
 	}
+	if g.neighbourCorr(int(r.cx-s), int(r.cy-s), int(r.cx+s), int(r.cy+s)) < minNeighbourCorr {
+		return Result{}, false // sensor noise, not print
+	}
 	if !magnified {
 		c := crop(k0)
 		if res, ok := d.decode2D(&c, true); ok {
@@ -548,9 +551,13 @@ func (d *Decoder) decode2DWith(g *gray, located bool, binarizer func(gozxing.Lum
 	return Result{}, false
 }
 
+// minNeighbourCorr is the adjacent-pixel correlation under which a region is taken for
+// noise (gray.neighbourCorr): printed symbols photographed measure 0.6 and more.
+const minNeighbourCorr = 0.35
+
 // decodeFull is the fallback: gozxing's own detectors over the whole frame.
 func (d *Decoder) decodeFull(g *gray) (Result, bool) {
-	if d.opt.Formats&TwoD != 0 {
+	if d.opt.Formats&TwoD != 0 && g.neighbourCorr(0, 0, g.w, g.h) >= minNeighbourCorr {
 		if r, ok := d.decode2D(g, false); ok {
 			return r, true
 		}
