@@ -173,7 +173,39 @@ func (d *Decoder) decodeLinear(g *gray, r region) (Result, bool) {
 	r.angle = refineAngle(g, r, margin)
 	ux, uy := math.Cos(r.angle), math.Sin(r.angle)
 	vx, vy := -uy, ux
-	length := 2 * (r.halfU + margin)
+	// Wide bands first (noise); then narrow ones across the whole height, for bars that are
+	// not parallel (perspective, curved paper) or partly covered (a finger, glare).
+	bands := []band{{0, 10}, {-0.25, 10}, {0.25, 10}, {-0.5, 10}, {0.5, 10},
+		{-0.7, 3}, {0.7, 3}, {-0.35, 3}, {0.35, 3}, {0, 3}, {-0.85, 2}, {0.85, 2}}
+	if res, ok := d.scanBands(g, r, ux, uy, vx, vy, r.halfU+margin, bands); ok {
+		return res, true
+	}
+	// Seen at a slant (perspective), the bars are sheared: the line through the symbol
+	// (the cells' long axis) is no longer their normal, and a scan along the normal leaves
+	// the bars before their end. Scan along the axis then, still averaging along the bars.
+	delta := angleDiff(r.axis, r.angle)
+	if delta < 2*math.Pi/180 || delta > 35*math.Pi/180 {
+		return Result{}, false
+	}
+	ax, ay := math.Cos(r.axis), math.Sin(r.axis)
+	if ax*ux+ay*uy < 0 {
+		ax, ay = -ax, -ay
+	}
+	half := (r.halfU + margin) / math.Cos(delta)
+	narrow := []band{{0, 2}, {-0.3, 2}, {0.3, 2}, {-0.6, 2}, {0.6, 2}, {-0.15, 2}, {0.15, 2}}
+	return d.scanBands(g, r, ax, ay, vx, vy, half, narrow)
+}
+
+// band is a scan band: its offset across the region in halfV and the number of lines
+// averaged either side of its centre.
+type band struct{ f, half float64 }
+
+// scanBands reads bands along (ax, ay) over ±half from the region's centre, each averaging
+// lines offset along (bx, by) (the bars' direction), through both bar finders and the row
+// decoders. Samples beyond the frame repeat its edge (where the frame cuts a quiet zone,
+// paper: whitening them instead read fewer, since a scan line often leaves the ticket first).
+func (d *Decoder) scanBands(g *gray, r region, ax, ay, bx, by, half float64, bands []band) (Result, bool) {
+	length := 2 * half
 	k := 2.0
 	if length > 900 {
 		k = 1
@@ -184,20 +216,15 @@ func (d *Decoder) decodeLinear(g *gray, r region) (Result, bool) {
 	}
 	prof := make([]float64, n)
 	bits := make([]bool, n)
-	// Wide bands first (noise); then narrow ones across the whole height, for bars that are
-	// not parallel (perspective, curved paper) or partly covered (a finger, glare).
-	type band struct{ f, half float64 }
-	bands := []band{{0, 10}, {-0.25, 10}, {0.25, 10}, {-0.5, 10}, {0.5, 10},
-		{-0.7, 3}, {0.7, 3}, {-0.35, 3}, {0.35, 3}, {0, 3}, {-0.85, 2}, {0.85, 2}}
 	for _, bd := range bands {
 		off := bd.f * r.halfV
 		clear(prof)
 		for dv := -bd.half; dv <= bd.half; dv++ {
-			sx := r.cx - (r.halfU+margin)*ux + (off+dv)*vx
-			sy := r.cy - (r.halfU+margin)*uy + (off+dv)*vy
+			sx := r.cx - half*ax + (off+dv)*bx
+			sy := r.cy - half*ay + (off+dv)*by
 			for i := range prof {
 				t := (float64(i) + 0.5) / k
-				prof[i] += g.at(sx+t*ux, sy+t*uy)
+				prof[i] += g.at(sx+t*ax, sy+t*ay)
 			}
 		}
 		for method := range 2 {

@@ -130,15 +130,15 @@ func withDecoder(opt Options) func(*frameCase, []byte, int, int) bool {
 	}
 }
 
-// frameSetSize is the number of frames per kind of the full set.
-func frameSetSize() int {
+// frameSetSizeOr is the number of frames per kind of a full set: FRAMES when set, else n.
+func frameSetSizeOr(n int) int {
 	if v := os.Getenv("FRAMES"); v != "" {
-		var n int
-		if _, err := fmt.Sscan(v, &n); err == nil && n > 0 {
-			return n
+		var k int
+		if _, err := fmt.Sscan(v, &k); err == nil && k > 0 {
+			return k
 		}
 	}
-	return 500
+	return n
 }
 
 // TestClutterFramesReadNothing: frames of clutter alone (text blocks, lines, stripes of

@@ -31,6 +31,7 @@ type region struct {
 	linear       bool
 	cx, cy       float64
 	angle        float64
+	axis         float64 // linear: direction of the cells' long axis (the line through the symbol)
 	halfU, halfV float64
 	score        float64
 }
@@ -205,6 +206,20 @@ func componentRegion(cells []cellStat, comp []int, cw int, linear bool) (region,
 		umin, umax = min(umin, u), max(umax, u)
 		vmin, vmax = min(vmin, v), max(vmax, v)
 	}
+	// The long axis of the cell positions: for bars seen at a slant, the line through the
+	// symbol, which shear turns away from the bars' normal.
+	var pxx, pyy, pxy float64
+	for _, i := range comp {
+		px := (float64(i%cw)+0.5)*cellSize - mx
+		py := (float64(i/cw)+0.5)*cellSize - my
+		pxx += px * px
+		pyy += py * py
+		pxy += px * py
+	}
+	axis := ang
+	if dd := pxx - pyy; math.Sqrt(dd*dd+4*pxy*pxy) > 0.5*(pxx+pyy) { // elongated (eigenvalue ratio > 3)
+		axis = 0.5 * math.Atan2(2*pxy, dd)
+	}
 	// Cell centres are half a cell (up to a half diagonal once rotated) inside the symbol.
 	const half = cellSize * 0.6
 	cu, cv := (umin+umax)/2, (vmin+vmax)/2
@@ -213,6 +228,7 @@ func componentRegion(cells []cellStat, comp []int, cw int, linear bool) (region,
 		cx:     mx + cu*ux - cv*uy,
 		cy:     my + cu*uy + cv*ux,
 		angle:  ang,
+		axis:   axis,
 		halfU:  (umax-umin)/2 + half,
 		halfV:  (vmax-vmin)/2 + half,
 		score:  e * coh,
