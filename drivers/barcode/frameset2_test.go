@@ -4,12 +4,29 @@ package barcode
 
 import (
 	"os"
+	"strings"
 	"testing"
 )
 
 // fullSets reports whether the full measurement (BARCODE_FULL=1: 550 camera frames and 500
 // desk frames per symbology) is asked for instead of the CI size.
 func fullSets() bool { return os.Getenv("BARCODE_FULL") != "" }
+
+// formatsUnderTest is every symbology, or those FORMATS names (e.g. FORMATS=itf,qr).
+func formatsUnderTest() []Format {
+	all := []Format{Code128, ITF, QRCode, DataMatrix}
+	v := os.Getenv("FORMATS")
+	if v == "" {
+		return all
+	}
+	var out []Format
+	for _, name := range strings.Split(v, ",") {
+		if f, ok := ParseFormat(name); ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
 
 // readFloor is the read rate each symbology must reach on each frame set (the goal, 99.5 %).
 var readFloor = map[Format]float64{Code128: 0.995, ITF: 0.995, QRCode: 0.995, DataMatrix: 0.995}
@@ -26,7 +43,8 @@ func TestCameraFrameSet(t *testing.T) {
 	if fullSets() {
 		per = 50
 	}
-	for _, f := range []Format{Code128, ITF, QRCode, DataMatrix} {
+	per = frameSetSizeOr(per*int(numCamClasses)) / int(numCamClasses)
+	for _, f := range formatsUnderTest() {
 		out := measureSet(t, f, indices(frameBase(), per*int(numCamClasses)), camSource(f), true)
 		checkSet(t, "camera", f, out)
 	}

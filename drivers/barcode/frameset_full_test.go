@@ -24,7 +24,7 @@ func TestFrameSet(t *testing.T) {
 	}
 	n = frameSetSizeOr(n)
 	rates := map[Format]float64{}
-	for _, f := range []Format{Code128, ITF, QRCode, DataMatrix} {
+	for _, f := range formatsUnderTest() {
 		out := measureSet(t, f, indices(frameBase(), n), deskSource(f), true)
 		checkSet(t, "desk", f, out)
 		var a tally

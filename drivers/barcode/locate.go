@@ -20,9 +20,11 @@ type cellStat struct {
 	sxx, syy, sxy float64 // structure tensor sums
 	c4, s4        float64 // Σ |g|²·(cos 4θ, sin 4θ)
 	e             float64 // mean squared gradient
+	fine          float64 // e over the cell's grey-level variance: fineness of structure, whatever the contrast
 	coh           float64 // coherence in [0, 1]: 1 = one direction (bars)
 	ang           float64 // gradient direction mod π
-	active        bool
+	active        bool    // busy: a matrix candidate's cell
+	activeLin     bool    // busy or coherent enough for a linear candidate's cell
 }
 
 // region is a candidate symbol: a rotated rectangle in frame pixels. For a linear code u
@@ -39,55 +41,11 @@ type region struct {
 // locate returns candidate regions, best first: linear ones (coherent cells with one
 // orientation) and matrix ones (busy, incoherent clusters).
 func locate(g *gray) []region {
-	cw, ch := g.w/cellSize, g.h/cellSize
-	if cw < 2 || ch < 2 {
+	cells, cw, ch := cellStats(g)
+	if cells == nil {
 		return nil
 	}
-	cells := make([]cellStat, cw*ch)
-	w := g.w
-	for cy := 0; cy < ch; cy++ {
-		for cx := 0; cx < cw; cx++ {
-			c := &cells[cy*cw+cx]
-			for y := cy*cellSize + 1; y < (cy+1)*cellSize && y < g.h-1; y += 2 {
-				row := g.pix[y*w:]
-				up, down := g.pix[(y-1)*w:], g.pix[(y+1)*w:]
-				for x := cx*cellSize + 1; x < (cx+1)*cellSize && x < w-1; x += 2 {
-					gx := float64(int(row[x+1]) - int(row[x-1]))
-					gy := float64(int(down[x]) - int(up[x]))
-					xx, yy, xy := gx*gx, gy*gy, gx*gy
-					c.sxx += xx
-					c.syy += yy
-					c.sxy += xy
-					if m2 := xx + yy; m2 > 0 {
-						c2, s2 := xx-yy, 2*xy
-						c.c4 += (c2*c2 - s2*s2) / m2
-						c.s4 += 2 * c2 * s2 / m2
-					}
-				}
-			}
-			sum := c.sxx + c.syy
-			c.e = sum / 64
-			if sum > 0 {
-				d := c.sxx - c.syy
-				c.coh = math.Sqrt(d*d+4*c.sxy*c.sxy) / sum
-				c.ang = 0.5 * math.Atan2(2*c.sxy, d)
-			}
-		}
-	}
-	// Threshold: well above the noise floor (the quieter cells are paper or background; the
-	// 25th percentile, so that a symbol filling most of the image does not raise the floor)
-	// and a fraction of the busiest cell, so that dim light and low contrast still pass.
-	es := make([]float64, len(cells))
-	for i := range cells {
-		es[i] = cells[i].e
-	}
-	slices.Sort(es)
-	top := es[len(es)-1]
-	thr := max(min(4*es[len(es)/4], 0.25*top), 0.02*top, 80)
-	for i := range cells {
-		cells[i].active = cells[i].e >= thr
-	}
-
+	markActive(cells)
 	var regions []region
 	label := make([]int32, len(cells))
 	// Linear codes: coherent cells whose orientations agree within ~17°.
@@ -108,6 +66,79 @@ func locate(g *gray) []region {
 	return regions
 }
 
+// cellStats measures every cell of g (cw×ch of them; nil when g is under two cells wide).
+func cellStats(g *gray) (cells []cellStat, cw, ch int) {
+	cw, ch = g.w/cellSize, g.h/cellSize
+	if cw < 2 || ch < 2 {
+		return nil, 0, 0
+	}
+	cells = make([]cellStat, cw*ch)
+	w := g.w
+	for cy := 0; cy < ch; cy++ {
+		for cx := 0; cx < cw; cx++ {
+			c := &cells[cy*cw+cx]
+			var s1, s2 float64
+			for y := cy*cellSize + 1; y < (cy+1)*cellSize && y < g.h-1; y += 2 {
+				row := g.pix[y*w:]
+				up, down := g.pix[(y-1)*w:], g.pix[(y+1)*w:]
+				for x := cx*cellSize + 1; x < (cx+1)*cellSize && x < w-1; x += 2 {
+					gx := float64(int(row[x+1]) - int(row[x-1]))
+					gy := float64(int(down[x]) - int(up[x]))
+					v := float64(row[x])
+					s1 += v
+					s2 += v * v
+					xx, yy, xy := gx*gx, gy*gy, gx*gy
+					c.sxx += xx
+					c.syy += yy
+					c.sxy += xy
+					if m2 := xx + yy; m2 > 0 {
+						c2, s2 := xx-yy, 2*xy
+						c.c4 += (c2*c2 - s2*s2) / m2
+						c.s4 += 2 * c2 * s2 / m2
+					}
+				}
+			}
+			sum := c.sxx + c.syy
+			c.e = sum / 64
+			c.fine = c.e / (max(0, s2/64-(s1/64)*(s1/64)) + 25)
+			if sum > 0 {
+				d := c.sxx - c.syy
+				c.coh = math.Sqrt(d*d+4*c.sxy*c.sxy) / sum
+				c.ang = 0.5 * math.Atan2(2*c.sxy, d)
+			}
+		}
+	}
+	return cells, cw, ch
+}
+
+// markActive marks the cells busy enough to join a candidate.
+func markActive(cells []cellStat) {
+	// Threshold: well above the noise floor (the quieter cells are paper or background; the
+	// 25th percentile, so that a symbol filling most of the image does not raise the floor)
+	// and a fraction of the busiest cell, so that dim light and low contrast still pass.
+	es := make([]float64, len(cells))
+	for i := range cells {
+		es[i] = cells[i].e
+	}
+	slices.Sort(es)
+	top := es[len(es)-1]
+	thr := max(min(4*es[len(es)/4], 0.25*top), 0.02*top, 80)
+	// Bars are also found by their coherent energy (e·coh): sensor noise has energy in every
+	// direction and little coherent energy, so faint bars under strong noise, which the
+	// plain energy threshold loses, stand out on it.
+	for i := range cells {
+		es[i] = cells[i].e * cells[i].coh
+	}
+	slices.Sort(es)
+	thrLin := max(min(4*es[len(es)/4], 0.25*es[len(es)-1]), 15)
+	for i := range cells {
+		c := &cells[i]
+		c.active = c.e >= thr
+		c.activeLin = c.active || c.e*c.coh >= thrLin
+	}
+
+}
+
 func angleDiff(a, b float64) float64 {
 	d := math.Abs(a - b)
 	for d > math.Pi/2 {
@@ -119,7 +150,7 @@ func angleDiff(a, b float64) float64 {
 func appendComponents(out []region, cells []cellStat, label []int32, cw, ch int, linear bool) []region {
 	member := func(c *cellStat) bool {
 		if linear {
-			return c.active && c.coh >= 0.5
+			return c.activeLin && c.coh >= 0.5
 		}
 		return c.active && c.coh < matrixMaxCoh
 	}
@@ -168,7 +199,7 @@ func componentRegion(cells []cellStat, comp []int, cw int, linear bool) (region,
 	if len(comp) < 3 {
 		return region{}, false
 	}
-	var sxx, syy, sxy, c4, s4, e, mx, my float64
+	var sxx, syy, sxy, c4, s4, e, fine, mx, my float64
 	for _, i := range comp {
 		c := &cells[i]
 		sxx += c.sxx
@@ -177,6 +208,7 @@ func componentRegion(cells []cellStat, comp []int, cw int, linear bool) (region,
 		c4 += c.c4
 		s4 += c.s4
 		e += c.e
+		fine += c.fine
 		mx += float64(i%cw) + 0.5
 		my += float64(i/cw) + 0.5
 	}
@@ -231,10 +263,10 @@ func componentRegion(cells []cellStat, comp []int, cw int, linear bool) (region,
 		axis:   axis,
 		halfU:  (umax-umin)/2 + half,
 		halfV:  (vmax-vmin)/2 + half,
-		score:  e * coh,
+		score:  fine * coh,
 	}
 	if !linear {
-		r.score = e * (1 - coh)
+		r.score = fine * (1 - coh)
 	}
 	return r, true
 }

@@ -53,6 +53,7 @@ type frameOutcome struct {
 	oursWrong         bool // a read with another text: a false read
 	dur               time.Duration
 	info              string
+	got, want         string
 }
 
 // measureSet makes frames idx of a source, reads each with our decoder (timed) and with
@@ -83,6 +84,7 @@ func measureSet(t testing.TB, f Format, idx []int, src func(int) (sourceFrame, e
 				o := frameOutcome{class: sf.class, dur: time.Since(t0), info: sf.info}
 				o.ours = err == nil && r.Text == sf.text && r.Format == f
 				o.oursWrong = err == nil && !o.ours
+				o.got, o.want = r.Symbology+r.Text, sf.text
 				o.zxing = gozxingAlone(f, sf.img, sf.text)
 				if withZbar {
 					paths[k] = filepath.Join(dir, fmt.Sprintf("%v-%06d.%s", f, idx[k], sf.ext))
@@ -212,6 +214,9 @@ func summarize(t testing.TB, set string, f Format, out []frameOutcome, withZbar 
 		durs[len(durs)/2].Round(10*time.Microsecond), durs[len(durs)-1].Round(10*time.Microsecond), total.wrong)
 	t.Logf("\n%s", b.String())
 	for _, o := range out {
+		if o.oursWrong {
+			t.Logf("  %v WRONG READ %q (want %q) %s", f, o.got, o.want, o.info)
+		}
 		if !o.ours && (o.zxing || o.zbar || os.Getenv("FRAMES_VERBOSE") != "") {
 			t.Logf("  %v missed where another read: zxing %v zbar %v %s", f, o.zxing, o.zbar, o.info)
 		}
