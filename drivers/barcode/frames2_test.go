@@ -39,7 +39,7 @@ const (
 	camShadow                      // a hard shadow edge across the code
 	camFinger                      // an opaque finger over part of the code
 	camEdge                        // the frame edge cuts the quiet zone
-	camMixed                       // a bit of everything at once
+	camMixed                       // several of the above at once, each at about half its class's strength
 	numCamClasses
 )
 
@@ -264,6 +264,9 @@ func makeCamFrame(rng *rand.Rand, f Format, text string, cls camClass) (camFrame
 	cf := camFrame{img: out, p: p}
 	if cls == camJPEG || (mixed && rng.IntN(2) == 0) {
 		q := 30 + rng.IntN(41)
+		if mixed {
+			q = 50 + rng.IntN(21)
+		}
 		cf.p.JPEG = q
 		var buf bytes.Buffer
 		if err := jpeg.Encode(&buf, out, &jpeg.Options{Quality: q}); err != nil {
@@ -426,7 +429,7 @@ func drawCamTicket(fr *rgbf, rng *rand.Rand, f Format, m [][]bool, cls camClass,
 	if cls == camTilt {
 		p.Tilt = 25 + 15*rng.Float64()
 	} else if mixed {
-		p.Tilt = 30 * rng.Float64()
+		p.Tilt = 20 * rng.Float64()
 	}
 	psi := rng.Float64() * 2 * math.Pi
 	// Foreshortening shrinks modules across the tilt axis by up to cos(tilt) (and more on the
@@ -441,6 +444,9 @@ func drawCamTicket(fr *rgbf, rng *rand.Rand, f Format, m [][]bool, cls camClass,
 		// Radius: the code spans at most ±60° of the cylinder.
 		span := s.w/2 + s.q
 		p.Curve = span / (math.Pi / 3 * (0.6 + 0.4*rng.Float64()))
+		if mixed {
+			p.Curve *= 2 // half the wrap angle
+		}
 	}
 	curveAlongU := linear || rng.IntN(2) == 0
 	if p.Curve > 0 {
@@ -456,13 +462,13 @@ func drawCamTicket(fr *rgbf, rng *rand.Rand, f Format, m [][]bool, cls camClass,
 	if cls == camLowContrast {
 		p.Ink = p.Paper - (25 + 25*rng.Float64())
 	} else if mixed {
-		p.Ink = p.Paper - (45 + 100*rng.Float64())
+		p.Ink = p.Paper - (90 + 60*rng.Float64())
 	}
 	if cls == camMotion || mixed {
 		// Across the bars the streak stays under one module.
-		p.Motion = (0.5 + 0.5*rng.Float64()) * p.Module
-		if cls == camMotion {
-			p.Motion = (0.7 + 0.3*rng.Float64()) * p.Module
+		p.Motion = (0.7 + 0.3*rng.Float64()) * p.Module
+		if mixed {
+			p.Motion = (0.25 + 0.25*rng.Float64()) * p.Module
 		}
 	}
 	// Ticket paper beyond the quiet zone.
