@@ -626,6 +626,11 @@ func (d *Decoder) decode2DWith(g *gray, located bool, binarizer func(gozxing.Lum
 				return r, true
 			}
 		}
+		if located {
+			if r, ok := d.decodeQRAffine(bmp); ok {
+				return r, true
+			}
+		}
 	}
 	if d.opt.Formats&DataMatrix != 0 {
 		if res, err := d.dm.Decode(bmp, nil); err == nil {
