@@ -51,6 +51,7 @@ type Decoder struct {
 	qr      *qrcode.QRCodeReader
 	dm      *datamatrix.DataMatrixReader
 	row     *gozxing.BitArray
+	budget  int // crop pixels left for the 2D readers in this frame
 }
 
 type rowDecoder interface {
@@ -125,6 +126,7 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 		return fmt.Errorf("%w: image %dx%d too small", ErrNotFound, b.Dx(), b.Dy())
 	}
 	g := toGray(img)
+	d.budget = matrixBudget
 	regions := locate(&g)
 	read := make([]bool, len(regions))
 	found := false
@@ -142,7 +144,7 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 				tried1D++
 				res, ok = d.decodeLinear(&g, r)
 			}
-			if !r.linear && d.opt.Formats&TwoD != 0 && tried2D < 4-2*stage {
+			if !r.linear && d.opt.Formats&TwoD != 0 && tried2D < 4-3*stage {
 				tried2D++
 				res, ok = d.decodeMatrix(&g, r, stage == 1)
 			}
@@ -179,7 +181,16 @@ func (d *Decoder) decodeLinear(g *gray, r region) (Result, bool) {
 	bands := []band{{0, 10}, {-0.25, 10}, {0.25, 10}, {-0.5, 10}, {0.5, 10},
 		{-0.7, 3}, {0.7, 3}, {-0.35, 3}, {0.35, 3}, {0, 3}, {-0.85, 2}, {0.85, 2}}
 	votes := map[Result]int{}
-	if res, ok := d.scanBands(g, r, ux, uy, vx, vy, r.halfU+margin, bands, votes); ok {
+	edges := 0
+	if res, ok := d.scanBands(g, r, ux, uy, vx, vy, r.halfU+margin, bands[:5], votes, &edges); ok {
+		return res, true
+	}
+	// The narrow bands and the slanted scan only where the wide bands saw a symbol's worth
+	// of bars (Code 128 and ITF of 6 digits or more have over 40 edges): clutter stops here.
+	if edges < minSymbolEdges {
+		return Result{}, false
+	}
+	if res, ok := d.scanBands(g, r, ux, uy, vx, vy, r.halfU+margin, bands[5:], votes, &edges); ok {
 		return res, true
 	}
 	// Seen at a slant (perspective), the bars are sheared: the line through the symbol
@@ -195,7 +206,7 @@ func (d *Decoder) decodeLinear(g *gray, r region) (Result, bool) {
 	}
 	half := (r.halfU + margin) / math.Cos(delta)
 	narrow := []band{{0, 2}, {-0.3, 2}, {0.3, 2}, {-0.6, 2}, {0.6, 2}, {-0.15, 2}, {0.15, 2}}
-	return d.scanBands(g, r, ax, ay, vx, vy, half, narrow, votes)
+	return d.scanBands(g, r, ax, ay, vx, vy, half, narrow, votes, &edges)
 }
 
 // fitAcross narrows a linear region across the bars to where they are: the cells of a
@@ -244,6 +255,20 @@ func fitAcross(g *gray, r region, ux, uy, vx, vy float64) region {
 	return r
 }
 
+// minSymbolEdges is the number of bar edges under which a band holds no code of ours.
+const minSymbolEdges = 30
+
+// transitions counts the bar/space changes of a row.
+func transitions(bits []bool) int {
+	n := 0
+	for i := 1; i < len(bits); i++ {
+		if bits[i] != bits[i-1] {
+			n++
+		}
+	}
+	return n
+}
+
 // band is a scan band: its offset across the region in halfV and the number of lines
 // averaged either side of its centre.
 type band struct{ f, half float64 }
@@ -257,7 +282,7 @@ type band struct{ f, half float64 }
 // noise, and a misread can pass Code 128's modulo-103 check (about 1 in 100 garbled rows):
 // its read counts only once another narrow band agrees (votes, shared by the passes over
 // one region).
-func (d *Decoder) scanBands(g *gray, r region, ax, ay, bx, by, half float64, bands []band, votes map[Result]int) (Result, bool) {
+func (d *Decoder) scanBands(g *gray, r region, ax, ay, bx, by, half float64, bands []band, votes map[Result]int, edges *int) (Result, bool) {
 	length := 2 * half
 	k := 2.0
 	if length > 900 {
@@ -272,7 +297,11 @@ func (d *Decoder) scanBands(g *gray, r region, ax, ay, bx, by, half float64, ban
 	for _, bd := range bands {
 		off := bd.f * r.halfV
 		clear(prof)
-		for dv := -bd.half; dv <= bd.half; dv++ {
+		step := 1.0
+		if bd.half >= 7 {
+			step = 2 // 11 lines of a wide band average the noise well enough
+		}
+		for dv := -bd.half; dv <= bd.half; dv += step {
 			sx := r.cx - half*ax + (off+dv)*bx
 			sy := r.cy - half*ay + (off+dv)*by
 			for i := range prof {
@@ -289,6 +318,9 @@ func (d *Decoder) scanBands(g *gray, r region, ax, ay, bx, by, half float64, ban
 				binarize(prof, bits, max(12, n/10))
 			}
 			trimToSymbol(bits)
+			if e := transitions(bits); e > *edges {
+				*edges = e
+			}
 			if res, ok := d.decodeBits(bits); ok {
 				if bd.half >= 7 {
 					return res, true
@@ -612,6 +644,11 @@ func (d *Decoder) decode2D(g *gray, located bool) (Result, bool) {
 }
 
 func (d *Decoder) decode2DWith(g *gray, located bool, binarizer func(gozxing.LuminanceSource) gozxing.Binarizer) (Result, bool) {
+	// gozxing's 2D search costs about its image area (more on busy crops): each frame gets a
+	// budget of pixels, so that a frame full of clutter stays within a camera frame time.
+	if d.budget -= g.w * g.h; d.budget < 0 {
+		return Result{}, false
+	}
 	src, err := gozxing.NewPlanarYUVLuminanceSource(g.pix, g.w, g.h, 0, 0, g.w, g.h, false)
 	if err != nil {
 		return Result{}, false
@@ -621,11 +658,14 @@ func (d *Decoder) decode2DWith(g *gray, located bool, binarizer func(gozxing.Lum
 		return Result{}, false
 	}
 	if d.opt.Formats&QRCode != 0 {
-		if res, err := d.qr.Decode(bmp, nil); err == nil {
+		res, err := d.qr.Decode(bmp, nil)
+		if err == nil {
 			if r, ok := d.result(res, located); ok {
 				return r, true
 			}
 		}
+		// No valid symbol through gozxing's transform: perhaps a false alignment pattern
+		// (decodeQRAffine).
 		if located {
 			if r, ok := d.decodeQRAffine(bmp); ok {
 				return r, true
@@ -641,6 +681,11 @@ func (d *Decoder) decode2DWith(g *gray, located bool, binarizer func(gozxing.Lum
 	}
 	return Result{}, false
 }
+
+// matrixBudget is the number of crop pixels a frame may hand to gozxing's 2D readers:
+// about sixteen 240-pixel crops or three at 640 pixels (≈ 25 ms on the target's class of
+// core); candidates beyond it are skipped.
+const matrixBudget = 1_000_000
 
 // minNeighbourCorr is the adjacent-pixel correlation under which a region is taken for
 // noise (gray.neighbourCorr): printed symbols photographed measure 0.6 and more.

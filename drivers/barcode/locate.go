@@ -266,7 +266,9 @@ func componentRegion(cells []cellStat, comp []int, cw int, linear bool) (region,
 		score:  fine * coh,
 	}
 	if !linear {
-		r.score = fine * (1 - coh)
+		// Matrix symbols are square: an elongated cluster (a line of text) ranks lower.
+		sq := min(r.halfU, r.halfV) / max(r.halfU, r.halfV)
+		r.score = fine * (1 - coh) * sq * sq
 	}
 	return r, true
 }

@@ -60,4 +60,3 @@ func (d *Decoder) decodeQRAffine(bmp *gozxing.BinaryBitmap) (Result, bool) {
 	}
 	return Result{}, false
 }
-
