@@ -176,6 +176,11 @@ func appendComponents(out []region, cells []cellStat, label []int32, cw, ch int,
 					if nx < 0 || ny < 0 || nx >= cw || ny >= ch {
 						continue
 					}
+					// Matrix clusters grow through edges only: diagonal contacts glue text
+					// and other clutter to the symbol.
+					if !linear && dx != 0 && dy != 0 {
+						continue
+					}
 					j := ny*cw + nx
 					if label[j] != 0 || !member(&cells[j]) {
 						continue
