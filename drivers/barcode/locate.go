@@ -25,6 +25,7 @@ type cellStat struct {
 	ang           float64 // gradient direction mod π
 	active        bool    // busy: a matrix candidate's cell
 	activeLin     bool    // busy or coherent enough for a linear candidate's cell
+	faint         bool    // above the lower floor of faint matrix symbols
 }
 
 // region is a candidate symbol: a rotated rectangle in frame pixels. For a linear code u
@@ -54,6 +55,23 @@ func locate(g *gray) []region {
 	clear(label)
 	// Matrix codes: any busy cells; kept when the cluster as a whole is incoherent.
 	regions = appendComponents(regions, cells, label, cw, ch, false)
+	// Faint matrix symbols: the clusters over the lower floor, unless one of them is a
+	// cluster already found (those with their clutter neighbours cut off by the higher one).
+	clear(label)
+	strong := len(regions)
+	for _, r := range appendComponents(nil, cells, label, cw, ch, false, true) {
+		dup := false
+		for _, q := range regions[:strong] {
+			if !q.linear && math.Hypot(r.cx-q.cx, r.cy-q.cy) < 0.5*max(q.halfU, q.halfV) &&
+				math.Abs(max(r.halfU, r.halfV)-max(q.halfU, q.halfV)) < 0.3*max(q.halfU, q.halfV) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			regions = append(regions, r)
+		}
+	}
 	slices.SortFunc(regions, func(a, b region) int {
 		switch {
 		case a.score > b.score:
@@ -122,7 +140,8 @@ func markActive(cells []cellStat) {
 	}
 	slices.Sort(es)
 	top := es[len(es)-1]
-	thr := max(min(4*es[len(es)/4], 0.25*top), 0.02*top, 80)
+	esP25 := es[len(es)/4]
+	thr := max(min(4*esP25, 0.25*top), 0.02*top, 80)
 	// Bars are also found by their coherent energy (e·coh): sensor noise has energy in every
 	// direction and little coherent energy, so faint bars under strong noise, which the
 	// plain energy threshold loses, stand out on it.
@@ -131,9 +150,13 @@ func markActive(cells []cellStat) {
 	}
 	slices.Sort(es)
 	thrLin := max(min(4*es[len(es)/4], 0.25*es[len(es)-1]), 15)
+	// Matrix cells: a lower floor, for faint symbols (no coherence to tell them from noise,
+	// but four times the noise floor is still far above it).
+	thrMat := max(min(4*esP25, 0.25*top), 0.005*top, 30)
 	for i := range cells {
 		c := &cells[i]
 		c.active = c.e >= thr
+		c.faint = c.e >= thrMat
 		c.activeLin = c.active || c.e*c.coh >= thrLin
 	}
 
@@ -147,10 +170,14 @@ func angleDiff(a, b float64) float64 {
 	return d
 }
 
-func appendComponents(out []region, cells []cellStat, label []int32, cw, ch int, linear bool) []region {
+func appendComponents(out []region, cells []cellStat, label []int32, cw, ch int, linear bool, faint ...bool) []region {
+	low := len(faint) > 0 && faint[0]
 	member := func(c *cellStat) bool {
 		if linear {
 			return c.activeLin && c.coh >= 0.5
+		}
+		if low {
+			return c.faint && c.coh < matrixMaxCoh
 		}
 		return c.active && c.coh < matrixMaxCoh
 	}
