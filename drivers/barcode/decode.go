@@ -171,6 +171,21 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 // ways round. The region is extended generously along the bars' normal, since the
 // locator's cells may miss the symbol's ends.
 func (d *Decoder) decodeLinear(g *gray, r region) (Result, bool) {
+	if res, ok := d.readLinear(g, r); ok {
+		return res, true
+	}
+	// A region that took in clutter coherent at the same angle (a striped mat beside a faint
+	// code) misleads the angle refinement and the fit, which follow the strongest contrast.
+	// Narrow it to the lines richest in bar edges, whatever their contrast, and read again.
+	n, ok := fitByEdges(g, r)
+	if !ok || (math.Hypot(n.cx-r.cx, n.cy-r.cy) < 4 && n.halfV > 0.7*r.halfV) {
+		return Result{}, false
+	}
+	return d.readLinear(g, n)
+}
+
+// readLinear is decodeLinear on one region.
+func (d *Decoder) readLinear(g *gray, r region) (Result, bool) {
 	margin := 0.5*r.halfU + 2*cellSize
 	r.angle = refineAngle(g, r, margin)
 	ux, uy := math.Cos(r.angle), math.Sin(r.angle)
@@ -253,6 +268,65 @@ func fitAcross(g *gray, r region, ux, uy, vx, vy float64) region {
 	r.cx, r.cy = r.cx+mid*vx, r.cy+mid*vy
 	r.halfV = (v1-v0)/2 + step
 	return r
+}
+
+// fitByEdges narrows a linear region across the bars to the lines (every 2 px, at the
+// region's angle) that cross the most bar edges: alternating steps well above the line's own
+// median step, so whatever the contrast (a code has dozens, a striped mat a few). The run of
+// lines around the richest one, with at least half its count, is the bars' extent; ok is
+// false when no line crosses a symbol's worth of edges.
+func fitByEdges(g *gray, r region) (region, bool) {
+	const step = 2.0
+	ux, uy := math.Cos(r.angle), math.Sin(r.angle)
+	vx, vy := -uy, ux
+	lo, hi := -r.halfV-cellSize, r.halfV+cellSize
+	m := int((hi-lo)/step) + 1
+	n := int(2 * r.halfU)
+	if m < 4 || n < 16 {
+		return r, false
+	}
+	act := make([]int, m)
+	diff := make([]float64, n)
+	mags := make([]float64, n)
+	best := 0
+	for j := range act {
+		v := lo + float64(j)*step
+		sx, sy := r.cx-r.halfU*ux+v*vx, r.cy-r.halfU*uy+v*vy
+		prev := g.at(sx, sy)
+		for i := range diff {
+			c := g.at(sx+float64(i+1)*ux, sy+float64(i+1)*uy)
+			diff[i] = c - prev
+			mags[i] = math.Abs(diff[i])
+			prev = c
+		}
+		slices.Sort(mags)
+		thr := max(3*mags[n/2], 4)
+		last := 0.0
+		for _, d := range diff {
+			if math.Abs(d) > thr && (last == 0 || (d > 0) != (last > 0)) {
+				act[j]++
+				last = d
+			}
+		}
+		if act[j] > act[best] {
+			best = j
+		}
+	}
+	if act[best] < minSymbolEdges {
+		return r, false
+	}
+	a, b := best, best
+	for a > 0 && 2*act[a-1] >= act[best] {
+		a--
+	}
+	for b < m-1 && 2*act[b+1] >= act[best] {
+		b++
+	}
+	v0, v1 := lo+float64(a)*step, lo+float64(b)*step
+	mid := (v0 + v1) / 2
+	r.cx, r.cy = r.cx+mid*vx, r.cy+mid*vy
+	r.halfV = max((v1-v0)/2+step, 12)
+	return r, true
 }
 
 // minSymbolEdges is the number of bar edges under which a band holds no code of ours.

@@ -3,6 +3,7 @@
 package barcode
 
 import (
+	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
@@ -73,4 +74,30 @@ func checkSet(t *testing.T, set string, f Format, out []frameOutcome) {
 			t.Errorf("%s %v %s: ours %d < gozxing %d or zbarimg %d of %d", set, f, c, a.ours, a.zxing, a.zbar, a.n)
 		}
 	}
+}
+
+// TestCameraClutterReadsNothing: camera frames of the desk alone (coins, pens, receipt text,
+// calendar grids, striped mats; every class's optics) must never yield a code, every
+// symbology enabled and ITF of any length: a false read reaches the terminal as a scan.
+func TestCameraClutterReadsNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("camera clutter skipped in -short mode")
+	}
+	needZint(t)
+	n := 110
+	if fullSets() {
+		n = 550
+	}
+	d := NewDecoder(Options{Formats: AllFormats})
+	for i := range n {
+		rng := rand.New(rand.NewPCG(camSeed+1, uint64(heldOutBase+i)))
+		cf, err := makeCamFrame(rng, 0, "", camClass(i%int(numCamClasses)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, err := d.Decode(cf.img); err == nil {
+			t.Errorf("clutter frame %d (%s) read as %+v", i, cf.p.Class, r)
+		}
+	}
+	t.Logf("%d clutter frames, none read", n)
 }
