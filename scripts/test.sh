@@ -50,7 +50,7 @@ step "full-size tests without the race detector (validate/... at full counts, ba
 go test -count=1 ./validate/...
 # Held-out desk and camera frame sets (150 / 110 per symbology): read-rate floors, ≥ gozxing alone and
 # zbarimg per class, no read on clutter (excluded under -race; BARCODE_FULL=1 for the full sets).
-go test -count=1 -run 'TestFrameSet|TestCameraFrameSet|TestCameraClutterReadsNothing' ./drivers/barcode
+go test -count=1 -run 'TestFrameSet|TestCameraFrameSet|TestCameraClutterReadsNothing|TestCameraRightAngles' ./drivers/barcode
 
 step "cross-builds (CGO_ENABLED=0, static)"
 out=$(mktemp -d)

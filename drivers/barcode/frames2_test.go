@@ -217,7 +217,9 @@ type camFrame struct {
 }
 
 // makeCamFrame draws a camera frame of class cls holding text as f (text "": clutter only).
-func makeCamFrame(rng *rand.Rand, f Format, text string, cls camClass) (camFrame, error) {
+//
+// rot, when given, fixes the in-plane rotation to rot[0] ± 3° (the right-angle tests).
+func makeCamFrame(rng *rand.Rand, f Format, text string, cls camClass, rot ...float64) (camFrame, error) {
 	var p camParams
 	p.Class = cls.String()
 	mixed := cls == camMixed
@@ -231,7 +233,7 @@ func makeCamFrame(rng *rand.Rand, f Format, text string, cls camClass) (camFrame
 		if err != nil {
 			return camFrame{}, err
 		}
-		if err := drawCamTicket(fr, rng, f, m, cls, &p); err != nil {
+		if err := drawCamTicket(fr, rng, f, m, cls, &p, rot...); err != nil {
 			return camFrame{}, err
 		}
 	}
@@ -403,7 +405,7 @@ func fillQuad(fr *rgbf, x0, y0, ca, sa, u, v, w, h float64, c [3]float64) {
 
 // drawCamTicket places the ticket with the symbol m and draws it with the class's
 // distortions.
-func drawCamTicket(fr *rgbf, rng *rand.Rand, f Format, m [][]bool, cls camClass, p *camParams) error {
+func drawCamTicket(fr *rgbf, rng *rand.Rand, f Format, m [][]bool, cls camClass, p *camParams, rot ...float64) error {
 	mixed := cls == camMixed
 	linear := f&OneD != 0
 	s := symbolLayout{m: m, linear: linear, w: float64(len(m[0])), h: float64(len(m))}
@@ -425,6 +427,9 @@ func drawCamTicket(fr *rgbf, rng *rand.Rand, f Format, m [][]bool, cls camClass,
 		p.Module = 2.6 + 2.6*rng.Float64()
 	}
 	p.Rot = 360 * rng.Float64()
+	if len(rot) > 0 {
+		p.Rot = rot[0] + 6*(rng.Float64()-0.5)
+	}
 	p.Tilt = 15 * rng.Float64()
 	if cls == camTilt {
 		p.Tilt = 25 + 15*rng.Float64()
@@ -560,7 +565,9 @@ func drawCamTicket(fr *rgbf, rng *rand.Rand, f Format, m [][]bool, cls camClass,
 			}
 			// The symbol itself (all its modules) must stay in the frame.
 			if sx0+tx < 1 || sy0+ty < 1 || sx1+tx > camW-2 || sy1+ty > camH-2 {
-				p.Rot = 360 * rng.Float64()
+				if len(rot) == 0 {
+					p.Rot = 360 * rng.Float64()
+				}
 				continue
 			}
 		}

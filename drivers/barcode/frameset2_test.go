@@ -106,3 +106,44 @@ func TestCameraClutterReadsNothing(t *testing.T) {
 	}
 	t.Logf("%d clutter frames, none read", n)
 }
+
+// TestCameraRightAngles reads camera frames held near 0°, 90°, 180° and 270° (± 3°: how a
+// hand holds a ticket to a fixed camera), 11 per angle and symbology (one per class): at
+// every angle ours reads no fewer than gozxing alone (which reads 1D along rows, so it also
+// gets the frame turned by 90°), and no angle reads more than two frames fewer than another:
+// no orientation is favoured.
+func TestCameraRightAngles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("camera frames skipped in -short mode")
+	}
+	needZint(t)
+	d := NewDecoder(Options{Formats: AllFormats, ITFLengths: []int{14}})
+	for _, f := range formatsUnderTest() {
+		lo, hi := 1<<30, 0
+		for _, angle := range []float64{0, 90, 180, 270} {
+			n, ours, zx := int(numCamClasses), 0, 0
+			for i := range n {
+				rng := rand.New(rand.NewPCG(camSeed+2, uint64(f)<<32|uint64(heldOutBase+i)))
+				text := codeText(rng, f)
+				cf, err := makeCamFrame(rng, f, text, camClass(i), angle)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r, err := d.Decode(cf.img)
+				if err == nil && r.Text != text {
+					t.Errorf("%v at %v°: frame %d read as %q", f, angle, i, r.Text)
+				}
+				ours += b2i(err == nil && r.Text == text)
+				zx += b2i(gozxingAlone(f, cf.img, text))
+			}
+			t.Logf("%-10v %3v°: ours %d/%d, gozxing alone %d", f, angle, ours, n, zx)
+			if ours < zx {
+				t.Errorf("%v at %v°: ours %d/%d < gozxing alone %d", f, angle, ours, n, zx)
+			}
+			lo, hi = min(lo, ours), max(hi, ours)
+		}
+		if hi-lo > 2 {
+			t.Errorf("%v: reads vary from %d to %d with the angle", f, lo, hi)
+		}
+	}
+}
