@@ -174,7 +174,7 @@ func appendComponents(out []region, cells []cellStat, label []int32, cw, ch int,
 	low := len(faint) > 0 && faint[0]
 	member := func(c *cellStat) bool {
 		if linear {
-			return c.activeLin && c.coh >= 0.5
+			return c.activeLin && c.coh >= linMinCoh
 		}
 		if low {
 			return c.faint && c.coh < matrixMaxCoh
@@ -250,7 +250,7 @@ func componentRegion(cells []cellStat, comp []int, cw int, linear bool) (region,
 	coh := math.Sqrt(d*d+4*sxy*sxy) / (sxx + syy)
 	var ang float64
 	if linear {
-		if coh < 0.65 {
+		if coh < linMinCompCoh {
 			return region{}, false
 		}
 		ang = 0.5 * math.Atan2(2*sxy, d)
@@ -337,3 +337,12 @@ func mergeLinear(rs []region) []region {
 	}
 	return rs
 }
+
+// linMinCoh and linMinCompCoh are the coherence a cell and a whole component need to count as
+// bars. Sensor noise adds energy in every direction, so faint bars on bright (noisier) paper
+// measure 0.4–0.6 per cell: the thresholds sit below that, and the orientation agreement
+// between neighbours and the decoders' checks keep text and clutter out.
+const (
+	linMinCoh     = 0.35
+	linMinCompCoh = 0.5
+)
