@@ -415,6 +415,61 @@ func drawCamTicket(fr *rgbf, rng *rand.Rand, f Format, m [][]bool, cls camClass,
 	} else {
 		s.q = 4
 	}
+	psi, curveAlongU, floor := camOptics(rng, cls, &s, p, rot)
+	// Ticket paper beyond the quiet zone.
+	mL, mR := 2+6*rng.Float64(), 2+6*rng.Float64()
+	mT, mB := 2+6*rng.Float64(), 4+8*rng.Float64()
+	uMin, uMax := -s.q-mL, s.w+s.q+mR
+	vMin, vMax := -s.q-mT, s.h+s.q+mB
+	p.Cut = cls == camEdge || (mixed && rng.IntN(3) == 0)
+
+	H, err := placeTicket(rng, f, &s, p, psi, floor, curveAlongU, rot)
+	if err != nil {
+		return err
+	}
+	var look ticketLook
+	if cls == camFinger || (mixed && rng.IntN(3) == 0) {
+		sp := pickSpot(rng, f, &s, 0.05)
+		look.finger = &sp
+		p.Finger = true
+	}
+	if cls == camGlare || (mixed && rng.IntN(3) == 0) {
+		p.Glare = 1 + rng.IntN(2)
+		for range p.Glare {
+			sp := pickSpot(rng, f, &s, 0.04)
+			if linear {
+				sp.ru *= 0.8
+			}
+			look.glares = append(look.glares, sp)
+		}
+	}
+	look.skin = [3]float64{190 + 40*rng.Float64(), 140 + 30*rng.Float64(), 110 + 30*rng.Float64()}
+	look.tint = [3]float64{1 - 0.08*rng.Float64(), 1 - 0.08*rng.Float64(), 1 - 0.08*rng.Float64()}
+	// Black to dark blue ink, at about the same luminance.
+	blue := rng.Float64()
+	look.ink = [3]float64{max(0, p.Ink-20*blue), max(0, p.Ink-10*blue), p.Ink + 40*blue}
+
+	// Shadow: a half-plane of the frame across the symbol's centre, soft over 1–3 px.
+	if cls == camShadow || (mixed && rng.IntN(2) == 0) {
+		p.Shadow = true
+		a := rng.Float64() * 2 * math.Pi
+		cx, cy := H.apply(0, 0)
+		look.shadow.nx, look.shadow.ny = math.Cos(a), math.Sin(a)
+		look.shadow.d = cx*look.shadow.nx + cy*look.shadow.ny + (rng.Float64()-0.5)*40
+		look.shadow.k = 0.4 + 0.25*rng.Float64()
+		look.shadow.soft = 1 + 2*rng.Float64()
+	}
+
+	look.uMin, look.uMax, look.vMin, look.vMax = uMin, uMax, vMin, vMax
+	rasterTicket(fr, &s, p, H, curveAlongU, &look)
+	return nil
+}
+
+// camOptics draws the ticket's module size, rotation, tilt, curvature, ink and motion for its
+// class; it returns the tilt axis, the curvature's direction and the smallest module allowed.
+func camOptics(rng *rand.Rand, cls camClass, s *symbolLayout, p *camParams, rot []float64) (psi float64, curveAlongU bool, floor float64) {
+	mixed := cls == camMixed
+	linear := s.linear
 	// Module size at the centre.
 	switch {
 	case cls == camSmall && linear:
@@ -436,11 +491,11 @@ func drawCamTicket(fr *rgbf, rng *rand.Rand, f Format, m [][]bool, cls camClass,
 	} else if mixed {
 		p.Tilt = 20 * rng.Float64()
 	}
-	psi := rng.Float64() * 2 * math.Pi
+	psi = rng.Float64() * 2 * math.Pi
 	// Foreshortening shrinks modules across the tilt axis by up to cos(tilt) (and more on the
 	// far side): keep the narrowest projected module ≥ 1.5 px (bars) / 2 px (matrix), the
 	// smallest a camera frame resolves.
-	floor := 1.5
+	floor = 1.5
 	if !linear {
 		floor = 2
 	}
@@ -453,7 +508,7 @@ func drawCamTicket(fr *rgbf, rng *rand.Rand, f Format, m [][]bool, cls camClass,
 			p.Curve *= 2 // half the wrap angle
 		}
 	}
-	curveAlongU := linear || rng.IntN(2) == 0
+	curveAlongU = linear || rng.IntN(2) == 0
 	if p.Curve > 0 {
 		// The sides of the code are foreshortened by cos of the wrap angle there.
 		half := s.w / 2
@@ -476,17 +531,18 @@ func drawCamTicket(fr *rgbf, rng *rand.Rand, f Format, m [][]bool, cls camClass,
 			p.Motion = (0.25 + 0.25*rng.Float64()) * p.Module
 		}
 	}
-	// Ticket paper beyond the quiet zone.
-	mL, mR := 2+6*rng.Float64(), 2+6*rng.Float64()
-	mT, mB := 2+6*rng.Float64(), 4+8*rng.Float64()
-	uMin, uMax := -s.q-mL, s.w+s.q+mR
-	vMin, vMax := -s.q-mT, s.h+s.q+mB
-	p.Cut = cls == camEdge || (mixed && rng.IntN(3) == 0)
+	return psi, curveAlongU, floor
+}
 
+// placeTicket finds where the ticket goes: the homography from flat ticket coordinates
+// (modules, symbol centre at the origin) to frame pixels, with the quiet zone in the frame
+// or, for a cut frame, the frame edge inside it.
+func placeTicket(rng *rand.Rand, f Format, s *symbolLayout, p *camParams, psi, floor float64, curveAlongU bool, rot []float64) (hmat, error) {
+	linear := s.linear
 	var H hmat
 	for try := 0; ; try++ {
 		if try > 200 {
-			return fmt.Errorf("cannot place a %v ticket (module %.2f)", f, p.Module)
+			return hmat{}, fmt.Errorf("cannot place a %v ticket (module %.2f)", f, p.Module)
 		}
 		H = camera(p.Module, p.Rot*math.Pi/180, p.Tilt*math.Pi/180, psi)
 		// Symbol centre at the origin of the plane.
@@ -575,69 +631,53 @@ func drawCamTicket(fr *rgbf, rng *rand.Rand, f Format, m [][]bool, cls camClass,
 			H[3] + ty*H[6], H[4] + ty*H[7], H[5] + ty*H[8], H[6], H[7], H[8]}
 		break
 	}
+	return H, nil
+}
+
+// spot is a finger or glare blob in ticket coordinates (modules).
+type spot struct{ u, v, ru, rv float64 }
+
+// Finger and glare spots, in ticket coordinates (modules), where the symbology survives
+// them: on a linear code from the top or bottom edge over at most 40 % of the bar height;
+// on a matrix code inside the data area, clear of the finder patterns, over ≤ 6 % of it.
+func pickSpot(rng *rand.Rand, f Format, s *symbolLayout, frac float64) spot {
+	linear := s.linear
+	if linear {
+		ru := s.w * (0.05 + 0.15*rng.Float64())
+		rv := s.h * 0.4
+		v := -0.5 * rv // the blob's centre above the top: its lower half covers ≤ 40 %
+		if rng.IntN(2) == 0 {
+			v = s.h + 0.5*rv
+		}
+		return spot{s.w * (0.15 + 0.7*rng.Float64()), v, ru, rv * 1.5}
+	}
+	r := math.Sqrt(frac*s.w*s.h/math.Pi) * (0.7 + 0.3*rng.Float64())
+	// Clear of the three finder patterns (QR: 8×8 at three corners) or the L finder and
+	// clock track (DataMatrix: the border): the interior, bottom-right quarter biased.
+	lo, hi := 8+r, s.w-2-r
+	if f == DataMatrix {
+		lo, hi = 2+r, s.w-2-r
+	}
+	if hi < lo {
+		lo, hi = s.w/2, s.w/2
+	}
+	return spot{lo + (hi-lo)*rng.Float64(), lo + (hi-lo)*rng.Float64(), r, r}
+}
+
+// ticketLook is how the placed ticket looks: ink, paper tint, finger, glare and shadow.
+type ticketLook struct {
+	finger                 *spot
+	glares                 []spot
+	skin, tint, ink        [3]float64
+	shadow                 struct{ nx, ny, d, k, soft float64 }
+	uMin, uMax, vMin, vMax float64
+}
+
+// rasterTicket draws the ticket into fr through H with 2×2 supersamples, then its shadow.
+func rasterTicket(fr *rgbf, s *symbolLayout, p *camParams, H hmat, curveAlongU bool, look *ticketLook) {
+	linear := s.linear
 	Hi := H.inverse()
-
-	// Finger and glare spots, in ticket coordinates (modules), where the symbology survives
-	// them: on a linear code from the top or bottom edge over at most 40 % of the bar height;
-	// on a matrix code inside the data area, clear of the finder patterns, over ≤ 6 % of it.
-	type spot struct{ u, v, ru, rv float64 }
-	pickSpot := func(frac float64) spot {
-		if linear {
-			ru := s.w * (0.05 + 0.15*rng.Float64())
-			rv := s.h * 0.4
-			v := -0.5 * rv // the blob's centre above the top: its lower half covers ≤ 40 %
-			if rng.IntN(2) == 0 {
-				v = s.h + 0.5*rv
-			}
-			return spot{s.w * (0.15 + 0.7*rng.Float64()), v, ru, rv * 1.5}
-		}
-		r := math.Sqrt(frac*s.w*s.h/math.Pi) * (0.7 + 0.3*rng.Float64())
-		// Clear of the three finder patterns (QR: 8×8 at three corners) or the L finder and
-		// clock track (DataMatrix: the border): the interior, bottom-right quarter biased.
-		lo, hi := 8+r, s.w-2-r
-		if f == DataMatrix {
-			lo, hi = 2+r, s.w-2-r
-		}
-		if hi < lo {
-			lo, hi = s.w/2, s.w/2
-		}
-		return spot{lo + (hi-lo)*rng.Float64(), lo + (hi-lo)*rng.Float64(), r, r}
-	}
-	var finger *spot
-	if cls == camFinger || (mixed && rng.IntN(3) == 0) {
-		sp := pickSpot(0.05)
-		finger = &sp
-		p.Finger = true
-	}
-	var glares []spot
-	if cls == camGlare || (mixed && rng.IntN(3) == 0) {
-		p.Glare = 1 + rng.IntN(2)
-		for range p.Glare {
-			sp := pickSpot(0.04)
-			if linear {
-				sp.ru *= 0.8
-			}
-			glares = append(glares, sp)
-		}
-	}
-	skin := [3]float64{190 + 40*rng.Float64(), 140 + 30*rng.Float64(), 110 + 30*rng.Float64()}
-	tint := [3]float64{1 - 0.08*rng.Float64(), 1 - 0.08*rng.Float64(), 1 - 0.08*rng.Float64()}
-	// Black to dark blue ink, at about the same luminance.
-	blue := rng.Float64()
-	inkCol := [3]float64{max(0, p.Ink-20*blue), max(0, p.Ink-10*blue), p.Ink + 40*blue}
-
-	// Shadow: a half-plane of the frame across the symbol's centre, soft over 1–3 px.
-	var shadow struct{ nx, ny, d, k, soft float64 }
-	if cls == camShadow || (mixed && rng.IntN(2) == 0) {
-		p.Shadow = true
-		a := rng.Float64() * 2 * math.Pi
-		cx, cy := H.apply(0, 0)
-		shadow.nx, shadow.ny = math.Cos(a), math.Sin(a)
-		shadow.d = cx*shadow.nx + cy*shadow.ny + (rng.Float64()-0.5)*40
-		shadow.k = 0.4 + 0.25*rng.Float64()
-		shadow.soft = 1 + 2*rng.Float64()
-	}
-
+	uMin, uMax, vMin, vMax := look.uMin, look.uMax, look.vMin, look.vMax
 	// Rasterise: 2×2 supersamples per pixel, each mapped back onto the plane.
 	x0, y0, x1, y1 := camW, camH, 0, 0
 	for i := 0; i <= 16; i++ {
@@ -674,26 +714,26 @@ func drawCamTicket(fr *rgbf, rng *rand.Rand, f Format, m [][]bool, cls camClass,
 				if u < uMin || u >= uMax || v < vMin || v >= vMax {
 					continue
 				}
-				c := [3]float64{p.Paper * tint[0], p.Paper * tint[1], p.Paper * tint[2]}
+				c := [3]float64{p.Paper * look.tint[0], p.Paper * look.tint[1], p.Paper * look.tint[2]}
 				if s.dark(u, v) {
-					c = inkCol
+					c = look.ink
 				}
 				// Printed text line under the code.
 				if v > textV && v < textV+3 && u > 0 && u < s.w && int(u/1.5)%4 != 3 && (int(u*7)^int(v*3))%3 == 0 {
 					c = [3]float64{p.Ink + 20, p.Ink + 20, p.Ink + 20}
 				}
-				for _, g := range glares {
+				for _, g := range look.glares {
 					du, dv := (u-g.u)/g.ru, (v-g.v)/g.rv
 					w := 1.3 * math.Exp(-(du*du + dv*dv))
 					for k := range c {
 						c[k] += w * (300 - c[k])
 					}
 				}
-				if finger != nil {
-					du, dv := (u-finger.u)/finger.ru, (v-finger.v)/finger.rv
+				if look.finger != nil {
+					du, dv := (u-look.finger.u)/look.finger.ru, (v-look.finger.v)/look.finger.rv
 					if d := du*du + dv*dv; d < 1 {
 						sh := 1 - 0.3*d // rounder in the middle
-						c = [3]float64{skin[0] * sh, skin[1] * sh, skin[2] * sh}
+						c = [3]float64{look.skin[0] * sh, look.skin[1] * sh, look.skin[2] * sh}
 					}
 				}
 				for k := range acc {
@@ -713,8 +753,8 @@ func drawCamTicket(fr *rgbf, rng *rand.Rand, f Format, m [][]bool, cls camClass,
 	if p.Shadow {
 		for y := range camH {
 			for x := range camW {
-				t := (float64(x)*shadow.nx + float64(y)*shadow.ny - shadow.d) / shadow.soft
-				l := 1 - (1-shadow.k)*logistic(t)
+				t := (float64(x)*look.shadow.nx + float64(y)*look.shadow.ny - look.shadow.d) / look.shadow.soft
+				l := 1 - (1-look.shadow.k)*logistic(t)
 				i := 3 * (y*camW + x)
 				for k := range 3 {
 					fr.pix[i+k] *= l
@@ -722,7 +762,6 @@ func drawCamTicket(fr *rgbf, rng *rand.Rand, f Format, m [][]bool, cls camClass,
 			}
 		}
 	}
-	return nil
 }
 
 func curveFwd(x, r float64, on bool) float64 {
