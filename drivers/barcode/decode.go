@@ -690,8 +690,13 @@ func (d *Decoder) decodeMatrix(g *gray, r region, magnified bool) (Result, bool)
 		}
 		// Local contrast equalised over about three modules' worth of crop: faded print,
 		// grey ink, a shadow edge across the symbol.
-		c = c.normalize(max(6, int(0.06*float64(c.w))), 10)
-		return d.decode2D(&c, true)
+		n := c.normalize(max(6, int(0.06*float64(c.w))), 10)
+		if res, ok := d.decode2D(&n, true); ok {
+			return res, true
+		}
+		// Over about one module and a half: a glare spot's halo, a steep shadow.
+		n = c.normalize(max(4, int(0.03*float64(c.w))), 10)
+		return d.decode2D(&n, true)
 	}
 	// Only small symbols need magnifying; on a large busy region (noise, a page of text)
 	// gozxing's finder-pattern search turns cubic in its candidates and costs seconds.
@@ -759,7 +764,7 @@ func (d *Decoder) decode2DWith(g *gray, located bool, binarizer func(gozxing.Lum
 // matrixBudget is the number of crop pixels a frame may hand to gozxing's 2D readers:
 // about sixteen 240-pixel crops or three at 640 pixels (≈ 25 ms on the target's class of
 // core); candidates beyond it are skipped.
-const matrixBudget = 1_000_000
+const matrixBudget = 1_400_000
 
 // minNeighbourCorr is the adjacent-pixel correlation under which a region is taken for
 // noise (gray.neighbourCorr): printed symbols photographed measure 0.6 and more.
