@@ -762,8 +762,8 @@ func (d *Decoder) decode2DWith(g *gray, located bool, binarizer func(gozxing.Lum
 }
 
 // matrixBudget is the number of crop pixels a frame may hand to gozxing's 2D readers:
-// about sixteen 240-pixel crops or three at 640 pixels (≈ 25 ms on the target's class of
-// core); candidates beyond it are skipped.
+// about twenty-four 240-pixel crops or three at 640 pixels (≈ 30 ms on this machine's
+// cores); candidates beyond it are skipped.
 const matrixBudget = 1_400_000
 
 // minNeighbourCorr is the adjacent-pixel correlation under which a region is taken for
