@@ -138,7 +138,7 @@ func codeFromArgs(args []string, secretHex string) (codes.Code, error) {
 }
 
 func codeDecodeCmd() *cobra.Command {
-	return &cobra.Command{
+	return withRawFlag(&cobra.Command{
 		Use:   "decode FILE",
 		Short: "Find a code in an image (PNG or JPEG) and print its kind and text",
 		Long: `Find a pack, ticket or validation code anywhere in an image (a render or a camera
@@ -173,5 +173,5 @@ with the reason, when no code is found or the symbol holds none of our codes.`,
 			}
 			return nil
 		},
-	}
+	})
 }

@@ -51,6 +51,7 @@ type Decoder struct {
 	qr      *qrcode.QRCodeReader
 	dm      *datamatrix.DataMatrixReader
 	row     *gozxing.BitArray
+	budget  int // crop pixels left for the 2D readers in this frame
 }
 
 type rowDecoder interface {
@@ -83,35 +84,84 @@ func Decode(img image.Image) (Result, error) {
 // Decode finds and decodes one code of the decoder's formats anywhere in img: first in the
 // regions the locator proposes, best first, then with gozxing's full-frame detectors.
 func (d *Decoder) Decode(img image.Image) (Result, error) {
+	var res Result
+	err := d.scan(img, func(r Result) bool { res = r; return false })
+	if err != nil {
+		return Result{}, err
+	}
+	if res.Text == "" {
+		return Result{}, ErrNotFound
+	}
+	return res, nil
+}
+
+// DecodeAll returns every distinct symbol (format and text) it finds in img, in the order
+// found; ErrNotFound when there is none. It tries every candidate region where Decode
+// stops at the first read, so it costs more.
+func (d *Decoder) DecodeAll(img image.Image) ([]Result, error) {
+	var all []Result
+	err := d.scan(img, func(r Result) bool {
+		for _, a := range all {
+			if a.Format == r.Format && a.Text == r.Text {
+				return true
+			}
+		}
+		all = append(all, r)
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(all) == 0 {
+		return nil, ErrNotFound
+	}
+	return all, nil
+}
+
+// scan hands each symbol read to emit until emit returns false. A region that reads is not
+// tried again; the full-frame fallback runs only when no region read.
+func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 	b := img.Bounds()
 	if b.Dx() < 8 || b.Dy() < 8 {
-		return Result{}, fmt.Errorf("%w: image %dx%d too small", ErrNotFound, b.Dx(), b.Dy())
+		return fmt.Errorf("%w: image %dx%d too small", ErrNotFound, b.Dx(), b.Dy())
 	}
 	g := toGray(img)
+	d.budget = matrixBudget
 	regions := locate(&g)
+	read := make([]bool, len(regions))
+	found := false
 	// Cheap attempts on every candidate first, best first; the costly magnified matrix
 	// crops only when those fail.
 	for stage := range 2 {
 		tried1D, tried2D := 0, 0
-		for _, r := range regions {
+		for i, r := range regions {
+			if read[i] {
+				continue
+			}
+			var res Result
+			var ok bool
 			if r.linear && stage == 0 && d.opt.Formats&OneD != 0 && tried1D < 4 {
 				tried1D++
-				if res, ok := d.decodeLinear(&g, r); ok {
-					return res, nil
-				}
+				res, ok = d.decodeLinear(&g, r)
 			}
-			if !r.linear && d.opt.Formats&TwoD != 0 && tried2D < 4-2*stage {
+			if !r.linear && d.opt.Formats&TwoD != 0 && tried2D < 4-3*stage {
 				tried2D++
-				if res, ok := d.decodeMatrix(&g, r, stage == 1); ok {
-					return res, nil
+				res, ok = d.decodeMatrix(&g, r, stage == 1)
+			}
+			if ok {
+				read[i], found = true, true
+				if !emit(res) {
+					return nil
 				}
 			}
 		}
 	}
-	if res, ok := d.decodeFull(&g); ok {
-		return res, nil
+	if !found {
+		if res, ok := d.decodeFull(&g); ok {
+			emit(res)
+		}
 	}
-	return Result{}, ErrNotFound
+	return nil
 }
 
 // decodeLinear reads bands across the bars of a linear candidate: each band averages 21
@@ -121,11 +171,193 @@ func (d *Decoder) Decode(img image.Image) (Result, error) {
 // ways round. The region is extended generously along the bars' normal, since the
 // locator's cells may miss the symbol's ends.
 func (d *Decoder) decodeLinear(g *gray, r region) (Result, bool) {
+	if res, ok := d.readLinear(g, r); ok {
+		return res, true
+	}
+	// A region that took in clutter coherent at the same angle (a striped mat beside a faint
+	// code) misleads the angle refinement and the fit, which follow the strongest contrast.
+	// Narrow it to the lines richest in bar edges, whatever their contrast, and read again.
+	n, ok := fitByEdges(g, r)
+	if !ok || (math.Hypot(n.cx-r.cx, n.cy-r.cy) < 4 && n.halfV > 0.7*r.halfV) {
+		return Result{}, false
+	}
+	return d.readLinear(g, n)
+}
+
+// readLinear is decodeLinear on one region.
+func (d *Decoder) readLinear(g *gray, r region) (Result, bool) {
 	margin := 0.5*r.halfU + 2*cellSize
 	r.angle = refineAngle(g, r, margin)
 	ux, uy := math.Cos(r.angle), math.Sin(r.angle)
 	vx, vy := -uy, ux
-	length := 2 * (r.halfU + margin)
+	r = fitAcross(g, r, ux, uy, vx, vy)
+	// Wide bands first (noise); then narrow ones across the whole height, for bars that are
+	// not parallel (perspective, curved paper) or partly covered (a finger, glare).
+	bands := []band{{0, 10}, {-0.25, 10}, {0.25, 10}, {-0.5, 10}, {0.5, 10},
+		{-0.7, 3}, {0.7, 3}, {-0.35, 3}, {0.35, 3}, {0, 3}, {-0.85, 2}, {0.85, 2}}
+	votes := map[Result]int{}
+	edges := 0
+	if res, ok := d.scanBands(g, r, ux, uy, vx, vy, r.halfU+margin, bands[:5], votes, &edges); ok {
+		return res, true
+	}
+	// The narrow bands and the slanted scan only where the wide bands saw a symbol's worth
+	// of bars (Code 128 and ITF of 6 digits or more have over 40 edges): clutter stops here.
+	if edges < minSymbolEdges {
+		return Result{}, false
+	}
+	if res, ok := d.scanBands(g, r, ux, uy, vx, vy, r.halfU+margin, bands[5:], votes, &edges); ok {
+		return res, true
+	}
+	// Seen at a slant (perspective), the bars are sheared: the line through the symbol
+	// (the cells' long axis) is no longer their normal, and a scan along the normal leaves
+	// the bars before their end. Scan along the axis then, still averaging along the bars.
+	delta := angleDiff(r.axis, r.angle)
+	if delta < 2*math.Pi/180 || delta > 35*math.Pi/180 {
+		return Result{}, false
+	}
+	ax, ay := math.Cos(r.axis), math.Sin(r.axis)
+	if ax*ux+ay*uy < 0 {
+		ax, ay = -ax, -ay
+	}
+	half := (r.halfU + margin) / math.Cos(delta)
+	narrow := []band{{0, 2}, {-0.3, 2}, {0.3, 2}, {-0.6, 2}, {0.6, 2}, {-0.15, 2}, {0.15, 2}}
+	return d.scanBands(g, r, ax, ay, vx, vy, half, narrow, votes, &edges)
+}
+
+// fitAcross narrows a linear region across the bars to where they are: the cells of a
+// ticket's text line or border, coherent at the same angle, may have joined the component,
+// and bands spread over that height would miss the bars. Each line across the region (every
+// 2 px) scores its edge activity along the bars' normal; the run of lines around the most
+// active one, above 40 % of the way from the least active to it, is the bars' extent.
+func fitAcross(g *gray, r region, ux, uy, vx, vy float64) region {
+	const step = 2.0
+	lo, hi := -r.halfV-cellSize, r.halfV+cellSize
+	m := int((hi-lo)/step) + 1
+	if m < 4 {
+		return r
+	}
+	act := make([]float64, m)
+	best := 0
+	for j := range act {
+		v := lo + float64(j)*step
+		sx, sy := r.cx-r.halfU*ux+v*vx, r.cy-r.halfU*uy+v*vy
+		prev := g.at(sx, sy)
+		for t := 1.0; t < 2*r.halfU; t++ {
+			c := g.at(sx+t*ux, sy+t*uy)
+			act[j] += math.Abs(c - prev)
+			prev = c
+		}
+		if act[j] > act[best] {
+			best = j
+		}
+	}
+	base := slices.Min(act) // paper or desk beyond the bars: noise and texture
+	thr := base + 0.4*(act[best]-base)
+	a, b := best, best
+	for a > 0 && act[a-1] >= thr {
+		a--
+	}
+	for b < m-1 && act[b+1] >= thr {
+		b++
+	}
+	v0, v1 := lo+float64(a)*step, lo+float64(b)*step
+	if v1-v0 < 8 || (v1-v0)/2 >= r.halfV {
+		return r
+	}
+	mid := (v0 + v1) / 2
+	r.cx, r.cy = r.cx+mid*vx, r.cy+mid*vy
+	r.halfV = (v1-v0)/2 + step
+	return r
+}
+
+// fitByEdges narrows a linear region across the bars to the lines (every 2 px, at the
+// region's angle) that cross the most bar edges: alternating steps well above the line's own
+// median step, so whatever the contrast (a code has dozens, a striped mat a few). The run of
+// lines around the richest one, with at least half its count, is the bars' extent; ok is
+// false when no line crosses a symbol's worth of edges.
+func fitByEdges(g *gray, r region) (region, bool) {
+	const step = 2.0
+	ux, uy := math.Cos(r.angle), math.Sin(r.angle)
+	vx, vy := -uy, ux
+	lo, hi := -r.halfV-cellSize, r.halfV+cellSize
+	m := int((hi-lo)/step) + 1
+	n := int(2 * r.halfU)
+	if m < 4 || n < 16 {
+		return r, false
+	}
+	act := make([]int, m)
+	diff := make([]float64, n)
+	mags := make([]float64, n)
+	best := 0
+	for j := range act {
+		v := lo + float64(j)*step
+		sx, sy := r.cx-r.halfU*ux+v*vx, r.cy-r.halfU*uy+v*vy
+		prev := g.at(sx, sy)
+		for i := range diff {
+			c := g.at(sx+float64(i+1)*ux, sy+float64(i+1)*uy)
+			diff[i] = c - prev
+			mags[i] = math.Abs(diff[i])
+			prev = c
+		}
+		slices.Sort(mags)
+		thr := max(3*mags[n/2], 4)
+		last := 0.0
+		for _, d := range diff {
+			if math.Abs(d) > thr && (last == 0 || (d > 0) != (last > 0)) {
+				act[j]++
+				last = d
+			}
+		}
+		if act[j] > act[best] {
+			best = j
+		}
+	}
+	if act[best] < minSymbolEdges {
+		return r, false
+	}
+	a, b := best, best
+	for a > 0 && 2*act[a-1] >= act[best] {
+		a--
+	}
+	for b < m-1 && 2*act[b+1] >= act[best] {
+		b++
+	}
+	v0, v1 := lo+float64(a)*step, lo+float64(b)*step
+	mid := (v0 + v1) / 2
+	r.cx, r.cy = r.cx+mid*vx, r.cy+mid*vy
+	r.halfV = max((v1-v0)/2+step, 12)
+	return r, true
+}
+
+// minSymbolEdges is the number of bar edges under which a band holds no code of ours.
+const minSymbolEdges = 30
+
+// transitions counts the bar/space changes of a row.
+func transitions(bits []bool) int {
+	n := 0
+	for i := 1; i < len(bits); i++ {
+		if bits[i] != bits[i-1] {
+			n++
+		}
+	}
+	return n
+}
+
+// band is a scan band: its offset across the region in halfV and the number of lines
+// averaged either side of its centre.
+type band struct{ f, half float64 }
+
+// scanBands reads bands along (ax, ay) over ±half from the region's centre, each averaging
+// lines offset along (bx, by) (the bars' direction), through both bar finders and the row
+// decoders. Samples beyond the frame repeat its edge (where the frame cuts a quiet zone,
+// paper: whitening them instead read fewer, since a scan line often leaves the ticket first).
+//
+// A read from a wide band (≥ 15 lines averaged) is taken at once. A narrow band sees more
+// noise, and a misread can pass Code 128's modulo-103 check (about 1 in 100 garbled rows):
+// its read counts only once another narrow band agrees (votes, shared by the passes over
+// one region).
+func (d *Decoder) scanBands(g *gray, r region, ax, ay, bx, by, half float64, bands []band, votes map[Result]int, edges *int) (Result, bool) {
+	length := 2 * half
 	k := 2.0
 	if length > 900 {
 		k = 1
@@ -136,15 +368,19 @@ func (d *Decoder) decodeLinear(g *gray, r region) (Result, bool) {
 	}
 	prof := make([]float64, n)
 	bits := make([]bool, n)
-	for _, f := range []float64{0, -0.25, 0.25, -0.5, 0.5} {
-		off := f * r.halfV
+	for _, bd := range bands {
+		off := bd.f * r.halfV
 		clear(prof)
-		for dv := -10.0; dv <= 10; dv++ {
-			sx := r.cx - (r.halfU+margin)*ux + (off+dv)*vx
-			sy := r.cy - (r.halfU+margin)*uy + (off+dv)*vy
+		step := 1.0
+		if bd.half >= 7 {
+			step = 2 // 11 lines of a wide band average the noise well enough
+		}
+		for dv := -bd.half; dv <= bd.half; dv += step {
+			sx := r.cx - half*ax + (off+dv)*bx
+			sy := r.cy - half*ay + (off+dv)*by
 			for i := range prof {
 				t := (float64(i) + 0.5) / k
-				prof[i] += g.at(sx+t*ux, sy+t*uy)
+				prof[i] += g.at(sx+t*ax, sy+t*ay)
 			}
 		}
 		for method := range 2 {
@@ -156,8 +392,17 @@ func (d *Decoder) decodeLinear(g *gray, r region) (Result, bool) {
 				binarize(prof, bits, max(12, n/10))
 			}
 			trimToSymbol(bits)
+			if e := transitions(bits); e > *edges {
+				*edges = e
+			}
 			if res, ok := d.decodeBits(bits); ok {
-				return res, true
+				if bd.half >= 7 {
+					return res, true
+				}
+				if votes[res]++; votes[res] >= 2 {
+					return res, true
+				}
+				break // the other method would only repeat the band's read
 			}
 		}
 	}
@@ -428,14 +673,30 @@ func (d *Decoder) decodeMatrix(g *gray, r region, magnified bool) (Result, bool)
 	k1 := min(4, 640/(2*s))
 	crop := func(k float64) gray {
 		n := int(2 * s * k)
-		return g.resample(ox, oy, cos/k, sin/k, -sin/k, cos/k, n, n)
+		c := g.resample(ox, oy, cos/k, sin/k, -sin/k, cos/k, n, n)
+		c.stretch()
+		return c
 	}
 	if 2*s*k0 < 24 || 2*s > 1200 {
 		return Result{}, false
 	}
+	if g.neighbourCorr(int(r.cx-s), int(r.cy-s), int(r.cx+s), int(r.cy+s)) < minNeighbourCorr {
+		return Result{}, false // sensor noise, not print
+	}
 	if !magnified {
 		c := crop(k0)
-		return d.decode2D(&c, true)
+		if res, ok := d.decode2D(&c, true); ok {
+			return res, true
+		}
+		// Local contrast equalised over about three modules' worth of crop: faded print,
+		// grey ink, a shadow edge across the symbol.
+		n := c.normalize(max(6, int(0.06*float64(c.w))), 10)
+		if res, ok := d.decode2D(&n, true); ok {
+			return res, true
+		}
+		// Over about one module and a half: a glare spot's halo, a steep shadow.
+		n = c.normalize(max(4, int(0.03*float64(c.w))), 10)
+		return d.decode2D(&n, true)
 	}
 	// Only small symbols need magnifying; on a large busy region (noise, a page of text)
 	// gozxing's finder-pattern search turns cubic in its candidates and costs seconds.
@@ -462,6 +723,11 @@ func (d *Decoder) decode2D(g *gray, located bool) (Result, bool) {
 }
 
 func (d *Decoder) decode2DWith(g *gray, located bool, binarizer func(gozxing.LuminanceSource) gozxing.Binarizer) (Result, bool) {
+	// gozxing's 2D search costs about its image area (more on busy crops): each frame gets a
+	// budget of pixels, so that a frame full of clutter stays within a camera frame time.
+	if d.budget -= g.w * g.h; d.budget < 0 {
+		return Result{}, false
+	}
 	src, err := gozxing.NewPlanarYUVLuminanceSource(g.pix, g.w, g.h, 0, 0, g.w, g.h, false)
 	if err != nil {
 		return Result{}, false
@@ -471,8 +737,16 @@ func (d *Decoder) decode2DWith(g *gray, located bool, binarizer func(gozxing.Lum
 		return Result{}, false
 	}
 	if d.opt.Formats&QRCode != 0 {
-		if res, err := d.qr.Decode(bmp, nil); err == nil {
+		res, err := d.qr.Decode(bmp, nil)
+		if err == nil {
 			if r, ok := d.result(res, located); ok {
+				return r, true
+			}
+		}
+		// No valid symbol through gozxing's transform: perhaps a false alignment pattern
+		// (decodeQRAffine).
+		if located {
+			if r, ok := d.decodeQRAffine(bmp); ok {
 				return r, true
 			}
 		}
@@ -487,9 +761,18 @@ func (d *Decoder) decode2DWith(g *gray, located bool, binarizer func(gozxing.Lum
 	return Result{}, false
 }
 
+// matrixBudget is the number of crop pixels a frame may hand to gozxing's 2D readers:
+// about twenty-four 240-pixel crops or three at 640 pixels (≈ 30 ms on this machine's
+// cores); candidates beyond it are skipped.
+const matrixBudget = 1_400_000
+
+// minNeighbourCorr is the adjacent-pixel correlation under which a region is taken for
+// noise (gray.neighbourCorr): printed symbols photographed measure 0.6 and more.
+const minNeighbourCorr = 0.35
+
 // decodeFull is the fallback: gozxing's own detectors over the whole frame.
 func (d *Decoder) decodeFull(g *gray) (Result, bool) {
-	if d.opt.Formats&TwoD != 0 {
+	if d.opt.Formats&TwoD != 0 && g.neighbourCorr(0, 0, g.w, g.h) >= minNeighbourCorr {
 		if r, ok := d.decode2D(g, false); ok {
 			return r, true
 		}

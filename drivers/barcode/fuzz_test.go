@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// FuzzDecode: any pixels either decode to a non-empty text of an enabled format with its
-// AIM identifier, or give ErrNotFound; never a panic (gozxing included).
+// FuzzDecode: any pixels either decode (Decode, DecodeAll) to non-empty texts of enabled
+// formats with their AIM identifiers, or give ErrNotFound; never a panic (gozxing included).
 func FuzzDecode(f *testing.F) {
 	img, _ := Render(QRCode, "00N0Y4G2VTPVXVR14D2PF2DBS", RenderOptions{Module: 1, QuietZone: 2})
 	f.Add(uint8(img.Rect.Dx()), img.Pix)
@@ -23,6 +23,15 @@ func FuzzDecode(f *testing.F) {
 		}
 		h := len(pix) / width
 		g := &image.Gray{Pix: pix[:width*h], Stride: width, Rect: image.Rect(0, 0, width, h)}
+		all, errAll := NewDecoder(Options{Formats: AllFormats}).DecodeAll(g)
+		if errAll != nil && !errors.Is(errAll, ErrNotFound) {
+			t.Fatalf("DecodeAll error %v is not ErrNotFound", errAll)
+		}
+		for _, r := range all {
+			if r.Text == "" || r.Format == 0 || r.Symbology == "" {
+				t.Fatalf("DecodeAll: empty result %+v", r)
+			}
+		}
 		r, err := NewDecoder(Options{Formats: AllFormats}).Decode(g)
 		if err != nil {
 			if !errors.Is(err, ErrNotFound) {

@@ -128,3 +128,102 @@ func (g *gray) sharpen(radius int, amount float64) gray {
 	}
 	return out
 }
+
+// stretch maps the 1st–99th percentile of g's levels onto 0–255 in place: a low-contrast
+// symbol (faded print, grey ink) otherwise stays under the binarizer's minimum local range.
+func (g *gray) stretch() {
+	var hist [256]int
+	for _, v := range g.pix {
+		hist[v]++
+	}
+	n := len(g.pix)
+	lo, hi, acc := 0, 255, 0
+	for i, c := range hist {
+		acc += c
+		if acc > n/100 {
+			lo = i
+			break
+		}
+	}
+	acc = 0
+	for i := 255; i >= 0; i-- {
+		acc += hist[i]
+		if acc > n/100 {
+			hi = i
+			break
+		}
+	}
+	if hi-lo < 8 || (lo == 0 && hi == 255) {
+		return
+	}
+	var lut [256]byte
+	for i := range lut {
+		lut[i] = byte(max(0, min(255, (i-lo)*255/(hi-lo))))
+	}
+	for i, v := range g.pix {
+		g.pix[i] = lut[v]
+	}
+}
+
+// normalize returns g with its local contrast equalised: each pixel's difference to the
+// mean of its (2·radius+1)² neighbourhood, divided by the local standard deviation (at least
+// minStd), mapped around mid grey. A faded symbol and one under a hard shadow edge come out
+// at full contrast; flat paper stays flat (its noise under minStd).
+func (g *gray) normalize(radius int, minStd float64) gray {
+	w, h := g.w, g.h
+	out := gray{w: w, h: h, pix: make([]byte, len(g.pix))}
+	s1 := make([]int64, (w+1)*(h+1))
+	s2 := make([]int64, (w+1)*(h+1))
+	for y := 0; y < h; y++ {
+		var r1, r2 int64
+		for x := 0; x < w; x++ {
+			v := int64(g.pix[y*w+x])
+			r1 += v
+			r2 += v * v
+			s1[(y+1)*(w+1)+x+1] = s1[y*(w+1)+x+1] + r1
+			s2[(y+1)*(w+1)+x+1] = s2[y*(w+1)+x+1] + r2
+		}
+	}
+	for y := 0; y < h; y++ {
+		y0, y1 := max(0, y-radius), min(h, y+radius+1)
+		for x := 0; x < w; x++ {
+			x0, x1 := max(0, x-radius), min(w, x+radius+1)
+			n := float64((y1 - y0) * (x1 - x0))
+			a := float64(s1[y1*(w+1)+x1] - s1[y0*(w+1)+x1] - s1[y1*(w+1)+x0] + s1[y0*(w+1)+x0])
+			b := float64(s2[y1*(w+1)+x1] - s2[y0*(w+1)+x1] - s2[y1*(w+1)+x0] + s2[y0*(w+1)+x0])
+			mean := a / n
+			sd := math.Sqrt(max(0, b/n-mean*mean))
+			v := 128 + 70*(float64(g.pix[y*w+x])-mean)/max(sd, minStd)
+			out.pix[y*w+x] = byte(max(0, min(255, math.Round(v))))
+		}
+	}
+	return out
+}
+
+// neighbourCorr returns the correlation of horizontally adjacent pixels over the rectangle
+// (every other row): near 1 for anything printed and photographed (modules span ≥ 1.5
+// pixels and the lens blurs), near 0 for sensor noise. It lets the decoder skip a region of
+// pure noise before gozxing's finder-pattern search, which turns cubic on it.
+func (g *gray) neighbourCorr(x0, y0, x1, y1 int) float64 {
+	x0, y0 = max(0, x0), max(0, y0)
+	x1, y1 = min(g.w, x1), min(g.h, y1)
+	var n, s, s2, d2 float64
+	for y := y0; y < y1; y += 2 {
+		row := g.pix[y*g.w:]
+		for x := x0; x+1 < x1; x++ {
+			v, w := float64(row[x]), float64(row[x+1])
+			s += v
+			s2 += v * v
+			d2 += (w - v) * (w - v)
+			n++
+		}
+	}
+	if n < 16 {
+		return 1
+	}
+	variance := s2/n - (s/n)*(s/n)
+	if variance < 1 {
+		return 1
+	}
+	return 1 - d2/n/(2*variance)
+}

@@ -20,9 +20,12 @@ type cellStat struct {
 	sxx, syy, sxy float64 // structure tensor sums
 	c4, s4        float64 // Σ |g|²·(cos 4θ, sin 4θ)
 	e             float64 // mean squared gradient
+	fine          float64 // e over the cell's grey-level variance: fineness of structure, whatever the contrast
 	coh           float64 // coherence in [0, 1]: 1 = one direction (bars)
 	ang           float64 // gradient direction mod π
-	active        bool
+	active        bool    // busy: a matrix candidate's cell
+	activeLin     bool    // busy or coherent enough for a linear candidate's cell
+	faint         bool    // above the lower floor of faint matrix symbols
 }
 
 // region is a candidate symbol: a rotated rectangle in frame pixels. For a linear code u
@@ -31,6 +34,7 @@ type region struct {
 	linear       bool
 	cx, cy       float64
 	angle        float64
+	axis         float64 // linear: direction of the cells' long axis (the line through the symbol)
 	halfU, halfV float64
 	score        float64
 }
@@ -38,21 +42,69 @@ type region struct {
 // locate returns candidate regions, best first: linear ones (coherent cells with one
 // orientation) and matrix ones (busy, incoherent clusters).
 func locate(g *gray) []region {
-	cw, ch := g.w/cellSize, g.h/cellSize
-	if cw < 2 || ch < 2 {
+	cells, cw, ch := cellStats(g)
+	if cells == nil {
 		return nil
 	}
-	cells := make([]cellStat, cw*ch)
+	markActive(cells)
+	var regions []region
+	label := make([]int32, len(cells))
+	// Linear codes: coherent cells whose orientations agree within ~17°.
+	regions = appendComponents(regions, cells, label, cw, ch, true)
+	regions = mergeLinear(regions)
+	clear(label)
+	// Matrix codes: any busy cells; kept when the cluster as a whole is incoherent.
+	regions = appendComponents(regions, cells, label, cw, ch, false)
+	// Faint matrix symbols: the clusters over the lower floor, unless one of them is a
+	// cluster already found (those with their clutter neighbours cut off by the higher one).
+	clear(label)
+	strong := len(regions)
+	for _, r := range appendComponents(nil, cells, label, cw, ch, false, true) {
+		dup := false
+		for _, q := range regions[:strong] {
+			if !q.linear && math.Hypot(r.cx-q.cx, r.cy-q.cy) < 0.5*max(q.halfU, q.halfV) &&
+				math.Abs(max(r.halfU, r.halfV)-max(q.halfU, q.halfV)) < 0.3*max(q.halfU, q.halfV) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			regions = append(regions, r)
+		}
+	}
+	slices.SortFunc(regions, func(a, b region) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return 0
+	})
+	return regions
+}
+
+// cellStats measures every cell of g (cw×ch of them; nil when g is under two cells wide).
+func cellStats(g *gray) (cells []cellStat, cw, ch int) {
+	cw, ch = g.w/cellSize, g.h/cellSize
+	if cw < 2 || ch < 2 {
+		return nil, 0, 0
+	}
+	cells = make([]cellStat, cw*ch)
 	w := g.w
 	for cy := 0; cy < ch; cy++ {
 		for cx := 0; cx < cw; cx++ {
 			c := &cells[cy*cw+cx]
+			var s1, s2 float64
 			for y := cy*cellSize + 1; y < (cy+1)*cellSize && y < g.h-1; y += 2 {
 				row := g.pix[y*w:]
 				up, down := g.pix[(y-1)*w:], g.pix[(y+1)*w:]
 				for x := cx*cellSize + 1; x < (cx+1)*cellSize && x < w-1; x += 2 {
 					gx := float64(int(row[x+1]) - int(row[x-1]))
 					gy := float64(int(down[x]) - int(up[x]))
+					v := float64(row[x])
+					s1 += v
+					s2 += v * v
 					xx, yy, xy := gx*gx, gy*gy, gx*gy
 					c.sxx += xx
 					c.syy += yy
@@ -66,6 +118,7 @@ func locate(g *gray) []region {
 			}
 			sum := c.sxx + c.syy
 			c.e = sum / 64
+			c.fine = c.e / (max(0, s2/64-(s1/64)*(s1/64)) + 25)
 			if sum > 0 {
 				d := c.sxx - c.syy
 				c.coh = math.Sqrt(d*d+4*c.sxy*c.sxy) / sum
@@ -73,6 +126,11 @@ func locate(g *gray) []region {
 			}
 		}
 	}
+	return cells, cw, ch
+}
+
+// markActive marks the cells busy enough to join a candidate.
+func markActive(cells []cellStat) {
 	// Threshold: well above the noise floor (the quieter cells are paper or background; the
 	// 25th percentile, so that a symbol filling most of the image does not raise the floor)
 	// and a fraction of the busiest cell, so that dim light and low contrast still pass.
@@ -82,29 +140,26 @@ func locate(g *gray) []region {
 	}
 	slices.Sort(es)
 	top := es[len(es)-1]
-	thr := max(min(6*es[len(es)/4], 0.25*top), 0.08*top, 200)
+	esP25 := es[len(es)/4]
+	thr := max(min(4*esP25, 0.25*top), 0.02*top, 80)
+	// Bars are also found by their coherent energy (e·coh): sensor noise has energy in every
+	// direction and little coherent energy, so faint bars under strong noise, which the
+	// plain energy threshold loses, stand out on it.
 	for i := range cells {
-		cells[i].active = cells[i].e >= thr
+		es[i] = cells[i].e * cells[i].coh
+	}
+	slices.Sort(es)
+	thrLin := max(min(4*es[len(es)/4], 0.25*es[len(es)-1]), 15)
+	// Matrix cells: a lower floor, for faint symbols (no coherence to tell them from noise,
+	// but four times the noise floor is still far above it).
+	thrMat := max(min(4*esP25, 0.25*top), 0.005*top, 30)
+	for i := range cells {
+		c := &cells[i]
+		c.active = c.e >= thr
+		c.faint = c.e >= thrMat
+		c.activeLin = c.active || c.e*c.coh >= thrLin
 	}
 
-	var regions []region
-	label := make([]int32, len(cells))
-	// Linear codes: coherent cells whose orientations agree within ~17°.
-	regions = appendComponents(regions, cells, label, cw, ch, true)
-	regions = mergeLinear(regions)
-	clear(label)
-	// Matrix codes: any busy cells; kept when the cluster as a whole is incoherent.
-	regions = appendComponents(regions, cells, label, cw, ch, false)
-	slices.SortFunc(regions, func(a, b region) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		}
-		return 0
-	})
-	return regions
 }
 
 func angleDiff(a, b float64) float64 {
@@ -115,10 +170,14 @@ func angleDiff(a, b float64) float64 {
 	return d
 }
 
-func appendComponents(out []region, cells []cellStat, label []int32, cw, ch int, linear bool) []region {
+func appendComponents(out []region, cells []cellStat, label []int32, cw, ch int, linear bool, faint ...bool) []region {
+	low := len(faint) > 0 && faint[0]
 	member := func(c *cellStat) bool {
 		if linear {
-			return c.active && c.coh >= 0.5
+			return c.activeLin && c.coh >= linMinCoh
+		}
+		if low {
+			return c.faint && c.coh < matrixMaxCoh
 		}
 		return c.active && c.coh < matrixMaxCoh
 	}
@@ -144,6 +203,11 @@ func appendComponents(out []region, cells []cellStat, label []int32, cw, ch int,
 					if nx < 0 || ny < 0 || nx >= cw || ny >= ch {
 						continue
 					}
+					// Matrix clusters grow through edges only: diagonal contacts glue text
+					// and other clutter to the symbol.
+					if !linear && dx != 0 && dy != 0 {
+						continue
+					}
 					j := ny*cw + nx
 					if label[j] != 0 || !member(&cells[j]) {
 						continue
@@ -167,7 +231,7 @@ func componentRegion(cells []cellStat, comp []int, cw int, linear bool) (region,
 	if len(comp) < 3 {
 		return region{}, false
 	}
-	var sxx, syy, sxy, c4, s4, e, mx, my float64
+	var sxx, syy, sxy, c4, s4, e, fine, mx, my float64
 	for _, i := range comp {
 		c := &cells[i]
 		sxx += c.sxx
@@ -176,6 +240,7 @@ func componentRegion(cells []cellStat, comp []int, cw int, linear bool) (region,
 		c4 += c.c4
 		s4 += c.s4
 		e += c.e
+		fine += c.fine
 		mx += float64(i%cw) + 0.5
 		my += float64(i/cw) + 0.5
 	}
@@ -185,7 +250,7 @@ func componentRegion(cells []cellStat, comp []int, cw int, linear bool) (region,
 	coh := math.Sqrt(d*d+4*sxy*sxy) / (sxx + syy)
 	var ang float64
 	if linear {
-		if coh < 0.65 {
+		if coh < linMinCompCoh {
 			return region{}, false
 		}
 		ang = 0.5 * math.Atan2(2*sxy, d)
@@ -205,6 +270,20 @@ func componentRegion(cells []cellStat, comp []int, cw int, linear bool) (region,
 		umin, umax = min(umin, u), max(umax, u)
 		vmin, vmax = min(vmin, v), max(vmax, v)
 	}
+	// The long axis of the cell positions: for bars seen at a slant, the line through the
+	// symbol, which shear turns away from the bars' normal.
+	var pxx, pyy, pxy float64
+	for _, i := range comp {
+		px := (float64(i%cw)+0.5)*cellSize - mx
+		py := (float64(i/cw)+0.5)*cellSize - my
+		pxx += px * px
+		pyy += py * py
+		pxy += px * py
+	}
+	axis := ang
+	if dd := pxx - pyy; math.Sqrt(dd*dd+4*pxy*pxy) > 0.5*(pxx+pyy) { // elongated (eigenvalue ratio > 3)
+		axis = 0.5 * math.Atan2(2*pxy, dd)
+	}
 	// Cell centres are half a cell (up to a half diagonal once rotated) inside the symbol.
 	const half = cellSize * 0.6
 	cu, cv := (umin+umax)/2, (vmin+vmax)/2
@@ -213,12 +292,15 @@ func componentRegion(cells []cellStat, comp []int, cw int, linear bool) (region,
 		cx:     mx + cu*ux - cv*uy,
 		cy:     my + cu*uy + cv*ux,
 		angle:  ang,
+		axis:   axis,
 		halfU:  (umax-umin)/2 + half,
 		halfV:  (vmax-vmin)/2 + half,
-		score:  e * coh,
+		score:  fine * coh,
 	}
 	if !linear {
-		r.score = e * (1 - coh)
+		// Matrix symbols are square: an elongated cluster (a line of text) ranks lower.
+		sq := min(r.halfU, r.halfV) / max(r.halfU, r.halfV)
+		r.score = fine * (1 - coh) * sq * sq
 	}
 	return r, true
 }
@@ -255,3 +337,12 @@ func mergeLinear(rs []region) []region {
 	}
 	return rs
 }
+
+// linMinCoh and linMinCompCoh are the coherence a cell and a whole component need to count as
+// bars. Sensor noise adds energy in every direction, so faint bars on bright (noisier) paper
+// measure 0.4–0.6 per cell: the thresholds sit below that, and the orientation agreement
+// between neighbours and the decoders' checks keep text and clutter out.
+const (
+	linMinCoh     = 0.35
+	linMinCompCoh = 0.5
+)
