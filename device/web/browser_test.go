@@ -221,8 +221,8 @@ func TestBrowserTicketPhoto(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitJS(t, ctx, "live events", `document.getElementById('conn').textContent === 'live'`)
-	// Both faces: the camera reads the ticket code, and the terminal asks for the code
-	// under the latex.
+	// Both faces: the camera reads the ticket code (the terminal then asks for the code
+	// under the latex) or the scratched validation code beside it.
 	err := chromedp.Do(ctx,
 		chromedp.SetUploadFiles(chromedp.ID("photo"), []string{filepath.Join(dir, "ticket.png")}),
 		chromedp.Click(chromedp.ID("photo-send")),
@@ -230,7 +230,7 @@ func TestBrowserTicketPhoto(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "ticket code decoded", `document.getElementById('answer').textContent.includes('decoded `+w.TicketCode+`')`)
+	waitJS(t, ctx, "ticket code decoded", `['`+w.TicketCode+`', '`+w.Validation+`'].some(c => document.getElementById('answer').textContent.includes('decoded ' + c))`)
 	waitJS(t, ctx, "photo and scratched ticket shown", `['photo-shown', 'ticket-shown'].every(id => {
 		const i = document.getElementById(id); return !i.parentElement.hidden && i.complete && i.naturalWidth > 500; })`)
 	screenshot(t, ctx, "photo-ticket.png")
