@@ -5,14 +5,12 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"log/slog"
-	"net"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/packterm/pos/device/maint"
 	"github.com/packterm/pos/firmware/flash"
-	"github.com/packterm/pos/firmware/flash/flashserial"
 	"github.com/packterm/pos/firmware/fwkey"
 	"github.com/packterm/pos/firmware/slot"
 )
@@ -85,14 +83,5 @@ func init() {
 
 // serveLink runs srv on a TCP listener or a serial device until ctx ends.
 func serveLink(ctx context.Context, srv *flash.Server, l linkSpec, log *slog.Logger, ready func(addr string)) error {
-	if l.scheme == "tcp" {
-		ln, err := net.Listen("tcp", l.addr)
-		if err != nil {
-			return err
-		}
-		ready(ln.Addr().String())
-		return srv.ServeListener(ctx, ln)
-	}
-	ready(l.addr)
-	return flashserial.Serve(ctx, srv, l.addr, l.baud, log)
+	return maint.Serve(ctx, srv, l.scheme+":"+l.addr, l.baud, log, ready)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 
 	"github.com/packterm/pos/device/config"
@@ -33,7 +34,8 @@ type Site struct {
 	KeysPath string
 	// OperatorKeys are the operator key files (or directories) ledgers and status lists
 	// are verified against, read again at each install (so keys provisioned just before
-	// count). KeysPath is used when empty.
+	// count; a file not there yet is skipped, none at all refuses). KeysPath is used when
+	// empty.
 	OperatorKeys []string
 	// Retailer is this terminal's retailer: a status list for another is refused.
 	Retailer uint32
@@ -74,10 +76,16 @@ func (s Site) trust() (*ledger.TrustStore, error) {
 	if len(keys) == 0 && s.KeysPath != "" {
 		keys = []string{s.KeysPath}
 	}
-	if len(keys) == 0 {
-		return nil, fmt.Errorf("maint: no operator keys to verify against")
+	var there []string
+	for _, k := range keys {
+		if _, err := os.Stat(k); err == nil || !errors.Is(err, fs.ErrNotExist) {
+			there = append(there, k)
+		}
 	}
-	t, err := ledger.LoadTrustStore(keys...)
+	if len(there) == 0 {
+		return nil, fmt.Errorf("maint: no operator keys to verify against: provision them first")
+	}
+	t, err := ledger.LoadTrustStore(there...)
 	if err != nil {
 		return nil, fmt.Errorf("maint: operator keys: %w", err)
 	}
