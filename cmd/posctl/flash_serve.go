@@ -5,59 +5,29 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"log/slog"
-	"net"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
-	"github.com/packterm/pos/device/config"
+	"github.com/packterm/pos/device/maint"
 	"github.com/packterm/pos/firmware/flash"
-	"github.com/packterm/pos/firmware/flash/flashserial"
 	"github.com/packterm/pos/firmware/fwkey"
 	"github.com/packterm/pos/firmware/slot"
-	"github.com/packterm/pos/validate/ledger"
 )
 
-// emulatedItems are the provisioning destinations of an emulated terminal under dir, each
-// verified as posd verifies it (config rules, key files, ledger and status signatures
-// against the operator keys installed under dir).
-func emulatedItems(dir string) map[flash.Kind]flash.Item {
-	keys := filepath.Join(dir, "operator.pub")
-	trust := func() (*ledger.TrustStore, error) { return loadTrust([]string{keys}) }
-	return map[flash.Kind]flash.Item{
-		flash.Config: {Path: filepath.Join(dir, "posd.toml"), MaxSize: 64 << 10, Verify: func(_ context.Context, p string) error {
-			_, err := config.Load(p)
-			return err
-		}},
-		flash.Keys: {Path: keys, MaxSize: 64 << 10, Verify: func(_ context.Context, p string) error {
-			_, err := loadTrust([]string{p})
-			return err
-		}},
-		flash.Ledger: {Path: filepath.Join(dir, "block.ledger"), Verify: func(_ context.Context, p string) error {
-			t, err := trust()
-			if err != nil {
-				return err
-			}
-			l, err := ledger.OpenFile(p, t)
-			if err == nil {
-				l.Close()
-			}
-			return err
-		}},
-		flash.Status: {Path: filepath.Join(dir, "pack-status.list"), Verify: func(_ context.Context, p string) error {
-			t, err := trust()
-			if err == nil {
-				_, err = ledger.LoadStatus(p, t)
-			}
-			return err
-		}},
-	}
+// emulatedItems are the provisioning destinations of an emulated terminal of retailer
+// under dir, verified as posd verifies them (device/maint): the configuration
+// dir/posd.toml, the operator keys dir/operator.pub, ledgers and the pack status list in dir.
+func emulatedItems(dir string, retailer uint32) map[flash.Kind]flash.Item {
+	return maint.Items(maint.Site{Dir: dir, ConfigPath: filepath.Join(dir, "posd.toml"),
+		KeysPath: filepath.Join(dir, "operator.pub"), Retailer: retailer})
 }
 
 func init() {
 	var listen, dir, target, board, tokenFile string
 	var pubs []string
 	var baud int
+	var retailer uint32
 	cmd := &cobra.Command{
 		Use:   "serve --listen tcp:HOST:PORT|serial:DEV --dir DIR --trust firmware.pub --token-file F",
 		Short: "Run the terminal's side of the maintenance link on an emulated terminal under DIR",
@@ -87,7 +57,7 @@ func init() {
 				return err
 			}
 			srv := &flash.Server{TokenHash: sha256.Sum256(tok), SpoolDir: filepath.Join(dir, "spool"), Firmware: store,
-				Trust: trust, Items: emulatedItems(dir), Logger: log}
+				Trust: trust, Items: emulatedItems(dir, retailer), Logger: log}
 			l, err := parseLink(listen, baud)
 			if err != nil {
 				return err
@@ -107,19 +77,11 @@ func init() {
 	f.StringVar(&tokenFile, "token-file", "", "technician token file (else $POS_TECH_TOKEN)")
 	f.StringVar(&target, "target", "linux-armv7", "the emulated terminal's target")
 	f.StringVar(&board, "board", "rpi", "the emulated terminal's board")
+	f.Uint32Var(&retailer, "retailer", 1, "the emulated terminal's retailer (posd --emulate is retailer 1; a pack status list for another is refused)")
 	flashCmd.AddCommand(cmd)
 }
 
 // serveLink runs srv on a TCP listener or a serial device until ctx ends.
 func serveLink(ctx context.Context, srv *flash.Server, l linkSpec, log *slog.Logger, ready func(addr string)) error {
-	if l.scheme == "tcp" {
-		ln, err := net.Listen("tcp", l.addr)
-		if err != nil {
-			return err
-		}
-		ready(ln.Addr().String())
-		return srv.ServeListener(ctx, ln)
-	}
-	ready(l.addr)
-	return flashserial.Serve(ctx, srv, l.addr, l.baud, log)
+	return maint.Serve(ctx, srv, l.scheme+":"+l.addr, l.baud, log, ready)
 }

@@ -61,7 +61,7 @@ func newEmuTerminal(t *testing.T) *emuTerminal {
 	store.Boot()
 	store.MarkGood()
 	srv := &flash.Server{TokenHash: sha256.Sum256([]byte("tech-token")), SpoolDir: filepath.Join(dir, "spool"),
-		Firmware: store, Trust: key.Trust(), Items: emulatedItems(dir), AuthDelay: -1, SyncEvery: 4096}
+		Firmware: store, Trust: key.Trust(), Items: emulatedItems(dir, 1), AuthDelay: -1, SyncEvery: 4096}
 	return &emuTerminal{dir: dir, key: key, store: store, srv: srv}
 }
 
@@ -138,8 +138,10 @@ func TestFlashAndProvisionOverTCP(t *testing.T) {
 	if err != nil || !strings.Contains(out, "ok: ledger installed") || !strings.Contains(out, "ok: status installed") {
 		t.Fatalf("provision ledger and status: %v\n%s", err, out)
 	}
-	if _, err := os.Stat(filepath.Join(e.dir, "pack-status.list")); err != nil {
-		t.Fatal(err)
+	for _, f := range []string{"pack-status.list", "block-7.ledger"} {
+		if _, err := os.Stat(filepath.Join(e.dir, f)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	junk := writeTemp(t, "block.ledger", []byte("not a ledger"), 0o644)
 	if _, err := runLink(t, "provision", "--to", to, "--token-file", tok, "--ledger", junk); err == nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/packterm/pos/device/config"
 	"github.com/packterm/pos/device/daemon"
 	"github.com/packterm/pos/device/web"
+	"github.com/packterm/pos/internal/version"
 )
 
 type flags struct {
@@ -25,6 +26,7 @@ type flags struct {
 	perTicket           int64
 	verbose, fresh      bool
 	remade              bool // the demo block was made again (format 1 found)
+	version             bool
 	http, tokenSHA256   string
 	printFile           string
 	logs                *web.LogRing // recent log lines for the web page
@@ -54,8 +56,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.http, "http", "", "serve the web page on ADDR (board: default [http] listen; emulator: off unless given)")
 	fs.StringVar(&f.printFile, "print", "", "emulator: the printer's file of --ledger's block; the web page draws each ticket scanned from it")
 	fs.StringVar(&f.tokenSHA256, "token-sha256", "", "emulator: SHA-256 (hex) of the technician token the web page asks for beyond loopback (default: --config's [technician] token_sha256)")
+	fs.BoolVar(&f.version, "version", false, "print the version and commit, and exit")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if f.version {
+		fmt.Fprintln(stdout, "posd", version.String())
+		return 0
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "posd: unexpected argument %q\n", fs.Arg(0))

@@ -31,3 +31,10 @@ func TestNoModeIsAnError(t *testing.T) {
 		t.Errorf("exit %d: %s", code, errb.String())
 	}
 }
+
+func TestVersion(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"--version"}, nil, &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "posd dev (commit ") {
+		t.Errorf("exit %d: %q %s", code, out.String(), errb.String())
+	}
+}

@@ -24,7 +24,10 @@ type Config struct {
 
 	Technician Technician // [technician]
 	HTTP       string     // [http] listen: default "127.0.0.1:8080"; "" turns it off
-	Fleet      Fleet      // [fleet]
+	// Maintenance is the maintenance link's listener ([maintenance] listen):
+	// "tcp:HOST:PORT" or "serial:DEV"; "" (default) turns it off.
+	Maintenance string
+	Fleet       Fleet // [fleet]
 }
 
 // Limits are the retailer's payment limits, in cents (euros in the file).

@@ -89,8 +89,8 @@ func TestExample(t *testing.T) {
 		Printer:    Printer{Port: "/dev/ttyUSB0", Baud: 38400, Profile: "default", Columns: 42, CodePage: printer.PC858},
 		Keys:       Keys{Operator: []string{"/etc/posd/keys/operator.pub"}, Firmware: []string{"/etc/posd/keys/firmware.pub"}},
 		Technician: Technician{TokenSHA256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"},
-		HTTP:       "127.0.0.1:8080",
-		Fleet:      Fleet{URL: "tls://fleet.example.org:4222", Credentials: "/etc/posd/fleet.creds", CA: "/etc/posd/fleet-ca.pem"},
+		HTTP:       "127.0.0.1:8080", Maintenance: "serial:/dev/ttyGS0",
+		Fleet: Fleet{URL: "tls://fleet.example.org:4222", Credentials: "/etc/posd/fleet.creds", CA: "/etc/posd/fleet-ca.pem"},
 	}
 	if !reflect.DeepEqual(*c, want) {
 		t.Errorf("example = %+v\nwant %+v", *c, want)

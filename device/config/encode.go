@@ -55,6 +55,9 @@ type file struct {
 	HTTP struct {
 		Listen string `toml:"listen"`
 	} `toml:"http"`
+	Maintenance struct {
+		Listen string `toml:"listen"`
+	} `toml:"maintenance"`
 	Fleet struct {
 		URL         string `toml:"url"`
 		Credentials string `toml:"credentials"`
@@ -90,6 +93,7 @@ func (c *Config) Encode(w io.Writer) error {
 	f.Keys.Firmware = nonNil(c.Keys.Firmware)
 	f.Technician.TokenSHA256 = c.Technician.TokenSHA256
 	f.HTTP.Listen = c.HTTP
+	f.Maintenance.Listen = c.Maintenance
 	f.Fleet.URL, f.Fleet.Credentials, f.Fleet.CA = c.Fleet.URL, c.Fleet.Credentials, c.Fleet.CA
 	enc := toml.NewEncoder(w)
 	enc.SetIndentTables(false)

@@ -19,7 +19,7 @@ type field struct {
 }
 
 // sections in file order; "board.pins" is a table of part names (see PinNames).
-var sections = []string{"terminal", "limits", "board", "display", "scanner", "printer", "keys", "technician", "http", "fleet"}
+var sections = []string{"terminal", "limits", "board", "display", "scanner", "printer", "keys", "technician", "http", "maintenance", "fleet"}
 
 // fields are every key but those of [board.pins], in file order.
 var fields = []field{
@@ -55,6 +55,8 @@ var fields = []field{
 	{"technician", "token_sha256", decodeToken},
 
 	{"http", "listen", str(func(c *Config) *string { return &c.HTTP })},
+
+	{"maintenance", "listen", str(func(c *Config) *string { return &c.Maintenance })},
 
 	{"fleet", "url", str(func(c *Config) *string { return &c.Fleet.URL })},
 	{"fleet", "credentials", str(func(c *Config) *string { return &c.Fleet.Credentials })},

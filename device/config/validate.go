@@ -104,6 +104,11 @@ func (c *Config) check() []issue {
 			add("http.listen", err.Error())
 		}
 	}
+	if c.Maintenance != "" {
+		if err := checkMaintenance(c.Maintenance); err != nil {
+			add("maintenance.listen", err.Error())
+		}
+	}
 	c.checkFleet(add, addAlt)
 	return out
 }
@@ -303,4 +308,19 @@ func clip(s string) string {
 		i--
 	}
 	return s[:i] + "…"
+}
+
+// checkMaintenance checks a maintenance link address: "tcp:HOST:PORT" (as http.listen) or
+// "serial:DEV" with an absolute device path.
+func checkMaintenance(s string) error {
+	switch {
+	case strings.HasPrefix(s, "tcp:"):
+		if err := checkListen(s[4:]); err != nil {
+			return fmt.Errorf(`%q: after "tcp:", %w`, clip(s), err)
+		}
+		return nil
+	case strings.HasPrefix(s, "serial:") && strings.HasPrefix(s[7:], "/") && len(s) > 8:
+		return nil
+	}
+	return fmt.Errorf(`%q: want "tcp:HOST:PORT" or "serial:/dev/DEVICE" (or "" to turn the maintenance link off)`, clip(s))
 }

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/jonboulle/clockwork"
+
 	"github.com/packterm/pos/device/board"
 	"github.com/packterm/pos/device/config"
 	"github.com/packterm/pos/device/retail"
@@ -140,9 +142,13 @@ func RunWith(ctx context.Context, cfg *config.Config, log *slog.Logger, started 
 		log.Warn("posd: only French retailer texts exist; configured language ignored", "language", cfg.Language)
 	}
 	log.Info("posd: terminal starting", "terminal", cfg.TerminalID, "board", b.Profile.Name, "ledger", data.Ledger != nil, "status list", data.Status != nil)
+	h := newHealth()
+	h.live.Store(true)
 	if started != nil {
-		started(Running{Config: cfg, Terminal: t, Journal: j, Board: b, Printer: pr, Data: data})
+		started(Running{Config: cfg, Terminal: t, Journal: j, Board: b, Printer: pr, Data: data, Health: h})
 	}
+	hctx, stopHealth := context.WithCancel(ctx)
+	defer stopHealth()
 	var wg sync.WaitGroup
 	errs := make([]error, 4)
 	for i, f := range []func() error{
@@ -151,9 +157,22 @@ func RunWith(ctx context.Context, cfg *config.Config, log *slog.Logger, started 
 		func() error { return t.RunButtons(ctx, b.OK, b.Cancel, b.Tamper) },
 		func() error { return b.Run(ctx) },
 	} {
-		wg.Go(func() { errs[i] = f() })
+		wg.Go(func() {
+			errs[i] = f()
+			h.live.Store(false)
+		})
 	}
+	healthDone := make(chan struct{})
+	go func() {
+		defer close(healthDone)
+		watchHealth(hctx, h, clockwork.NewRealClock(), log, t.Ready(), data.Ledger != nil, func(ctx context.Context) error {
+			_, err := pr.Status(ctx)
+			return err
+		})
+	}()
 	wg.Wait()
+	stopHealth() // the health watch ends with the terminal
+	<-healthDone
 	log.Info("posd: terminal stopped")
 	return errors.Join(errs...)
 }

@@ -120,7 +120,17 @@ func TestRunOnBoard(t *testing.T) {
 	cfg.Scanner.Port, cfg.Printer.Port = sc.Path(), pr.Path()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- Run(ctx, &cfg, nil) }()
+	running := make(chan Running, 1)
+	go func() { done <- RunWith(ctx, &cfg, nil, func(r Running) { running <- r }) }()
+	r := <-running
+	select { // first screen shown, ledger loaded, the emulated printer answered DLE EOT
+	case <-r.Health.Healthy():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the daemon never became healthy")
+	}
+	if !r.Health.OK() {
+		t.Fatal("healthy but not live")
+	}
 	time.Sleep(time.Second) // ports connected, first screen shown
 	if err := sc.Scan(ctx, winner, ""); err != nil {
 		t.Fatal(err)
@@ -142,6 +152,9 @@ func TestRunOnBoard(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+	if r.Health.Live() || r.Health.OK() {
+		t.Error("a stopped daemon still says it is live")
 	}
 	j, err := journal.Open(filepath.Join(data, "journal"), journal.Options{Terminal: "T-1", ReadOnly: true})
 	if err != nil {

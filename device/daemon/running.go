@@ -17,4 +17,5 @@ type Running struct {
 	Board    *board.Board
 	Printer  *printer.Printer
 	Data     *Data
+	Health   *Health // live and healthy, for the watchdog and the trial boot
 }

@@ -66,6 +66,9 @@ func (ss *session) install(ctx context.Context, t *transfer) (string, error) {
 		return fmt.Sprintf("firmware %v installed in slot %s; it boots on trial at the next start", in.Version, in.Slot), nil
 	}
 	it := ss.s.Items[t.b.Kind]
+	if it.Install != nil {
+		return it.Install(ctx, t.path)
+	}
 	if it.Verify == nil {
 		return "", fmt.Errorf("flash: no verifier for %v: refused", t.b.Kind)
 	}

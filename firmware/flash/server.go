@@ -38,6 +38,10 @@ type Item struct {
 	Verify func(ctx context.Context, path string) error
 	// MaxSize bounds the file (DefaultMaxItemSize when 0).
 	MaxSize int64
+	// Install, when set, verifies and installs the received file itself, failing closed
+	// (for a ledger, whose installed name depends on its block): Path and Verify are then
+	// not used. It returns what it installed, for the host.
+	Install func(ctx context.Context, path string) (string, error)
 }
 
 // Size limits of transfers.
