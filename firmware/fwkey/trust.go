@@ -4,9 +4,8 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"sort"
+
+	"github.com/packterm/pos/internal/edkey"
 )
 
 // Verification errors.
@@ -19,43 +18,22 @@ var (
 // TrustStore is the set of firmware public keys a terminal accepts. An empty (or nil)
 // store trusts nothing.
 type TrustStore struct {
-	keys map[ID]ed25519.PublicKey
+	keys edkey.Set
 }
 
 // NewTrustStore trusts the given keys.
-func NewTrustStore(keys ...ed25519.PublicKey) *TrustStore {
-	t := &TrustStore{keys: make(map[ID]ed25519.PublicKey)}
-	for _, k := range keys {
-		if len(k) == ed25519.PublicKeySize {
-			t.keys[IDOf(k)] = k
-		}
-	}
-	return t
+func NewTrustStore(pubs ...ed25519.PublicKey) *TrustStore {
+	return &TrustStore{keys: edkey.NewSet(pubs...)}
 }
 
 // LoadTrustStore trusts the firmware public keys of the given paths: key files, or
 // directories whose *.pub files are all read. Any malformed file is an error.
 func LoadTrustStore(paths ...string) (*TrustStore, error) {
-	t := NewTrustStore()
-	for _, p := range paths {
-		st, err := os.Stat(p)
-		if err != nil {
-			return nil, fmt.Errorf("fwkey: trust store: %w", err)
-		}
-		files := []string{p}
-		if st.IsDir() {
-			files, _ = filepath.Glob(filepath.Join(p, "*.pub"))
-			sort.Strings(files)
-		}
-		for _, f := range files {
-			k, err := LoadPublic(f)
-			if err != nil {
-				return nil, fmt.Errorf("fwkey: trust store: %w", err)
-			}
-			t.keys[IDOf(k)] = k
-		}
+	s, err := keys.LoadSet(paths...)
+	if err != nil {
+		return nil, err
 	}
-	return t, nil
+	return &TrustStore{keys: s}, nil
 }
 
 // Len is the number of trusted keys.
@@ -68,14 +46,16 @@ func (t *TrustStore) Len() int {
 
 // Verify checks sig over msg by the trusted key named id.
 func (t *TrustStore) Verify(id ID, msg, sig []byte) error {
-	if t.Len() == 0 {
+	var s edkey.Set
+	if t != nil {
+		s = t.keys
+	}
+	switch s.Verify(id, msg, sig) {
+	case edkey.NoKeys:
 		return ErrNoTrustedKey
-	}
-	k, ok := t.keys[id]
-	if !ok {
+	case edkey.Untrusted:
 		return fmt.Errorf("key %v: %w", id, ErrUntrusted)
-	}
-	if !ed25519.Verify(k, msg, sig) {
+	case edkey.BadSignature:
 		return fmt.Errorf("key %v: %w", id, ErrBadSignature)
 	}
 	return nil

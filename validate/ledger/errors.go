@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/packterm/pos/validate/internal/regularfile"
+	"github.com/packterm/pos/internal/regularfile"
 )
 
 // Sentinel errors. Every failure wraps exactly one of them (test with errors.Is); the

@@ -9,8 +9,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/packterm/pos/internal/regularfile"
 	"github.com/packterm/pos/validate/internal/atomicfile"
-	"github.com/packterm/pos/validate/internal/regularfile"
 )
 
 // Installed tells what an install did.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/packterm/pos/validate/internal/regularfile"
+	"github.com/packterm/pos/internal/regularfile"
 )
 
 // mapFile maps the regular file at path read-only (a FIFO, device or directory is refused

@@ -6,9 +6,9 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/packterm/pos/internal/regularfile"
 	"github.com/packterm/pos/validate/codes"
 	"github.com/packterm/pos/validate/game"
-	"github.com/packterm/pos/validate/internal/regularfile"
 )
 
 // Ledger is an open, verified ledger: every answer comes from a file whose signature,

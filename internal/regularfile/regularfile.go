@@ -1,4 +1,4 @@
-// Package regularfile opens files that a reader of validate/ must never block on: a
+// Package regularfile opens files that a reader must never block on: a
 // FIFO, a device, a socket or a directory given where a file is expected is refused
 // before anything is read from it. The file is opened non-blocking (so opening a FIFO
 // with no writer returns at once), then fstat'ed on the open descriptor (so the check
