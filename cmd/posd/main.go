@@ -104,7 +104,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				}
 			}
 		}
-		if err := daemon.RunWith(ctx, c, log, started); err != nil && !errors.Is(err, context.Canceled) {
+		err = daemon.Run(ctx, c, boardOptions(f.config, log, started))
+		switch {
+		case errors.Is(err, daemon.ErrRestart):
+			fmt.Fprintf(stderr, "posd: %v: exiting with status %d for the service manager to start it again\n", err, daemon.ExitRestart)
+			return daemon.ExitRestart
+		case err != nil && !errors.Is(err, context.Canceled):
 			fmt.Fprintf(stderr, "posd: %v\n", err)
 			return 1
 		}
