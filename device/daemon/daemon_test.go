@@ -104,5 +104,3 @@ func TestLoadDataFailsClosed(t *testing.T) {
 		t.Error("damaged ledger accepted")
 	}
 }
-
-

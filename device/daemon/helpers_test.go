@@ -91,8 +91,14 @@ func newTestBlock(t testing.TB, seed byte) *testBlock {
 // winner is the validation code of a winning ticket not used yet whose lot passes f.
 func (tb *testBlock) winner(t testing.TB, f func(lot int64) bool) (codes.TicketID, string) {
 	t.Helper()
+	return tb.winnerWhere(t, func(tk block.Ticket) bool { return f(int64(tk.Lot)) })
+}
+
+// winnerWhere is the validation code of a winning ticket not used yet that passes f.
+func (tb *testBlock) winnerWhere(t testing.TB, f func(block.Ticket) bool) (codes.TicketID, string) {
+	t.Helper()
 	for id, tk := range tb.tickets {
-		if tk.Tier > 0 && !tb.used[id] && f(int64(tk.Lot)) {
+		if tk.Tier > 0 && !tb.used[id] && f(tk) {
 			tb.used[id] = true
 			return id, codes.ValidationCodeOf(id, tk.Secret).String()
 		}
