@@ -5,7 +5,6 @@ import (
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -337,4 +336,3 @@ func kinds(rs []journal.Record) map[journal.Kind]int {
 	return m
 }
 
-var errNotYet = errors.New("not yet")

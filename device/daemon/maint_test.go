@@ -9,9 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/packterm/pos/drivers/serialport/serialemul"
 	"github.com/packterm/pos/firmware/bundle"
 	"github.com/packterm/pos/firmware/bundle/bundletest"
 	"github.com/packterm/pos/firmware/flash"
@@ -254,5 +256,76 @@ func TestMaintenanceFailsClosed(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(b.cfg.DataDir, ledger.StatusFileName)); err == nil {
 		t.Fatal("a status list appeared")
+	}
+}
+
+// ptyCable is the technician's end of an emulated serial cable to the terminal's
+// maintenance port (a pty: the daemon opens its link path as it would /dev/ttyGS0).
+type ptyCable struct {
+	d  *serialemul.Device
+	mu sync.Mutex
+	pw *io.PipeWriter
+}
+
+func (c *ptyCable) received(b []byte) {
+	c.mu.Lock()
+	pw := c.pw
+	c.mu.Unlock()
+	if pw != nil {
+		pw.Write(b)
+	}
+}
+
+type ptyEnd struct {
+	c  *ptyCable
+	pr *io.PipeReader
+}
+
+func (e ptyEnd) Read(b []byte) (int, error)  { return e.pr.Read(b) }
+func (e ptyEnd) Write(b []byte) (int, error) { return e.c.d.Write(b) }
+func (e ptyEnd) Close() error                { return e.pr.Close() }
+
+func (c *ptyCable) dial(context.Context) (io.ReadWriteCloser, error) {
+	pr, pw := io.Pipe()
+	c.mu.Lock()
+	if c.pw != nil {
+		c.pw.Close()
+	}
+	c.pw = pw
+	c.mu.Unlock()
+	return ptyEnd{c, pr}, nil
+}
+
+// The same link on the maintenance serial port: a status list provisioned over a pty.
+func TestProvisionOverSerial(t *testing.T) {
+	tb := newTestBlock(t, 10)
+	b := newBoard(t, tb)
+	b.installLedger(t, tb)
+	cable := &ptyCable{}
+	dev, err := serialemul.New(filepath.Join(b.dir, "ttyGS0"), cable.received)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	cable.d = dev
+	b.cfg.Maintenance = "serial:" + dev.Path()
+	d := b.start(t, Options{RestartQuiet: 200 * time.Millisecond})
+	if d.r.Maintenance != dev.Path() {
+		t.Fatalf("maintenance link on %q", d.r.Maintenance)
+	}
+	d.scan(b, packCode(2), "PAQUET NON LIVRÉ")
+	// A Hello sent while the daemon is still opening its port is lost: a short reply
+	// timeout makes the client try again soon.
+	c := &flash.Client{Token: []byte(testToken), Dial: cable.dial, Attempts: 30, Backoff: -1, Timeout: 300 * time.Millisecond}
+	if res, err := sendFile(t, c, flash.Status, tb.statusList(t, 1, 3)); err != nil || !strings.Contains(res.Message, "status installed: version 3") {
+		t.Fatalf("status list over serial: %+v %v", res, err)
+	}
+	if err := d.ended(10 * time.Second); !errors.Is(err, ErrRestart) {
+		t.Fatalf("Run returned %v, want a restart", err)
+	}
+	d = b.start(t, Options{})
+	d.scan(b, packCode(2), "PRIX 10,00 €")
+	if err := d.stop(); err != nil {
+		t.Fatal(err)
 	}
 }
