@@ -65,7 +65,10 @@ func newTestFleet(t *testing.T, retailers map[string]uint32) *testFleet {
 	ready := make(chan struct{})
 	sctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { defer close(done); server.NewService(op, f.stores, server.ServiceOptions{Registry: reg, Ready: ready}).Run(sctx) }()
+	go func() {
+		defer close(done)
+		server.NewService(op, f.stores, server.ServiceOptions{Registry: reg, Ready: ready}).Run(sctx)
+	}()
 	t.Cleanup(func() { stop(); <-done })
 	<-ready
 	return f

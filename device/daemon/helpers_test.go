@@ -335,4 +335,3 @@ func kinds(rs []journal.Record) map[journal.Kind]int {
 	}
 	return m
 }
-
