@@ -92,7 +92,7 @@ func newJWTFleet(t *testing.T, terminals ...string) *jwtFleet {
 		reg.Terminals = append(reg.Terminals, server.Terminal{ID: id, Retailer: uint32(100 + i), NKey: pub})
 		f.creds[id] = p
 	}
-	op, err := nats.Connect(f.url, nats.UserCredentials(svcCreds))
+	op, err := server.ConnectOperator(f.url, svcCreds, "") // posctl fleet service --creds service.creds
 	if err != nil {
 		t.Fatal(err)
 	}
