@@ -226,7 +226,7 @@ func (d *run) serve(ctx context.Context) error {
 	var re *RestartError
 	if errors.As(context.Cause(rctx), &re) {
 		d.log.Info("posd: terminal stopped for a restart", "why", re.Why)
-		return re
+		return errors.Join(append([]error{re}, errs...)...)
 	}
 	d.log.Info("posd: terminal stopped")
 	return errors.Join(errs...)
