@@ -19,18 +19,27 @@ func init() { root.AddCommand(fleetCmd) }
 
 // fleetConn is the operator tools' flags: the data directory (operator seed, registry)
 // and the server.
-type fleetConn struct{ data, url, ca string }
+type fleetConn struct{ data, url, ca, creds string }
 
 func (f *fleetConn) flags(c *cobra.Command) {
 	c.Flags().StringVar(&f.data, "data", "", "fleet data directory (operator.nk, terminals.json)")
+	c.Flags().StringVar(&f.creds, "creds", "", "the operator's credentials: a .creds file on a cluster in operator/account (JWT) mode (default DIR/operator.nk)")
 	c.Flags().StringVar(&f.url, "url", "nats://"+server.DefaultListen, "fleet server URL (nats:// or tls://)")
 	c.Flags().StringVar(&f.ca, "ca", "", "CA certificate of a tls:// server")
 	c.MarkFlagRequired("data")
 }
 
+// credsFile is --creds, or the operator's nkey seed in the data directory.
+func (f *fleetConn) credsFile() string {
+	if f.creds != "" {
+		return f.creds
+	}
+	return filepath.Join(f.data, server.OperatorSeedFile)
+}
+
 // open connects as the operator and binds the stores.
 func (f *fleetConn) open(ctx context.Context) (*nats.Conn, jetstream.JetStream, *server.Stores, error) {
-	nc, err := server.ConnectOperator(f.url, filepath.Join(f.data, server.OperatorSeedFile), f.ca)
+	nc, err := server.ConnectOperator(f.url, f.credsFile(), f.ca)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/packterm/pos/device/fleet/server"
@@ -15,7 +14,7 @@ func init() {
 	c := &cobra.Command{
 		Use:   "service --data DIR --url URL [--replicas 3]",
 		Short: "Run the claim service against an external NATS cluster (creates the stream and buckets)",
-		Long: "Connect to a NATS cluster as the operator (DIR/operator.nk), create or update the journal stream\n" +
+		Long: "Connect to a NATS cluster as the operator (DIR/operator.nk, or --creds), create or update the journal stream\n" +
 			"and the claims, conflicts and status buckets with --replicas copies, and serve the terminals'\n" +
 			"claims, conflicts and status requests. Run one per node or more: they share the work.",
 		Args: cobra.NoArgs,
@@ -26,7 +25,7 @@ func init() {
 			}
 			ctx, stop := interruptible(c.Context())
 			defer stop()
-			nc, err := server.ConnectOperator(fc.url, filepath.Join(fc.data, server.OperatorSeedFile), fc.ca)
+			nc, err := server.ConnectOperator(fc.url, fc.credsFile(), fc.ca)
 			if err != nil {
 				return err
 			}

@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	var data, id, out string
+	var data, id, out, accountSeed, issuer string
 	var retailer uint32
 	c := &cobra.Command{
 		Use:   "add-terminal --data DIR --id ID --retailer N --out FILE",
@@ -17,7 +17,10 @@ func init() {
 		Long: "Create the terminal's own NATS nkey, write its seed to FILE (0600: copy it to the terminal as\n" +
 			"[fleet] credentials and delete it here) and register its public key, id and retailer in\n" +
 			"DIR/terminals.json. The server grants it journal.ID.> and its own request subjects only; restart\n" +
-			"posctl fleet serve to take it.",
+			"posctl fleet serve to take it.\n\n" +
+			"For a NATS cluster in operator/account (JWT) mode, --account-seed signs a user JWT for the\n" +
+			"terminal with the fleet account's key (or a signing key of it, with --issuer-account) carrying\n" +
+			"the same permissions, and FILE is a .creds file (JWT and seed) instead of a bare seed.",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if err := fleet.CheckTerminal(id); err != nil {
@@ -30,11 +33,10 @@ func init() {
 			if _, ok := reg.Terminal(id); ok {
 				return fmt.Errorf("fleet: terminal %s is already registered", id)
 			}
-			kp, err := server.NewSeedFile(out)
+			pub, err := newTerminalKey(out, id, accountSeed, issuer)
 			if err != nil {
 				return err
 			}
-			pub, _ := kp.PublicKey()
 			reg.Terminals = append(reg.Terminals, server.Terminal{ID: id, Retailer: retailer, NKey: pub})
 			if err := server.SaveRegistry(data, reg); err != nil {
 				return err
@@ -46,9 +48,32 @@ func init() {
 	c.Flags().StringVar(&data, "data", "", "fleet data directory")
 	c.Flags().StringVar(&id, "id", "", "terminal id (as in its [terminal] id)")
 	c.Flags().Uint32Var(&retailer, "retailer", 0, "the terminal's retailer")
-	c.Flags().StringVar(&out, "out", "", "where to write the terminal's nkey seed (must not exist)")
+	c.Flags().StringVar(&out, "out", "", "where to write the terminal's nkey seed, or its .creds file with --account-seed (must not exist)")
+	c.Flags().StringVar(&accountSeed, "account-seed", "", "operator/account (JWT) mode: the fleet account's seed file (or a signing key's) that signs the terminal's user JWT")
+	c.Flags().StringVar(&issuer, "issuer-account", "", "with a signing key as --account-seed: the fleet account's public key")
 	for _, f := range []string{"data", "id", "retailer", "out"} {
 		c.MarkFlagRequired(f)
 	}
 	fleetCmd.AddCommand(c)
+}
+
+// newTerminalKey writes the terminal's credentials to out and returns its public user key:
+// a bare nkey seed (the embedded server's nkey users), or with accountSeed a .creds file
+// whose user JWT the account signs (operator/account mode).
+func newTerminalKey(out, id, accountSeed, issuer string) (string, error) {
+	if accountSeed == "" {
+		if issuer != "" {
+			return "", fmt.Errorf("fleet: --issuer-account needs --account-seed")
+		}
+		kp, err := server.NewSeedFile(out)
+		if err != nil {
+			return "", err
+		}
+		return kp.PublicKey()
+	}
+	signer, err := server.ReadSeed(accountSeed)
+	if err != nil {
+		return "", err
+	}
+	return server.NewTerminalCreds(out, id, signer, issuer)
 }

@@ -7,9 +7,13 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nats-io/jwt/v2"
+	"github.com/nats-io/nkeys"
 
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/device/fleet/server"
@@ -146,5 +150,47 @@ func TestFleetCommands(t *testing.T) {
 	}
 	if strings.Contains(out, codes.ValidationCodeOf(forged, bad).String()) {
 		t.Fatal("settle printed a validation code")
+	}
+}
+
+// add-terminal --account-seed writes a .creds file for an operator/account (JWT) mode
+// cluster: a user JWT of the fleet account with the terminal's permissions, registered
+// under the same public key.
+func TestFleetAddTerminalCreds(t *testing.T) {
+	data, dir := t.TempDir(), t.TempDir()
+	akp, _ := nkeys.CreateAccount()
+	seed, _ := akp.Seed()
+	acct := filepath.Join(dir, "fleet-account.nk")
+	if err := os.WriteFile(acct, seed, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "T7.creds")
+	if o, err := runNet(t, "fleet", "add-terminal", "--data", data, "--id", "T7", "--retailer", "9", "--out", out, "--account-seed", acct); err != nil {
+		t.Fatalf("add-terminal: %v\n%s", err, o)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, err := jwt.ParseDecoratedJWT(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uc, err := jwt.DecodeUserClaims(token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := server.LoadRegistry(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tm, ok := reg.Terminal("T7"); !ok || tm.NKey != uc.Subject || tm.Retailer != 9 {
+		t.Fatalf("registry %+v, JWT subject %s", tm, uc.Subject)
+	}
+	if !slices.Equal([]string(uc.Pub.Allow), server.TerminalPermissions("T7").Publish.Allow) {
+		t.Fatalf("publish permissions %v", uc.Pub.Allow)
+	}
+	if _, err := runNet(t, "fleet", "add-terminal", "--data", data, "--id", "T8", "--retailer", "9", "--out", filepath.Join(dir, "T8.creds"), "--account-seed", out); err == nil {
+		t.Fatal("a .creds file accepted as the account's seed")
 	}
 }

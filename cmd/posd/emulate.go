@@ -91,6 +91,11 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 			return fail(err)
 		}
 	}
+	if f.maintenance != "" {
+		if err := emulatedMaintenance(ctx, f, dir, cfg, log, stderr); err != nil {
+			return fail(err)
+		}
+	}
 	in := stdin
 	if f.script != "" {
 		fh, err := os.Open(f.script)

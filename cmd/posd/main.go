@@ -28,6 +28,7 @@ type flags struct {
 	remade              bool // the demo block was made again (format 1 found)
 	version             bool
 	http, tokenSHA256   string
+	maintenance         string
 	printFile           string
 	logs                *web.LogRing // recent log lines for the web page
 }
@@ -56,6 +57,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.http, "http", "", "serve the web page on ADDR (board: default [http] listen; emulator: off unless given)")
 	fs.StringVar(&f.printFile, "print", "", "emulator: the printer's file of --ledger's block; the web page draws each ticket scanned from it")
 	fs.StringVar(&f.tokenSHA256, "token-sha256", "", "emulator: SHA-256 (hex) of the technician token the web page asks for beyond loopback (default: --config's [technician] token_sha256)")
+	fs.StringVar(&f.maintenance, "maintenance", "", "emulator: serve the maintenance link (posctl flash, posctl provision) on tcp:HOST:PORT or serial:DEV")
 	fs.BoolVar(&f.version, "version", false, "print the version and commit, and exit")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -104,7 +106,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				}
 			}
 		}
-		if err := daemon.RunWith(ctx, c, log, started); err != nil && !errors.Is(err, context.Canceled) {
+		err = daemon.Run(ctx, c, boardOptions(f.config, log, started))
+		switch {
+		case errors.Is(err, daemon.ErrRestart):
+			fmt.Fprintf(stderr, "posd: %v: exiting with status %d for the service manager to start it again\n", err, daemon.ExitRestart)
+			return daemon.ExitRestart
+		case err != nil && !errors.Is(err, context.Canceled):
 			fmt.Fprintf(stderr, "posd: %v\n", err)
 			return 1
 		}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestCheckConfigReportsEveryProblem(t *testing.T) {
@@ -36,5 +37,31 @@ func TestVersion(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := run([]string{"--version"}, nil, &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "posd dev (commit ") {
 		t.Errorf("exit %d: %q %s", code, out.String(), errb.String())
+	}
+}
+
+// On a board, posd takes the service manager's socket and watchdog period and the slot
+// posboot booted from its environment.
+func TestBoardOptionsFromEnvironment(t *testing.T) {
+	t.Setenv("NOTIFY_SOCKET", "/run/systemd/notify")
+	t.Setenv("WATCHDOG_USEC", "30000000")
+	t.Setenv("WATCHDOG_PID", "")
+	for k, v := range map[string]string{"POS_SLOT": "b", "POS_SLOT_ROOT": "/var/lib/pos/slots", "POS_SLOT_DIR": "/var/lib/pos/slots/b",
+		"POS_SLOT_VERSION": "2.1.0", "POS_SLOT_TRIAL": "1"} {
+		t.Setenv(k, v)
+	}
+	o := boardOptions("posd.toml", nil, nil)
+	if o.Notifier == nil || o.Notifier.Socket != "/run/systemd/notify" || o.Watchdog != 30*time.Second {
+		t.Errorf("service manager: %+v %v", o.Notifier, o.Watchdog)
+	}
+	if o.Booted == nil || o.Booted.Slot != "b" || !o.Booted.Trial || o.Booted.Version.String() != "2.1.0" {
+		t.Errorf("booted slot: %+v", o.Booted)
+	}
+	if !filepath.IsAbs(o.ConfigPath) || filepath.Base(o.ConfigPath) != "posd.toml" {
+		t.Errorf("config path %q", o.ConfigPath)
+	}
+	os.Unsetenv("POS_SLOT_ROOT")
+	if o := boardOptions("posd.toml", nil, nil); o.Booted != nil {
+		t.Errorf("booted without posboot: %+v", o.Booted)
 	}
 }

@@ -230,3 +230,19 @@ func TestRedacted(t *testing.T) {
 		t.Errorf("String() = %s", c.String())
 	}
 }
+
+// A cluster's nodes are given as several comma-separated URLs, each checked.
+func TestFleetClusterURL(t *testing.T) {
+	c := Emulated()
+	c.Keys.Operator = []string{"/etc/posd/operator.pub"}
+	c.Fleet.URL = "tls://f1.example.org:4222,tls://f2.example.org:4222, tls://10.0.0.3:4222"
+	if err := c.Validate(); err != nil {
+		t.Fatalf("three nodes: %v", err)
+	}
+	for _, bad := range []string{"tls://f1.example.org:4222,", "tls://f1:4222,tls://u:pw@f2:4222", "tls://f1/x", "tls://f1?x=1"} {
+		c.Fleet.URL = bad
+		if err := c.Validate(); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

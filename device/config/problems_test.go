@@ -95,6 +95,8 @@ func TestProblemKinds(t *testing.T) {
 		{"maintenance serial", "[maintenance]\nlisten = \"serial:ttyGS0\"", []want{{7, "maintenance.listen", "serial:/dev/DEVICE"}}, false},
 		{"fleet url", "[fleet]\nurl = \"http://fleet\"", []want{{7, "fleet.url", "NATS server URL"}}, false},
 		{"fleet url with password", "[fleet]\nurl = \"tls://u:pw@fleet:4222\"", []want{{7, "fleet.url", "xxxxx"}}, false},
+		{"fleet cluster url", "[fleet]\nurl = \"tls://f1.example.org:4222, tls://f2.example.org:4222,http://f3\"", []want{{7, "fleet.url", `"http://f3": want a NATS server URL`}}, false},
+		{"fleet cluster url port", "[fleet]\nurl = \"tls://f1.example.org:4222,tls://f2.example.org:99999\"", []want{{7, "fleet.url", "port out of range"}}, false},
 		{"fleet files without url", "[fleet]\nca = \"/etc/ca.pem\"", []want{{7, "fleet.ca", "fleet.url is empty"}}, false},
 		{"duplicate key", "[keys]\noperator = [\"/k.pub\"]\nfirmware = [\"/a\", \"/b/../a\"]\n[terminal]\nid = \"T-1\"\nretailer = 1\n", []want{{3, "keys.firmware", "entry 2: \"/b/../a\" is listed twice"}}, true},
 		{"inline table", "[board]\npins = { buzzer = \"GPIO26\", tampr = \"GPIO2\" }", []want{{7, "board.pins.tampr", `did you mean "tamper"?`}}, false},

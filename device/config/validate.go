@@ -246,13 +246,31 @@ func (c *Config) checkFleet(add func(key, msg string), addAlt func(key, alt, msg
 	}
 }
 
+// checkFleetURL checks a NATS server URL, or several separated by commas (the nodes of a
+// cluster, as the NATS client takes them), each one in full.
 func checkFleetURL(s string) error {
+	parts := strings.Split(s, ",")
+	if len(parts) > maxFleetURLs {
+		return fmt.Errorf("%d server URLs, at most %d", len(parts), maxFleetURLs)
+	}
+	for _, p := range parts {
+		if err := checkOneFleetURL(strings.TrimSpace(p)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// maxFleetURLs bounds the URLs of fleet.url (a cluster has 3 to 7 nodes).
+const maxFleetURLs = 16
+
+func checkOneFleetURL(s string) error {
 	u, err := url.Parse(s)
 	if err != nil {
 		return fmt.Errorf(`not a URL: want a NATS server URL, e.g. "tls://fleet.example.org:4222"`)
 	}
 	shown := clip(u.Redacted()) // never a password
-	if (u.Scheme != "nats" && u.Scheme != "tls") || u.Host == "" || u.Hostname() == "" {
+	if (u.Scheme != "nats" && u.Scheme != "tls") || u.Host == "" || u.Hostname() == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
 		return fmt.Errorf(`%q: want a NATS server URL, e.g. "tls://fleet.example.org:4222"`, shown)
 	}
 	if u.User != nil {

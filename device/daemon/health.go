@@ -21,8 +21,8 @@ import (
 //     header and hash tree verified at open, LoadData), and the printer answered a
 //     real-time status query (DLE EOT; an answer saying "paper out" counts: the printer is
 //     there). The board's GPIO lines and display were opened before the terminal started.
-//     A ledger installed while running is only read at the next start, so a terminal with
-//     none never becomes healthy.
+//     A ledger installed while running is read at the restart that follows the install
+//     (restart.go); until then a terminal with none is not healthy.
 type Health struct {
 	live    atomic.Bool
 	once    sync.Once

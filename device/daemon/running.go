@@ -3,13 +3,14 @@ package daemon
 import (
 	"github.com/packterm/pos/device/board"
 	"github.com/packterm/pos/device/config"
+	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/device/terminal"
 	"github.com/packterm/pos/drivers/printer"
 	"github.com/packterm/pos/validate/journal"
 )
 
-// Running is what a running daemon is made of, handed to RunWith's started callback for
-// read-only views (the technician's status page).
+// Running is what a running daemon is made of, handed to Options.Started for read-only
+// views (the technician's status page) and tests.
 type Running struct {
 	Config   *config.Config
 	Terminal *terminal.Terminal
@@ -18,4 +19,8 @@ type Running struct {
 	Printer  *printer.Printer
 	Data     *Data
 	Health   *Health // live and healthy, for the watchdog and the trial boot
+	// Maintenance is the address the maintenance link listens on (the TCP address, or
+	// the serial device), "" when it is off.
+	Maintenance string
+	Fleet       *fleet.Client // nil without [fleet] url
 }

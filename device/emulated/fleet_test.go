@@ -52,6 +52,13 @@ func TestFleetClaimsBeforePaying(t *testing.T) {
 	if claims.Notified == 0 {
 		t.Error("the fleet was not told of the new record")
 	}
+	// Every record is published at once, not only payouts: the report's too.
+	notified := claims.Notified
+	e.do("!report")
+	e.expect("RAPPORT DU JOUR")
+	if claims.Notified <= notified {
+		t.Error("the fleet was not told of the report's record")
+	}
 
 	claims.Err = fmt.Errorf("test: %w", fleet.ErrOffline)
 	small := winner(func(a int64) bool { return a <= 5_00 })

@@ -96,7 +96,7 @@ func Connect(o Options) (*Client, error) {
 		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { c.log.Warn("fleet: connection error", "err", err) }),
 	}
 	if o.Credentials != "" {
-		opt, err := credentials(o.Credentials)
+		opt, err := CredentialsOption(o.Credentials)
 		if err != nil {
 			return nil, err
 		}
@@ -119,9 +119,9 @@ func Connect(o Options) (*Client, error) {
 	return c, nil
 }
 
-// credentials picks the nats option for a credentials file: a .creds file (user JWT and
-// seed) or a bare nkey seed.
-func credentials(path string) (nats.Option, error) {
+// CredentialsOption is the nats option of a credentials file: a .creds file (user JWT and
+// seed: operator/account mode) or a bare nkey seed (nkey users, the embedded server).
+func CredentialsOption(path string) (nats.Option, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("fleet: credentials: %w", err)

@@ -39,7 +39,7 @@ func (t *Terminal) claimFleetWide(ctx context.Context, v retail.Verdict) (reason
 		st = result{"claim-failed", retail.ClaimFailedScreen(), retail.SignalAttention}
 	}
 	t.log.Warn("terminal: payout refused by the fleet claim", "ticket", v.Ticket.String(), "decision", d.String(), "err", err)
-	if _, err := t.data.Journal.Append(journal.Entry{Kind: journal.KindRefused, Ticket: v.Ticket, Game: int(v.Ticket.Position), Reason: why}); err != nil {
+	if _, err := t.record(journal.Entry{Kind: journal.KindRefused, Ticket: v.Ticket, Game: int(v.Ticket.Position), Reason: why}); err != nil {
 		return "", t.journalFault(err)
 	}
 	return "", st
@@ -49,4 +49,14 @@ func (t *Terminal) claimFleetWide(ctx context.Context, v retail.Verdict) (reason
 func (t *Terminal) journalPaid(id codes.TicketID) (journal.Record, bool) {
 	r, ok, err := t.data.Journal.Paid(id)
 	return r, ok && err == nil
+}
+
+// record appends e to the journal and, in a fleet, wakes the fleet client so the record
+// is published at once (it would otherwise wait for the client's next round).
+func (t *Terminal) record(e journal.Entry) (journal.Record, error) {
+	r, err := t.data.Journal.Append(e)
+	if err == nil && t.data.Fleet != nil {
+		t.data.Fleet.Notify()
+	}
+	return r, err
 }

@@ -151,6 +151,15 @@ func (t *Terminal) Taken(ctx context.Context, n uint64) error {
 	}
 }
 
+// AtRest reports whether the machine waits for input with none queued in a state where
+// nothing waits for an answer (idle, or a result screen): stopping it then interrupts
+// nothing the retailer started (the daemon's restart waits for it).
+func (t *Terminal) AtRest() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.waiting && t.quiet && len(t.events) == 0
+}
+
 // Received is the number of inputs the machine has taken so far.
 func (t *Terminal) Received() uint64 {
 	t.mu.Lock()

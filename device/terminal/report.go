@@ -21,7 +21,7 @@ func (report) Run(ctx context.Context, t *Terminal) State {
 		return t.journalFault(err)
 	}
 	seq := t.nextSeq()
-	rec, err := t.data.Journal.Append(journal.Entry{Kind: journal.KindReport, Detail: day.Day, Receipts: []string{t.receiptID(seq, "Z")}})
+	rec, err := t.record(journal.Entry{Kind: journal.KindReport, Detail: day.Day, Receipts: []string{t.receiptID(seq, "Z")}})
 	if err != nil {
 		return t.journalFault(err)
 	}
@@ -45,7 +45,7 @@ func (reprint) Run(ctx context.Context, t *Terminal) State {
 		return result{"nothing-to-reprint", retail.NothingToReprint(), retail.SignalRefused}
 	}
 	seq := t.nextSeq()
-	rec, err := t.data.Journal.Append(journal.Entry{Kind: journal.KindReprint, Detail: r.ID, Receipts: []string{t.receiptID(seq, "D")}})
+	rec, err := t.record(journal.Entry{Kind: journal.KindReprint, Detail: r.ID, Receipts: []string{t.receiptID(seq, "D")}})
 	if err != nil {
 		return t.journalFault(err)
 	}

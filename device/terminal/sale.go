@@ -61,7 +61,7 @@ func (sell) Name() string { return "sell" }
 
 func (s sell) Run(ctx context.Context, t *Terminal) State {
 	id := codes.TicketID{Block: s.pack.Block, Pack: s.pack.Pack}
-	rec, err := t.data.Journal.Append(journal.Entry{Kind: journal.KindSale, Ticket: id, Amount: s.price,
+	rec, err := t.record(journal.Entry{Kind: journal.KindSale, Ticket: id, Amount: s.price,
 		Receipts: []string{t.receiptID(t.nextSeq(), "V")}})
 	if errors.Is(err, journal.ErrDuplicateSale) {
 		r, _, _ := t.data.Journal.Sold(s.pack.Block, s.pack.Pack)

@@ -59,7 +59,7 @@ func (s validation) Run(ctx context.Context, t *Terminal) State {
 
 // lockValidation records and shows a brute-force lock.
 func (t *Terminal) lockValidation(d durationLock) State {
-	_, err := t.data.Journal.Append(journal.Entry{Kind: journal.KindLock, Reason: "forged", Detail: d.String()})
+	_, err := t.record(journal.Entry{Kind: journal.KindLock, Reason: "forged", Detail: d.String()})
 	if err != nil {
 		t.log.Error("terminal: journal lock", "err", err)
 	}
@@ -75,7 +75,7 @@ func (t *Terminal) journalRefusal(v retail.Verdict) {
 	} else {
 		e.Game = int(v.Ticket.Position)
 	}
-	if _, err := t.data.Journal.Append(e); err != nil && !errors.Is(err, journal.ErrReadOnly) {
+	if _, err := t.record(e); err != nil && !errors.Is(err, journal.ErrReadOnly) {
 		t.log.Error("terminal: journal refusal", "err", err)
 	}
 }
@@ -123,13 +123,10 @@ func (s pay) Run(ctx context.Context, t *Terminal) State {
 		return refused
 	}
 	seq := t.nextSeq()
-	rec, err := t.data.Journal.Append(journal.Entry{
+	rec, err := t.record(journal.Entry{
 		Kind: journal.KindPayout, Ticket: s.v.Ticket, Game: int(s.v.Ticket.Position), Amount: s.v.Amount(),
 		Code: s.v.Code.String(), Receipts: []string{t.receiptID(seq, "J"), t.receiptID(seq, "C")}, Reason: reason,
 	})
-	if t.data.Fleet != nil {
-		t.data.Fleet.Notify() // publish the record now
-	}
 	if errors.Is(err, journal.ErrDuplicatePayout) {
 		r, _, _ := t.data.Journal.Paid(s.v.Ticket)
 		return result{"already-paid", retail.AlreadyPaidScreen(r.Time, r.Terminal), retail.SignalRefused}
@@ -149,7 +146,7 @@ type claim struct{ v retail.Verdict }
 func (claim) Name() string { return "claim" }
 
 func (s claim) Run(ctx context.Context, t *Terminal) State {
-	rec, err := t.data.Journal.Append(journal.Entry{
+	rec, err := t.record(journal.Entry{
 		Kind: journal.KindClaim, Ticket: s.v.Ticket, Game: int(s.v.Ticket.Position), Amount: s.v.Amount(),
 		Receipts: []string{t.receiptID(t.nextSeq(), "R")},
 	})

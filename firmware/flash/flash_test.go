@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/jonboulle/clockwork"
 
@@ -206,5 +207,21 @@ func TestProvisionVerifiesBeforeReplacing(t *testing.T) {
 	}
 	if _, err := send(t, tm.client(token, 0), flash.Ledger, []byte("x")); !errors.Is(err, flash.ErrRefused) {
 		t.Fatalf("kind not offered: %v", err)
+	}
+}
+
+// LastActivity moves with every frame received, on the server's clock.
+func TestLastActivity(t *testing.T) {
+	tm := newTerminal(t)
+	if !tm.srv.LastActivity().IsZero() {
+		t.Fatal("activity before any frame")
+	}
+	clock := tm.srv.Clock.(*clockwork.FakeClock)
+	clock.Advance(time.Hour)
+	if _, err := send(t, tm.client(token, 0), flash.Config, []byte("[terminal]\n")); err != nil {
+		t.Fatal(err)
+	}
+	if got := tm.srv.LastActivity(); !got.Equal(clock.Now()) {
+		t.Fatalf("last activity %v, want %v", got, clock.Now())
 	}
 }

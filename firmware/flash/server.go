@@ -77,8 +77,25 @@ type Server struct {
 	Clock        clockwork.Clock
 	Logger       *slog.Logger
 
-	mu   sync.Mutex
-	last lastInstall
+	mu       sync.Mutex
+	last     lastInstall
+	activity time.Time // when the last frame arrived (LastActivity)
+}
+
+// LastActivity is when the last frame (of any session, authenticated or not) arrived; the
+// zero time before the first. The daemon waits for the link to be quiet before it
+// restarts to take in what was installed, so that one technician's session of several
+// items costs one restart.
+func (s *Server) LastActivity() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.activity
+}
+
+func (s *Server) active(now time.Time) {
+	s.mu.Lock()
+	s.activity = now
+	s.mu.Unlock()
 }
 
 // lastInstall is the item this Server installed last, kept in memory only: a host whose
@@ -158,6 +175,7 @@ func (s *Server) Serve(ctx context.Context, conn io.ReadWriter) error {
 				return fmt.Errorf("flash: serve: %w", l.err)
 			}
 			timer.Reset(idle)
+			s.active(clock.Now())
 			if err := ss.handle(ctx, f); err != nil {
 				log.Warn("flash: session ended", "err", err)
 				ss.reset()

@@ -5,12 +5,15 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+
+	"github.com/packterm/pos/device/fleet"
 )
 
-// ConnectOperator connects the operator's tools and service with the operator's nkey
-// seed (ca: trust this CA for a tls:// server; "" for none).
-func ConnectOperator(url, seedFile, ca string) (*nats.Conn, error) {
-	opt, err := nats.NkeyOptionFromSeed(seedFile)
+// ConnectOperator connects the operator's tools and service with the operator's
+// credentials: its nkey seed, or a .creds file on a cluster in operator/account (JWT)
+// mode (ca: trust this CA for a tls:// server; "" for none).
+func ConnectOperator(url, credsFile, ca string) (*nats.Conn, error) {
+	opt, err := fleet.CredentialsOption(credsFile)
 	if err != nil {
 		return nil, fmt.Errorf("fleet: operator credentials: %w", err)
 	}

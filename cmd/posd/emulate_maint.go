@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strconv"
+
+	"github.com/packterm/pos/device/config"
+	"github.com/packterm/pos/device/daemon"
+	"github.com/packterm/pos/device/emulated"
+	"github.com/packterm/pos/device/maint"
+	"github.com/packterm/pos/firmware/flash"
+)
+
+// emulatedMaintenance serves the emulated terminal's maintenance link on f.maintenance
+// (tcp:HOST:PORT or serial:DEV) in the background until ctx ends: the flash server posd
+// runs on a board, answering only to the technician token (--token-sha256 or the
+// configuration's), firmware signed by a key of the configuration's [keys] firmware into
+// slots under DIR/maint/slots, provisioned files verified as posd verifies them into
+// DIR/maint. The emulated terminal keeps running on its block: the files are there to
+// inspect or to pass back with --ledger and --packs.
+func emulatedMaintenance(ctx context.Context, f flags, dir string, cfg config.Config, log *slog.Logger, stderr io.Writer) error {
+	pub := f.pub
+	if pub == "" {
+		d, err := emulated.LoadDemo(filepath.Join(dir, "demo"), demoBlock)
+		if err != nil {
+			return err
+		}
+		pub = d.Pub
+	}
+	retailer, err := strconv.ParseUint(cfg.RetailerID, 10, 32)
+	if err != nil {
+		return fmt.Errorf("maintenance link: retailer %q: %w", cfg.RetailerID, err)
+	}
+	mdir := filepath.Join(dir, "maint")
+	keys := filepath.Join(mdir, "operator.pub")
+	srv, err := maint.NewServer(maint.Options{
+		TokenSHA256: f.tokenSHA256, FirmwareKeys: cfg.Keys.Firmware, SlotRoot: filepath.Join(mdir, "slots"),
+		Target: daemon.FirmwareTarget(cfg.Board), SpoolDir: filepath.Join(mdir, "spool"),
+		Site: maint.Site{Dir: mdir, ConfigPath: filepath.Join(mdir, "posd.toml"), KeysPath: keys,
+			OperatorKeys: []string{keys, pub}, Retailer: uint32(retailer)},
+		OnInstalled: func(_ flash.Kind, info string) {
+			fmt.Fprintf(stderr, "posd: maintenance link: %s (in %s)\n", info, mdir)
+		},
+		Logger: log,
+	})
+	if err != nil {
+		return fmt.Errorf("maintenance link: %w (give --token-sha256, or --config with [technician] token_sha256)", err)
+	}
+	ready := make(chan error, 1)
+	go func() {
+		err := maint.Serve(ctx, srv, f.maintenance, maint.DefaultBaud, log, func(addr string) {
+			fmt.Fprintf(stderr, "posd: maintenance link on %s (files into %s)\n", addr, mdir)
+			ready <- nil
+		})
+		if err != nil {
+			ready <- err
+			log.Error("posd: maintenance link stopped", "err", err)
+		}
+	}()
+	select {
+	case err := <-ready:
+		return err
+	case <-ctx.Done():
+		return nil
+	}
+}

@@ -1,0 +1,296 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/packterm/pos/device/fleet"
+	"github.com/packterm/pos/device/fleet/server"
+	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/journal"
+	"github.com/packterm/pos/validate/ledger"
+)
+
+// testFleet is the operator's side: an embedded single-node JetStream server with file
+// storage, the stores and the claim service, and a seed per registered terminal.
+type testFleet struct {
+	srv    *server.Server
+	js     jetstream.JetStream
+	stores *server.Stores
+	seeds  map[string]string
+}
+
+func newTestFleet(t *testing.T, retailers map[string]uint32) *testFleet {
+	t.Helper()
+	dir := t.TempDir()
+	reg, err := server.InitData(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &testFleet{seeds: map[string]string{}}
+	for id, r := range retailers {
+		p := filepath.Join(dir, id+".nk")
+		kp, err := server.NewSeedFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pub, _ := kp.PublicKey()
+		reg.Terminals = append(reg.Terminals, server.Terminal{ID: id, Retailer: r, NKey: pub})
+		f.seeds[id] = p
+	}
+	if f.srv, err = server.Start(server.Options{DataDir: dir, Listen: "127.0.0.1:0", Registry: reg}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(f.srv.Shutdown)
+	op, err := server.ConnectOperator(f.srv.URL(), filepath.Join(dir, server.OperatorSeedFile), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(op.Close)
+	f.js, _ = jetstream.New(op)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if f.stores, err = server.EnsureStores(ctx, f.js, 1); err != nil {
+		t.Fatal(err)
+	}
+	ready := make(chan struct{})
+	sctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		server.NewService(op, f.stores, server.ServiceOptions{Registry: reg, Ready: ready}).Run(sctx)
+	}()
+	t.Cleanup(func() { stop(); <-done })
+	<-ready
+	return f
+}
+
+// claim reads the fleet's claim of a ticket.
+func (f *testFleet) claim(t *testing.T, id codes.TicketID) (fleet.Claim, bool) {
+	t.Helper()
+	e, err := f.stores.Claims.Get(context.Background(), fleet.ClaimKey(id))
+	if err != nil {
+		return fleet.Claim{}, false
+	}
+	c, err := fleet.DecodeClaim(e.Value())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, true
+}
+
+// published is every record of terminal id in the JOURNAL stream.
+func (f *testFleet) published(t *testing.T, id string) []journal.Record {
+	t.Helper()
+	var out []journal.Record
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	bad, err := server.ReadJournal(ctx, f.js, func(r journal.Record) error {
+		if r.Terminal == id {
+			out = append(out, r)
+		}
+		return nil
+	})
+	if err != nil || len(bad) > 0 {
+		t.Fatalf("reading the journal stream: %v %v", err, bad)
+	}
+	return out
+}
+
+// proxy is a TCP proxy we control between the terminal and the server: Block cuts every
+// connection and refuses new ones (the server out of reach), Heal lets them through.
+type proxy struct {
+	l      net.Listener
+	target string
+	mu     sync.Mutex
+	block  bool
+	conns  []net.Conn
+}
+
+func newProxy(t *testing.T, target string) *proxy {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &proxy{l: l, target: target}
+	go p.serve()
+	t.Cleanup(func() { l.Close(); p.Block() })
+	return p
+}
+
+func (p *proxy) URL() string { return "nats://" + p.l.Addr().String() }
+
+func (p *proxy) serve() {
+	for {
+		c, err := p.l.Accept()
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		s, err := net.Dial("tcp", p.target)
+		if p.block || err != nil {
+			p.mu.Unlock()
+			c.Close()
+			if s != nil {
+				s.Close()
+			}
+			continue
+		}
+		p.conns = append(p.conns, c, s)
+		p.mu.Unlock()
+		go func() { io.Copy(s, c); s.Close() }()
+		go func() { io.Copy(c, s); c.Close() }()
+	}
+}
+
+func (p *proxy) Block() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.block = true
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
+}
+
+func (p *proxy) Heal() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.block = false
+}
+
+// A daemon with [fleet] url: each winner is claimed fleet-wide before it is paid (DÉJÀ
+// PAYÉ AILLEURS when another terminal holds it), journal records reach the JOURNAL stream;
+// with the server out of reach, payouts within the offline limit are paid unconfirmed and
+// claimed once it is back, above it refused; a status list the operator publishes is
+// fetched, verified, installed and in force after the restart that takes it in.
+func TestFleetOnBoard(t *testing.T) {
+	tb := newTestBlock(t, 11)
+	b := newBoard(t, tb)
+	b.installLedger(t, tb)
+	f := newTestFleet(t, map[string]uint32{"T-1": 1, "T-2": 1})
+	px := newProxy(t, f.srv.Addr().String())
+	b.cfg.Fleet.URL, b.cfg.Fleet.Credentials = px.URL(), f.seeds["T-1"]
+	b.cfg.Limits.Offline = 5_00
+	o := Options{RestartQuiet: 100 * time.Millisecond, FleetStatusEvery: 200 * time.Millisecond}
+	d := b.start(t, o)
+	if d.r.Fleet == nil {
+		t.Fatal("no fleet client")
+	}
+	wait(t, "the fleet connection", d.r.Fleet.Online)
+	d.scan(b, packCode(1), "PAQUET NON LIVRÉ") // no status list yet
+
+	// Another terminal of the fleet paid this ticket first.
+	other := otherTerminal(t, f, "T-2")
+	taken, takenCode := tb.winner(t, func(lot int64) bool { return lot <= 150_00 })
+	if _, err := other.Claim(context.Background(), taken, int64(tb.tickets[taken].Lot)); err != nil {
+		t.Fatal(err)
+	}
+	d.scan(b, takenCode, "GAGNANT")
+	d.press(b, "PAYÉ AILLEURS", "T-2")
+
+	online, onlineCode := tb.winner(t, func(lot int64) bool { return lot <= 150_00 })
+	d.scan(b, onlineCode, "GAGNANT")
+	d.press(b, "PAYÉ")
+	if c, ok := f.claim(t, online); !ok || c.Terminal != "T-1" || c.Unconfirmed {
+		t.Fatalf("online payout's claim: %+v %v", c, ok)
+	}
+	wait(t, "the payout in the JOURNAL stream", func() bool {
+		for _, r := range f.published(t, "T-1") {
+			if r.Kind == journal.KindPayout && r.Ticket == online {
+				return true
+			}
+		}
+		return false
+	})
+
+	// The server out of reach: within the offline limit paid unconfirmed, above refused.
+	px.Block()
+	wait(t, "the fleet connection lost", func() bool { return !d.r.Fleet.Online() })
+	small, smallCode := tb.winner(t, func(lot int64) bool { return lot <= 5_00 })
+	d.scan(b, smallCode, "GAGNANT")
+	d.press(b, "PAYÉ")
+	big, bigCode := tb.winner(t, func(lot int64) bool { return lot > 5_00 && lot <= 150_00 })
+	d.scan(b, bigCode, "GAGNANT")
+	d.press(b, "RÉSEAU INJOIGNABLE", "NON PAYÉ")
+	if _, ok := f.claim(t, small); ok {
+		t.Fatal("claimed while out of reach")
+	}
+	px.Heal()
+	wait(t, "the offline payout claimed once the server is back", func() bool {
+		c, ok := f.claim(t, small)
+		return ok && c.Terminal == "T-1" && c.Unconfirmed
+	})
+	if _, ok := f.claim(t, big); ok {
+		t.Fatal("a refused payout was claimed")
+	}
+	if err := d.stop(); err != nil {
+		t.Fatal(err)
+	}
+	j, err := journal.Open(filepath.Join(b.cfg.DataDir, "journal"), journal.Options{Terminal: "T-1", ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[codes.TicketID]string{taken: "", online: "confirmed", small: "unconfirmed", big: ""} {
+		r, paid, _ := j.Paid(id)
+		if got := map[bool]string{true: "unconfirmed", false: "confirmed"}[r.Unconfirmed()]; paid != (want != "") || (paid && got != want) {
+			t.Errorf("ticket %v: paid %v (%s), want %q", id, paid, got, want)
+		}
+	}
+	j.Close()
+
+	// The operator publishes the retailer's status list (posctl fleet publish-status).
+	d = b.start(t, o)
+	wait(t, "the fleet connection", d.r.Fleet.Online)
+	list, err := os.ReadFile(tb.statusList(t, 1, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	trust, _ := ledger.LoadTrustStore(tb.pub)
+	if _, err := server.PublishStatus(context.Background(), f.stores, list, trust); err != nil {
+		t.Fatal(err)
+	}
+	d.r.Fleet.Notify()
+	if err := d.ended(20 * time.Second); !errors.Is(err, ErrRestart) {
+		t.Fatalf("Run returned %v, want a restart for the status list", err)
+	}
+	if k := kinds(records(t, b.cfg.DataDir)); k[journal.KindStatusInstall] != 1 {
+		t.Fatalf("status list install journalled: %v", k)
+	}
+	d = b.start(t, o)
+	d.scan(b, packCode(1), "PRIX 10,00 €")
+	if err := d.stop(); err != nil {
+		t.Fatal(err)
+	}
+	if rs := f.published(t, "T-1"); kinds(rs)[journal.KindStatusInstall] != 1 {
+		t.Fatalf("the install record was not published: %v", kinds(rs))
+	}
+}
+
+// otherTerminal is a second terminal's fleet client (its own journal).
+func otherTerminal(t *testing.T, f *testFleet, id string) *fleet.Client {
+	t.Helper()
+	dir := t.TempDir()
+	j, err := journal.Open(dir, journal.Options{Terminal: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { j.Close() })
+	c, err := fleet.Connect(fleet.Options{Terminal: id, URL: f.srv.URL(), Credentials: f.seeds[id], Journal: j, StateDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	wait(t, "the other terminal's connection", c.Online)
+	return c
+}

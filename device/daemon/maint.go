@@ -1,0 +1,118 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/packterm/pos/device/maint"
+	"github.com/packterm/pos/firmware/bundle"
+	"github.com/packterm/pos/firmware/flash"
+	"github.com/packterm/pos/validate/journal"
+)
+
+// FirmwareTarget is the target of the running posd on board: the bundles its maintenance
+// link accepts (GOOS, GOARCH and, on arm, the GOARM level it was built for).
+func FirmwareTarget(board string) bundle.Target {
+	t := bundle.Target{OS: runtime.GOOS, Arch: runtime.GOARCH, Board: board}
+	if t.Arch == "arm" {
+		t.ARM = 7 // Go's default GOARM when building on another machine
+		if bi, ok := debug.ReadBuildInfo(); ok {
+			for _, s := range bi.Settings {
+				if s.Key == "GOARM" && s.Value != "" && s.Value[0] >= '5' && s.Value[0] <= '7' {
+					t.ARM = int(s.Value[0] - '0')
+				}
+			}
+		}
+	}
+	return t
+}
+
+// operatorKeysPath is the file provisioned operator keys replace: the first [keys]
+// operator entry, or operator.pub inside it when it is a directory.
+func operatorKeysPath(keys []string) string {
+	if len(keys) == 0 {
+		return ""
+	}
+	if fi, err := os.Stat(keys[0]); err == nil && fi.IsDir() {
+		return filepath.Join(keys[0], "operator.pub")
+	}
+	return keys[0]
+}
+
+// maintenance builds the maintenance link's server, or nil when [maintenance] listen is
+// empty or no technician token is configured (fail closed: nobody to answer to).
+// Firmware is accepted only when [keys] firmware names a key and posboot started posd
+// from a slot (the slot root comes from it); provisioned files go where LoadData and
+// Load read them, each journalled once installed and followed by a restart.
+func (d *run) maintenance() (*flash.Server, error) {
+	cfg := d.cfg
+	if cfg.Maintenance == "" {
+		return nil, nil
+	}
+	mo := maint.Options{
+		TokenSHA256: cfg.Technician.TokenSHA256, FirmwareKeys: cfg.Keys.Firmware,
+		Target: FirmwareTarget(cfg.Board), SpoolDir: filepath.Join(cfg.DataDir, "maint"),
+		Site: maint.Site{Dir: cfg.DataDir, ConfigPath: d.o.ConfigPath, KeysPath: operatorKeysPath(cfg.Keys.Operator),
+			OperatorKeys: cfg.Keys.Operator, Retailer: d.retailer},
+		OnInstalled: d.installed, Clock: d.clock, Logger: d.log,
+	}
+	if d.o.Booted != nil {
+		mo.SlotRoot = d.o.Booted.Root
+	}
+	switch {
+	case len(cfg.Keys.Firmware) == 0:
+		d.log.Info("posd: maintenance link: no [keys] firmware: firmware bundles are refused")
+	case mo.SlotRoot == "":
+		d.log.Info("posd: maintenance link: not started by posboot (no slot root): firmware bundles are refused")
+	}
+	srv, err := maint.NewServer(mo)
+	if errors.Is(err, maint.ErrNoToken) {
+		d.log.Warn("posd: maintenance link off: no [technician] token_sha256", "listen", cfg.Maintenance)
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("daemon: maintenance link: %w", err)
+	}
+	if err := os.MkdirAll(mo.SpoolDir, 0o700); err != nil {
+		return nil, fmt.Errorf("daemon: maintenance link: %w", err)
+	}
+	return srv, nil
+}
+
+// installed journals what the maintenance link installed and asks for the restart that
+// takes it in.
+func (d *run) installed(kind flash.Kind, info string) {
+	e := journal.Entry{Kind: journal.KindConfigChange, Detail: kind.String() + ": " + info}
+	switch kind {
+	case flash.Ledger:
+		e = journal.Entry{Kind: journal.KindLedgerInstall, Detail: info}
+	case flash.Status:
+		e = journal.Entry{Kind: journal.KindStatusInstall, Detail: info + " (maintenance link)"}
+	}
+	if len(e.Detail) > journal.MaxDetailLen {
+		e.Detail = e.Detail[:journal.MaxDetailLen]
+	}
+	if _, err := d.j.Append(e); err != nil {
+		d.log.Error("posd: journalling an install", "kind", kind.String(), "err", err)
+	}
+	d.notifyFleet()
+	d.restart.request(kind.String() + " installed over the maintenance link")
+}
+
+// serveMaintenance runs srv on [maintenance] listen until ctx ends; ready gets the
+// address listened on (or the error that stopped it first).
+func (d *run) serveMaintenance(ctx context.Context, srv *flash.Server, ready chan<- string) error {
+	err := maint.Serve(ctx, srv, d.cfg.Maintenance, maint.DefaultBaud, d.log, func(addr string) {
+		d.log.Info("posd: maintenance link listening", "addr", addr)
+		ready <- addr
+	})
+	if err != nil {
+		d.log.Error("posd: maintenance link stopped", "err", err)
+	}
+	return err
+}

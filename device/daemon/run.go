@@ -1,0 +1,281 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+
+	"github.com/packterm/pos/device/board"
+	"github.com/packterm/pos/device/config"
+	"github.com/packterm/pos/device/fleet"
+	"github.com/packterm/pos/device/terminal"
+	"github.com/packterm/pos/drivers/printer"
+	"github.com/packterm/pos/drivers/scanner"
+	"github.com/packterm/pos/drivers/serialport"
+	"github.com/packterm/pos/firmware/flash"
+	"github.com/packterm/pos/firmware/slot"
+	"github.com/packterm/pos/firmware/watchdog"
+	"github.com/packterm/pos/validate/journal"
+	"github.com/packterm/pos/validate/ledger"
+)
+
+// Options of Run. The zero value runs the terminal alone: no service manager, no slot.
+type Options struct {
+	Logger *slog.Logger // nil: discard
+	// Started, when set, is called once every part is open (and the maintenance link
+	// listening), before the terminal starts.
+	Started func(Running)
+	// Clock drives the daemon's own waits: health retries, watchdog pings, the restart's
+	// quiet period and polls, the fleet client's rounds (nil: real time). The terminal and
+	// the drivers keep real time.
+	Clock clockwork.Clock
+	// ConfigPath is the configuration file posd runs with: a configuration provisioned over
+	// the maintenance link replaces it ("": configurations are refused).
+	ConfigPath string
+	// Notifier tells the service manager READY=1 and WATCHDOG=1 (nil: nobody); Watchdog is
+	// the watchdog period (systemd's WatchdogSec; 0: no pings).
+	Notifier *watchdog.Notifier
+	Watchdog time.Duration
+	// Booted is the firmware slot posboot started posd from (nil: not started by posboot:
+	// no trial to commit, and no firmware over the maintenance link).
+	Booted *slot.Booted
+	// RestartQuiet is how long the maintenance link must have been quiet before a restart
+	// takes in what was installed (0: DefaultRestartQuiet).
+	RestartQuiet time.Duration
+	// FleetStatusEvery is how often the fleet's pack status list is fetched (0: the fleet
+	// client's default, 10 min).
+	FleetStatusEvery time.Duration
+}
+
+// run is one run of the daemon: its parts, opened by open and released by close.
+type run struct {
+	cfg      *config.Config
+	o        Options
+	log      *slog.Logger
+	clock    clockwork.Clock
+	retailer uint32
+	trust    *ledger.TrustStore
+	data     *Data
+	j        *journal.Journal
+	b        *board.Board
+	pr       *printer.Printer
+	sc       *scanner.Serial
+	t        *terminal.Terminal
+	fleet    *fleet.Client // nil: no [fleet] url
+	maint    *flash.Server // nil: no maintenance link
+	restart  *restarter
+	closers  []func() error
+}
+
+// Run runs the terminal on the board of cfg until ctx ends (nil then), or until it stops
+// to take in what its maintenance link or the fleet installed (a *RestartError wrapping
+// ErrRestart: start it again).
+func Run(ctx context.Context, cfg *config.Config, o Options) error {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Clock == nil {
+		o.Clock = clockwork.NewRealClock()
+	}
+	if o.RestartQuiet <= 0 {
+		o.RestartQuiet = DefaultRestartQuiet
+	}
+	d := &run{cfg: cfg, o: o, log: o.Logger, clock: o.Clock, restart: newRestarter()}
+	defer d.close()
+	if err := d.open(); err != nil {
+		return err
+	}
+	return d.serve(ctx)
+}
+
+func (d *run) onClose(f func() error) { d.closers = append(d.closers, f) }
+
+func (d *run) close() {
+	for i := len(d.closers) - 1; i >= 0; i-- {
+		if err := d.closers[i](); err != nil {
+			d.log.Warn("posd: closing", "err", err)
+		}
+	}
+}
+
+// open opens every part: keys, data, journal, fleet client, board, printer, scanner,
+// terminal, maintenance link.
+func (d *run) open() error {
+	cfg := d.cfg
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	var err error
+	if d.trust, err = ledger.LoadTrustStore(cfg.Keys.Operator...); err != nil {
+		return fmt.Errorf("daemon: operator keys: %w", err)
+	}
+	for _, dir := range []string{"journal", "spool", "state"} {
+		if err := os.MkdirAll(filepath.Join(cfg.DataDir, dir), 0o700); err != nil {
+			return fmt.Errorf("daemon: %w", err)
+		}
+	}
+	r, err := strconv.ParseUint(cfg.RetailerID, 10, 32)
+	if err != nil {
+		return fmt.Errorf("daemon: retailer id %q: %w", cfg.RetailerID, err)
+	}
+	d.retailer = uint32(r)
+	if d.data, err = LoadData(cfg.DataDir, d.trust, d.retailer); err != nil {
+		return err
+	}
+	d.onClose(d.data.Close)
+	if d.j, err = journal.Open(filepath.Join(cfg.DataDir, "journal"), journal.Options{Terminal: cfg.TerminalID, Logger: d.log}); err != nil {
+		return err
+	}
+	d.onClose(d.j.Close)
+	if d.fleet, err = d.connectFleet(); err != nil {
+		return err
+	}
+	if d.fleet != nil {
+		d.onClose(func() error { d.fleet.Close(); return nil })
+	}
+	if err := d.openDevices(); err != nil {
+		return err
+	}
+	d.maint, err = d.maintenance()
+	return err
+}
+
+// openDevices opens the board, the printer and the scanner, and builds the terminal.
+func (d *run) openDevices() error {
+	cfg := d.cfg
+	var err error
+	if d.b, err = board.Open(board.Config{Profile: cfg.Board, Display: cfg.Display.String(), Pins: cfg.PinMap()}); err != nil {
+		return err
+	}
+	d.onClose(d.b.Close)
+	pport, err := serialport.Open(serialport.Config{Path: cfg.Printer.Port, Baud: cfg.Printer.Baud, Logger: d.log})
+	if err != nil {
+		return err
+	}
+	d.onClose(pport.Close)
+	d.pr, err = printer.New(pport, printer.Config{
+		Layout:   printer.Layout{Columns: cfg.Printer.Columns, CodePage: cfg.Printer.CodePage},
+		SpoolDir: filepath.Join(cfg.DataDir, "spool"), Baud: cfg.Printer.Baud, NoPrintConfirm: cfg.Printer.NoPrintConfirm(), Logger: d.log,
+	})
+	if err != nil {
+		return err
+	}
+	sport, err := serialport.Open(serialport.Config{Path: cfg.Scanner.Port, Baud: cfg.Scanner.Baud, Logger: d.log})
+	if err != nil {
+		return err
+	}
+	d.onClose(sport.Close)
+	d.sc = scanner.NewSerial(sport, scanner.Config{Suffix: cfg.Scanner.Suffix, AIM: cfg.Scanner.AIM, Logger: d.log})
+	d.t, err = terminal.New(terminal.Config{
+		Terminal: cfg.TerminalID, RetailerName: cfg.RetailerName, PerTicket: cfg.Limits.PerTicket, PerDay: cfg.Limits.PerDay,
+		OfflineLimit: cfg.Limits.Offline, StateDir: filepath.Join(cfg.DataDir, "state"), UnlockTokenSHA256: cfg.Technician.TokenSHA256, Logger: d.log,
+	}, terminal.Parts{Screen: d.b.Display, Printer: d.pr, Green: d.b.Green, Red: d.b.Red, Buzzer: d.b.Buzzer, Drawer: d.b.Drawer, Tamper: d.b.Tamper},
+		terminal.Data{Ledger: d.data.Ledger, Status: d.data.Status, Journal: d.j, Fleet: d.claimer()})
+	if err != nil {
+		return err
+	}
+	if cfg.Language != "" && cfg.Language != "fr" {
+		d.log.Warn("posd: only French retailer texts exist; configured language ignored", "language", cfg.Language)
+	}
+	return nil
+}
+
+// serve runs the terminal's loops and the daemon's workers until ctx ends or a restart
+// is due; every one of them has returned when it returns.
+func (d *run) serve(ctx context.Context) error {
+	rctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	var workers sync.WaitGroup // they end with rctx, stopped once the loops have ended
+	maintAddr := d.startMaintenance(rctx, &workers)
+	d.log.Info("posd: terminal starting", "terminal", d.cfg.TerminalID, "board", d.b.Profile.Name, "ledger", d.data.Ledger != nil,
+		"status list", d.data.Status != nil, "fleet", d.cfg.Fleet.URL != "", "maintenance", maintAddr)
+	h := newHealth()
+	h.live.Store(true)
+	if d.o.Started != nil {
+		d.o.Started(Running{Config: d.cfg, Terminal: d.t, Journal: d.j, Board: d.b, Printer: d.pr, Data: d.data, Health: h,
+			Maintenance: maintAddr, Fleet: d.fleet})
+	}
+	var loops sync.WaitGroup
+	errs := make([]error, 4)
+	for i, f := range []func() error{
+		func() error { return d.t.Run(rctx) },
+		func() error { return d.t.RunScanner(rctx, d.sc) },
+		func() error { return d.t.RunButtons(rctx, d.b.OK, d.b.Cancel, d.b.Tamper) },
+		func() error { return d.b.Run(rctx) },
+	} {
+		loops.Go(func() {
+			errs[i] = f()
+			h.live.Store(false)
+		})
+	}
+	d.startWorkers(rctx, &workers, h, stop)
+	loops.Wait()
+	stop(nil)
+	workers.Wait()
+	if err := d.o.Notifier.Notify("STOPPING=1"); err != nil {
+		d.log.Warn("posd: service manager: STOPPING", "err", err)
+	}
+	var re *RestartError
+	if errors.As(context.Cause(rctx), &re) {
+		d.log.Info("posd: terminal stopped for a restart", "why", re.Why)
+		return errors.Join(append([]error{re}, errs...)...)
+	}
+	d.log.Info("posd: terminal stopped")
+	return errors.Join(errs...)
+}
+
+// startMaintenance starts the maintenance link, if any, and returns the address it
+// listens on once it does ("" when off or when it could not listen: logged).
+func (d *run) startMaintenance(ctx context.Context, workers *sync.WaitGroup) string {
+	if d.maint == nil {
+		return ""
+	}
+	ready := make(chan string, 1)
+	done := make(chan struct{})
+	workers.Go(func() {
+		defer close(done)
+		d.serveMaintenance(ctx, d.maint, ready)
+	})
+	select {
+	case addr := <-ready:
+		return addr
+	case <-done:
+	case <-ctx.Done():
+	}
+	return ""
+}
+
+// startWorkers starts the daemon's workers beside the terminal: health, service manager
+// (READY, watchdog), trial commit, restart, fleet client. They all end with ctx.
+func (d *run) startWorkers(ctx context.Context, workers *sync.WaitGroup, h *Health, stop context.CancelCauseFunc) {
+	workers.Go(func() {
+		watchHealth(ctx, h, d.clock, d.log, d.t.Ready(), d.data.Ledger != nil, func(ctx context.Context) error {
+			_, err := d.pr.Status(ctx)
+			return err
+		})
+	})
+	workers.Go(func() {
+		serviceManager(ctx, d.o.Notifier, d.clock, d.o.Watchdog, d.t.Ready(), watchdogTest(h, d.o.Booted), d.log)
+	})
+	workers.Go(func() { commitTrial(ctx, h, d.o.Booted, d.log) })
+	gate := restartGate{clock: d.clock, quiet: d.o.RestartQuiet, atRest: d.t.AtRest}
+	if d.maint != nil {
+		gate.lastActivity = d.maint.LastActivity
+	}
+	workers.Go(func() { d.restart.run(ctx, gate, d.log, stop) })
+	if d.fleet != nil {
+		workers.Go(func() {
+			if err := d.fleet.Run(ctx); err != nil {
+				d.log.Error("posd: fleet client stopped", "err", err)
+			}
+		})
+	}
+}

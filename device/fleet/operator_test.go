@@ -1,0 +1,201 @@
+package fleet_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/nats-io/jwt/v2"
+	natsserver "github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nkeys"
+
+	"github.com/packterm/pos/device/fleet"
+	"github.com/packterm/pos/device/fleet/server"
+	"github.com/packterm/pos/validate/journal"
+)
+
+// jwtFleet is a fleet on a NATS server in operator (JWT) mode, as an operator running
+// nats-server with nsc-made JWTs would have it: an operator, a system account, a fleet
+// account with JetStream, the operator's service user (every permission in the account)
+// and terminal users made by server.NewTerminalCreds, resolved from memory.
+type jwtFleet struct {
+	url    string
+	js     jetstream.JetStream
+	stores *server.Stores
+	creds  map[string]string // terminal id -> .creds file
+}
+
+func newJWTFleet(t *testing.T, terminals ...string) *jwtFleet {
+	t.Helper()
+	dir := t.TempDir()
+	okp, _ := nkeys.CreateOperator()
+	opub, _ := okp.PublicKey()
+	oc := jwt.NewOperatorClaims(opub)
+	oc.Name = "packterm"
+	account := func(name string, js bool) (nkeys.KeyPair, string, string) {
+		kp, _ := nkeys.CreateAccount()
+		pub, _ := kp.PublicKey()
+		ac := jwt.NewAccountClaims(pub)
+		ac.Name = name
+		if js {
+			ac.Limits.JetStreamLimits = jwt.JetStreamLimits{MemoryStorage: -1, DiskStorage: -1, Streams: -1, Consumer: -1}
+		}
+		token, err := ac.Encode(okp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return kp, pub, token
+	}
+	_, sysPub, sysJWT := account("SYS", false)
+	akp, apub, aJWT := account("FLEET", true)
+	resolver := &natsserver.MemAccResolver{}
+	resolver.Store(sysPub, sysJWT)
+	resolver.Store(apub, aJWT)
+	ns, err := natsserver.NewServer(&natsserver.Options{Host: "127.0.0.1", Port: natsserver.RANDOM_PORT, JetStream: true,
+		StoreDir: filepath.Join(dir, "jetstream"), TrustedOperators: []*jwt.OperatorClaims{oc}, AccountResolver: resolver,
+		SystemAccount: sysPub, NoLog: true, NoSigs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns.Start()
+	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
+	if !ns.ReadyForConnections(10 * time.Second) {
+		t.Fatal("server not ready")
+	}
+	f := &jwtFleet{url: ns.ClientURL(), creds: map[string]string{}}
+
+	// The operator's service user: no restriction within the fleet account.
+	ukp, _ := nkeys.CreateUser()
+	upub, _ := ukp.PublicKey()
+	useed, _ := ukp.Seed()
+	token, err := jwt.NewUserClaims(upub).Encode(akp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svcCreds := filepath.Join(dir, "service.creds")
+	b, _ := jwt.FormatUserConfig(token, useed)
+	if err := os.WriteFile(svcCreds, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	reg := &server.Registry{Operator: upub}
+	for i, id := range terminals {
+		p := filepath.Join(dir, id+".creds")
+		pub, err := server.NewTerminalCreds(p, id, akp, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		reg.Terminals = append(reg.Terminals, server.Terminal{ID: id, Retailer: uint32(100 + i), NKey: pub})
+		f.creds[id] = p
+	}
+	op, err := server.ConnectOperator(f.url, svcCreds, "") // posctl fleet service --creds service.creds
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(op.Close)
+	f.js, _ = jetstream.New(op)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if f.stores, err = server.EnsureStores(ctx, f.js, 1); err != nil {
+		t.Fatal(err)
+	}
+	ready := make(chan struct{})
+	sctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		server.NewService(op, f.stores, server.ServiceOptions{Registry: reg, Ready: ready}).Run(sctx)
+	}()
+	t.Cleanup(func() { stop(); <-done })
+	<-ready
+	return f
+}
+
+func (f *jwtFleet) terminal(t *testing.T, id, creds string) *terminal {
+	t.Helper()
+	dir := t.TempDir()
+	j, err := journal.Open(dir, journal.Options{Terminal: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { j.Close() })
+	c, err := fleet.Connect(fleet.Options{Terminal: id, URL: f.url, Credentials: creds, Journal: j, StateDir: dir, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return &terminal{id: id, j: j, c: c}
+}
+
+// TestOperatorModeCreds: in operator/account (JWT) mode, a terminal whose [fleet]
+// credentials is a .creds file from server.NewTerminalCreds (the permissions of the nkey
+// mode in its user JWT) publishes its journal and claims; it cannot publish, claim or
+// read as another terminal, nor reach JetStream itself.
+func TestOperatorModeCreds(t *testing.T) {
+	f := newJWTFleet(t, "T000", "T001")
+	a := f.terminal(t, "T000", f.creds["T000"])
+	b := f.terminal(t, "T001", f.creds["T001"])
+	waitOnline(t, a.c)
+	waitOnline(t, b.c)
+	ctx := context.Background()
+	for i := range 3 {
+		mustAppend(t, a.j, payout(ticketN(i), 500, false))
+	}
+	if err := a.c.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var recs []journal.Record
+	bad, err := server.ReadJournal(ctx, f.js, func(r journal.Record) error { recs = append(recs, r); return nil })
+	if err != nil || len(bad) != 0 || len(recs) != 3 || recs[2].ID() != "T000/3" {
+		t.Fatalf("stream: %d records, bad %v, err %v", len(recs), bad, err)
+	}
+	if _, err := a.c.Claim(ctx, ticketN(10), 500); err != nil {
+		t.Fatalf("claim: %v", err)
+	}
+	var taken *fleet.TakenError
+	if _, err := b.c.Claim(ctx, ticketN(10), 500); !errors.As(err, &taken) || taken.Holder.Terminal != "T000" {
+		t.Fatalf("second claim: %v", err)
+	}
+
+	// T000's credentials, used as T001: every subject of T001 is refused.
+	perm := make(chan error, 16)
+	nc, err := nats.Connect(f.url, nats.UserCredentials(f.creds["T000"]), nats.CustomInboxPrefix(fleet.InboxPrefix+"T000"),
+		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { perm <- err }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	if _, err := nc.Request(fleet.ClaimPrefix+"T001", []byte(`{"ticket":{"Block":7,"Pack":9,"Position":1},"amount":1,"at":"2026-12-02T10:00:00Z"}`), 300*time.Millisecond); err == nil {
+		t.Fatal("a claim as another terminal was answered")
+	}
+	nc.Publish("journal.T001.payout", []byte("x"))
+	nc.Publish("$JS.API.INFO", nil)
+	nc.Subscribe(fleet.InboxPrefix+"T001.>", func(*nats.Msg) {})
+	nc.Subscribe("journal.>", func(*nats.Msg) {})
+	nc.Flush()
+	got := 0
+	for deadline := time.After(3 * time.Second); got < 5; {
+		select {
+		case err := <-perm:
+			if !errors.Is(err, nats.ErrPermissionViolation) {
+				t.Fatalf("want a permissions violation, got %v", err)
+			}
+			got++
+		case <-deadline:
+			t.Fatalf("%d permission violations, want 5", got)
+		}
+	}
+	// The fleet client told it is T001 but holding T000's credentials: no claim goes through.
+	posing := f.terminal(t, "T001", f.creds["T000"])
+	time.Sleep(200 * time.Millisecond)
+	if _, err := posing.c.Claim(ctx, ticketN(11), 500); err == nil {
+		t.Fatal("a client posing as T001 claimed")
+	}
+	if _, err := f.stores.Claims.Get(ctx, fleet.ClaimKey(ticketN(11))); err == nil {
+		t.Fatal("a claim made by a posing client is stored")
+	}
+}
