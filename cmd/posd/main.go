@@ -30,6 +30,7 @@ type flags struct {
 	http, tokenSHA256   string
 	printFile           string
 	logs                *web.LogRing // recent log lines for the web page
+	clock               clockFlags
 }
 
 func main() {
@@ -57,6 +58,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.printFile, "print", "", "emulator: the printer's file of --ledger's block; the web page draws each ticket scanned from it")
 	fs.StringVar(&f.tokenSHA256, "token-sha256", "", "emulator: SHA-256 (hex) of the technician token the web page asks for beyond loopback (default: --config's [technician] token_sha256)")
 	fs.BoolVar(&f.version, "version", false, "print the version and commit, and exit")
+	f.clock.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
