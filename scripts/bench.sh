@@ -6,11 +6,29 @@
 #   scripts/bench.sh ./validate/...  some packages
 #   BENCHTIME=2s scripts/bench.sh    longer runs
 #   BENCH='Evaluate' scripts/bench.sh  only benchmarks matching a regexp
+#   SIZES=0 scripts/bench.sh        without the binary sizes
+#
+# The table ends with the size of each binary per target (package "dist", benchmark
+# BinarySize/<binary>): scripts/build.sh builds dist/ first when it is missing (the firmware
+# benchmarks flash a bundle of dist/'s posd and posctl).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pkgs=("$@"); [ ${#pkgs[@]} -gt 0 ] || pkgs=(./...)
 raw=$(mktemp); trap 'rm -f "$raw"' EXIT
+# dist/ first: the firmware benchmarks flash a bundle of its posd and posctl.
+if [ "${SIZES:-1}" != 0 ] && [ ! -d dist ]; then
+	echo "bench.sh: no dist/: scripts/build.sh" >&2
+	scripts/build.sh >&2
+fi
 go test -run '^$' -bench "${BENCH:-.}" -benchmem -benchtime "${BENCHTIME:-1s}" -timeout 60m "${pkgs[@]}" | tee "$raw" >&2
+if [ "${SIZES:-1}" != 0 ]; then
+	# One row per binary, in the benchmark output's form: bytes and MiB as its metrics.
+	echo "pkg: github.com/packterm/pos/dist" >>"$raw"
+	for f in dist/*; do
+		s=$(stat -c %s "$f")
+		awk -v n="$(basename "$f")" -v s="$s" 'BEGIN { printf("BenchmarkBinarySize/%s 1 %d bytes %.2f MiB\n", n, s, s / 1048576) }' >>"$raw"
+	done
+fi
 echo
 awk '
 /^pkg: / { pkg = $2; sub(/^.*\/pos\//, "", pkg); next }
@@ -30,8 +48,3 @@ END {
 	printf("%-28s %-40s %14s %12s %10s  %s\n", "package", "benchmark", "ns/op", "B/op", "allocs/op", "other metrics")
 	for (i = 1; i <= n; i++) print rows[i]
 }' "$raw"
-# Binary size per target (scripts/build.sh builds dist/).
-if [ -d dist ]; then
-	echo
-	scripts/sizes.sh
-fi

@@ -12,8 +12,9 @@
 # VERSION=... and COMMIT=... override them (e.g. for a release from a tarball).
 #
 #   scripts/build.sh           build into dist/ and print the sizes
-#   scripts/build.sh --check   build twice (the second time with an empty Go build cache, in
-#                              another directory) and fail unless every binary is identical
+#   scripts/build.sh --check   the same, then build everything again in another directory with
+#                              an empty Go build cache and fail unless every binary is identical
+#                              to dist/'s (CI runs this: one stage gives dist/ and the check)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,35 +26,28 @@ cmds=$(go list -f '{{if eq .Name "main"}}{{.ImportPath}}{{end}}' ./cmd/...)
 hostos=$(go env GOHOSTOS)
 hostarch=$(go env GOHOSTARCH)
 
-build_all() { # OUTDIR
-	local out=$1 c name
-	mkdir -p "$out"
+build_all() { # OUTDIR: one go build per target, every command at once (packages build in parallel)
+	local out=$1 c tmp=$1/.tmp
+	mkdir -p "$tmp"
 	for t in linux:arm:6:linux-armv6 linux:arm:7:linux-armv7 linux:arm64::linux-arm64 "$hostos:$hostarch::$hostos-$hostarch"; do
 		IFS=: read -r goos goarch goarm label <<<"$t"
+		CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch GOARM=$goarm \
+			go build -trimpath -buildvcs=false -ldflags "$ldflags" -o "$tmp/" $cmds
 		for c in $cmds; do
-			name=$(basename "$c")
-			CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch GOARM=$goarm \
-				go build -trimpath -buildvcs=false -ldflags "$ldflags" -o "$out/$name-$label" "$c"
+			mv "$tmp/$(basename "$c")" "$out/$(basename "$c")-$label"
 		done
 	done
+	rmdir "$tmp"
 }
 
-if [ "${1:-}" = --check ]; then
-	a=$(mktemp -d) b=$(mktemp -d) cache=$(mktemp -d)
-	trap 'chmod -R u+w "$cache" 2>/dev/null; rm -rf "$a" "$b" "$cache"' EXIT
-	build_all "$a"
-	GOCACHE=$cache build_all "$b"
-	(cd "$a" && sha256sum *) >"$a.sums"
-	(cd "$b" && sha256sum *) >"$b.sums"
-	if ! diff "$a.sums" "$b.sums"; then
-		rm -f "$a.sums" "$b.sums"
-		echo "build.sh --check: the two builds differ (not reproducible)"; exit 1
-	fi
-	rm -f "$a.sums" "$b.sums"
-	echo "build.sh --check: $(ls "$a" | wc -l) binaries, identical in both builds ($version)"
-	exit 0
-fi
+check=false
+case "${1:-}" in
+--check) check=true ;;
+"") ;;
+*) echo "usage: scripts/build.sh [--check]" >&2; exit 2 ;;
+esac
 
+t0=$(date +%s)
 rm -rf dist
 build_all dist
 for f in dist/*; do
@@ -62,5 +56,15 @@ for f in dist/*; do
 		echo "$f is not static"; exit 1
 	fi
 done
-echo "version $version, commit $commit"
+echo "version $version, commit $commit: $(ls dist | wc -l) binaries in dist/ ($(($(date +%s) - t0))s)"
+if $check; then
+	t0=$(date +%s)
+	again=$(mktemp -d) cache=$(mktemp -d)
+	trap 'chmod -R u+w "$cache" 2>/dev/null; rm -rf "$again" "$cache"' EXIT
+	GOCACHE=$cache build_all "$again"
+	if ! diff <(cd dist && sha256sum *) <(cd "$again" && sha256sum *); then
+		echo "build.sh --check: a second build with an empty build cache differs from dist/ (not reproducible)"; exit 1
+	fi
+	echo "build.sh --check: the $(ls dist | wc -l) binaries are identical when built again with an empty build cache ($(($(date +%s) - t0))s)"
+fi
 scripts/sizes.sh

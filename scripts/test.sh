@@ -5,15 +5,21 @@
 #   2. go test -race ./... on the host, then validate/... again at full counts without -race
 #   3. the README's main command, run as a smoke test (the emulated terminal playing
 #      scripts/demo.posd, whose checks fail the run), and the operator's demo (scripts/demo.sh)
-#   4. cross-builds of every command for linux/arm (GOARM=6, 7) and linux/arm64, static
-#   5. the test binaries of the hardware-free packages run under qemu-arm-static and
-#      qemu-aarch64-static (-test.short), installing qemu-user-static when missing and allowed
+#   4. scripts/build.sh --check: every command for linux/arm (GOARM=6, 7), linux/arm64 and the
+#      host into dist/, static, then built again with an empty build cache: identical bytes
+#   5. dist/'s posd on each ARM target under qemu-user and on the host, playing
+#      scripts/demo.posd on the same block and a virtual clock (--clock): the receipts (text
+#      and PNG), the journal export (CSV and JSONL, each side's own posctl) and the output must
+#      be identical byte for byte, or the run fails with the diff
+#   6. the test binaries of the hardware-free packages run under qemu-arm-static and
+#      qemu-aarch64-static (-test.short), two at a time
+#   qemu-user-static is installed when missing and allowed.
 #
 # Each stage prints its name, then its output as it comes (go test: one line per package
 # as it finishes), a heartbeat line every 30 s while it runs, and its duration; a table
 # of the durations ends the run.
 #
-# Environment: QEMU=0 skips step 5 and SMOKE=0 step 3 (for a quick local run; CI=true
+# Environment: QEMU=0 skips steps 5 and 6 and SMOKE=0 step 3 (for a quick local run; CI=true
 # runs step 3 regardless and makes a missing qemu an error).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -118,58 +124,151 @@ smoke() {
 	grep -v '^[[:space:]]*$' "$log" | tail -n 3 | sed 's/^/   | /'
 }
 
-cross_builds() {
-	local cmds
-	cmds=$(go list -f '{{if eq .Name "main"}}{{.ImportPath}}{{end}}' ./cmd/...)
-	build() { # GOARCH GOARM label
-		local c f
-		for c in $cmds; do
-			CGO_ENABLED=0 GOOS=linux GOARCH=$1 GOARM=$2 go build -trimpath -o "$out/$3/$(basename "$c")" "$c"
-		done
-		for f in "$out/$3"/*; do
-			# A static binary has no program interpreter (PT_INTERP).
-			if command -v readelf >/dev/null && readelf -l "$f" | grep -q INTERP; then
-				echo "$f is not static"; exit 1
-			fi
-		done
-		echo "$3: $(cd "$out/$3" && ls | tr '\n' ' ')"
-	}
-	build arm 6 armv6
-	build arm 7 armv7
-	build arm64 "" arm64
-}
+builds() { scripts/build.sh --check; }
 
-qemu_tests() {
+# qemu_ready: true when qemu-user can run ARM binaries here; false (with the reason) when
+# the qemu steps are skipped; exits under CI=true when qemu is missing.
+qemu_ready() {
 	if [ "${QEMU:-1}" = 0 ]; then
 		echo "skipped (QEMU=0)"
-		return
+		return 1
 	fi
 	if ! command -v qemu-arm-static >/dev/null || ! command -v qemu-aarch64-static >/dev/null; then
 		if [ "${CI:-}" = true ]; then
 			echo "qemu-user-static missing (CI=true)"; exit 1
 		fi
 		echo "qemu-user-static missing and not allowed to install it (not root, CI unset): skipped"
-		return
+		return 1
 	fi
+}
+
+# The virtual clock of the ARM comparison: each input line of the script moves it 1 s.
+emu_clock=2026-12-01T09:00:00+01:00
+
+# arm_emulator: the README's main job (scripts/demo.posd: a sale, payouts, a refusal, a
+# claim, paper out, a duplicate, the report) on dist/'s posd for the host, then on each
+# ARM build under qemu-user, on the same demo block (the main job's, else the host run
+# makes it) and the same virtual clock; every output must be the host's, byte for byte.
+arm_emulator() {
+	qemu_ready || return 0
+	local host
+	host=$(go env GOHOSTOS)-$(go env GOHOSTARCH)
+	mkdir -p "$out/emu"
+	if [ -d "$out/posd/demo" ]; then
+		cp -r "$out/posd/demo" "$out/emu/demo"
+	fi
+	emu_run "$host" "" "$host"
+	emu_run armv7 qemu-arm-static linux-armv7
+	emu_same armv7 "$host"
+	emu_run arm64 qemu-aarch64-static linux-arm64
+	emu_same arm64 "$host"
+	emu_run armv6 qemu-arm-static linux-armv6
+	emu_same armv6 "$host"
+}
+
+# emu_run NAME EMULATOR TARGET: dist/posd-TARGET plays scripts/demo.posd in $out/emu/NAME
+# (under EMULATOR unless empty); dist/posctl-TARGET exports its journal.
+emu_run() {
+	local name=$1 emu=$2 target=$3 dir="$out/emu/$1" t0
+	t0=$(date +%s)
+	mkdir -p "$dir"
+	if [ -d "$out/emu/demo" ]; then
+		cp -r "$out/emu/demo" "$dir/demo"
+	fi
+	if ! $emu "dist/posd-$target" --emulate --script scripts/demo.posd --clock "$emu_clock" --data "$dir" \
+		--receipts "$dir/receipts" >"$dir/output.txt" 2>"$dir/stderr.txt"; then
+		tail -n 40 "$dir/output.txt"; cat "$dir/stderr.txt"
+		echo "FAIL: dist/posd-$target --emulate --script scripts/demo.posd ${emu:+under $emu}"; exit 1
+	fi
+	$emu "dist/posctl-$target" journal export "$dir/terminal/journal" --format csv >"$dir/journal.csv"
+	$emu "dist/posctl-$target" journal export "$dir/terminal/journal" --format jsonl >"$dir/journal.jsonl"
+	if [ ! -d "$out/emu/demo" ]; then
+		cp -r "$dir/demo" "$out/emu/demo" # made by this first run: the next ones use it
+	fi
+	echo "$name: $(ls "$dir/receipts" | wc -l) receipt files, $(($(wc -l <"$dir/journal.csv") - 1)) journal records," \
+		"$(wc -l <"$dir/output.txt") lines of output ($(($(date +%s) - t0))s${emu:+ under $emu})"
+}
+
+# emu_same NAME REF: the outputs of run NAME are those of run REF, byte for byte.
+emu_same() {
+	local a="$out/emu/$2" b="$out/emu/$1" f
+	if [ -z "$(ls "$b/receipts")" ] || [ "$(wc -l <"$b/journal.csv")" -lt 2 ]; then
+		echo "FAIL: $1: no receipt or no journal record to compare"; exit 1
+	fi
+	local differ=""
+	for f in receipts journal.csv journal.jsonl output.txt; do
+		if ! diff -r -u "$a/$f" "$b/$f" >"$out/emu/diff" 2>&1; then
+			echo "FAIL: $f differs between posd on $2 and on $1 (same script, block and clock):"
+			head -n 40 "$out/emu/diff"
+			differ="$differ $f"
+		fi
+	done
+	if [ -n "$differ" ]; then
+		echo "FAIL: $1 against $2:$differ differ"; exit 1
+	fi
+	echo "   same bytes as $2: receipts (text and PNG), journal.csv, journal.jsonl, output.txt"
+}
+
+# The packages whose tests take longest under qemu (validate/block: the solver on the
+# règlement, about 2 min under qemu-arm), started first so that the two runners end together.
+qemu_slow_first="validate/block validate/ledger drivers/barcode validate/journal"
+
+# qemu_tests: the test binaries of the hardware-free packages, built per target in one go
+# test -c (linked in parallel; -trimpath like dist/, so the packages compiled for it are
+# reused), then run under qemu-user from their package directories, QEMU_JOBS (2) at a time
+# over all three targets, the slowest first.
+qemu_tests() {
+	qemu_ready || return 0
 	# Hardware-free packages: everything under validate/ plus the pure-software driver
 	# packages listed in scripts/qemu-packages.txt (one import path pattern per line).
-	local pkgs arch goarch goarm emu p dir bin
+	local pkgs arch goarch goarm emu label bindir p dir t0 failed jobs="" job s rank i
 	pkgs=$(go list ./validate/... $(grep -v '^#' scripts/qemu-packages.txt 2>/dev/null || true) | sort -u)
+	declare -A dirs
+	while read -r p dir; do dirs[$p]=$dir; done < <(go list -f '{{.ImportPath}} {{.Dir}}' $pkgs)
 	for arch in arm:7:qemu-arm-static arm:6:qemu-arm-static arm64::qemu-aarch64-static; do
 		IFS=: read -r goarch goarm emu <<<"$arch"
+		label=$goarch${goarm:+v$goarm}
+		bindir="$out/qemu-$label"
+		t0=$(date +%s)
+		CGO_ENABLED=0 GOOS=linux GOARCH=$goarch GOARM=$goarm go test -c -trimpath -o "$bindir/" $pkgs
+		echo "$label: $(ls "$bindir" | wc -l) test binaries built in $(($(date +%s) - t0))s"
 		for p in $pkgs; do
-			dir=$(go list -f '{{.Dir}}' "$p")
-			ls "$dir"/*_test.go >/dev/null 2>&1 || continue
-			bin="$out/qemu-$goarch$goarm-$(echo "$p" | tr / _).test"
-			CGO_ENABLED=0 GOOS=linux GOARCH=$goarch GOARM=$goarm go test -c -o "$bin" "$p"
-			# Run from the package directory so testdata/ resolves.
-			local t0=$(date +%s)
-			if ! (cd "$dir" && "$emu" "$bin" -test.short -test.count=1 >"$bin.log" 2>&1); then
-				cat "$bin.log"; echo "FAIL under $emu ($goarch$goarm): $p"; exit 1
-			fi
-			echo "ok   $p ($goarch${goarm:+v$goarm} under $emu) $(($(date +%s) - t0))s"
+			[ -f "$bindir/$(basename "$p").test" ] || continue # no tests
+			rank=9 i=0
+			for s in $qemu_slow_first; do
+				if [[ $p == */$s ]]; then rank=$i; fi
+				i=$((i + 1))
+			done
+			jobs="$jobs $rank:$p:$label:$emu"
 		done
 	done
+	t0=$(date +%s)
+	# The slow ones first, in their order, each on every target; then the rest.
+	for job in $(printf '%s\n' $jobs | sort -s -t: -k1,1n); do
+		IFS=: read -r rank p label emu <<<"$job"
+		while [ "$(jobs -rp | wc -l)" -ge "${QEMU_JOBS:-2}" ]; do wait -n || true; done
+		qemu_run "$p" "${dirs[$p]}" "$out/qemu-$label/$(basename "$p").test" "$emu" "$label" &
+	done
+	wait
+	failed=$(ls "$out"/qemu-*/*.failed 2>/dev/null || true)
+	if [ -n "$failed" ]; then
+		for f in $failed; do cat "${f%.failed}.log"; done
+		echo "FAIL under qemu:" $failed; exit 1
+	fi
+	echo "every test binary passed under qemu-user (armv7, armv6, arm64) in $(($(date +%s) - t0))s"
+}
+
+# qemu_run PKG DIR BIN EMULATOR LABEL: runs one test binary from its package's directory
+# (so testdata/ resolves); a failure leaves BIN.failed beside BIN.log.
+qemu_run() {
+	local t0
+	t0=$(date +%s)
+	if (cd "$2" && "$4" "$3" -test.short -test.count=1 >"$3.log" 2>&1); then
+		echo "ok   $1 ($5 under $4) $(($(date +%s) - t0))s"
+	else
+		touch "$3.failed"
+		echo "FAIL $1 ($5 under $4) $(($(date +%s) - t0))s"
+	fi
 }
 
 stage "test tools" tools
@@ -178,7 +277,8 @@ stage "go vet" vet
 stage "go test -race ./... (host)" race_tests
 stage "full-size tests without the race detector (validate/... at full counts, barcode read rates)" full_tests
 stage "the README's main command and the operator's demo (smoke tests)" main_job
-stage "cross-builds (CGO_ENABLED=0, static)" cross_builds
+stage "builds: scripts/build.sh --check (dist/, static, identical when rebuilt with an empty cache)" builds
+stage "posd on ARM under qemu-user against the host build (receipts, journal, output byte for byte)" arm_emulator
 stage "ARM test binaries under qemu-user" qemu_tests
 
 printf '\n== durations\n'

@@ -52,6 +52,10 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 	if f.tokenSHA256 == "" {
 		f.tokenSHA256 = cfg.Technician.TokenSHA256
 	}
+	clock, step, err := f.clock.clock()
+	if err != nil {
+		return fail(err)
+	}
 	if f.http != "" {
 		if err := web.Check(f.http, f.tokenSHA256); err != nil {
 			return fail(err)
@@ -71,7 +75,7 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 	opts := emulated.Options{Dir: filepath.Join(dir, "terminal"), Display: f.display, Ledger: l,
 		PerTicket: cfg.Limits.PerTicket, PerDay: cfg.Limits.PerDay, Terminal: cfg.TerminalID, RetailerName: cfg.RetailerName,
 		UnlockTokenSHA256: cfg.Technician.TokenSHA256, Logger: log, ReceiptsDir: f.receipts,
-		OnScreen: out.screen, OnReceipt: out.receipt, Aliases: aliases}
+		OnScreen: out.screen, OnReceipt: out.receipt, Aliases: aliases, Clock: clock, Step: step}
 	if f.packs != "" {
 		st, err := ledger.LoadStatus(f.packs, trust)
 		if err != nil {

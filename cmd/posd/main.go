@@ -31,6 +31,7 @@ type flags struct {
 	maintenance         string
 	printFile           string
 	logs                *web.LogRing // recent log lines for the web page
+	clock               clockFlags
 }
 
 func main() {
@@ -59,6 +60,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.tokenSHA256, "token-sha256", "", "emulator: SHA-256 (hex) of the technician token the web page asks for beyond loopback (default: --config's [technician] token_sha256)")
 	fs.StringVar(&f.maintenance, "maintenance", "", "emulator: serve the maintenance link (posctl flash, posctl provision) on tcp:HOST:PORT or serial:DEV")
 	fs.BoolVar(&f.version, "version", false, "print the version and commit, and exit")
+	f.clock.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

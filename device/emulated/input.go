@@ -95,14 +95,29 @@ func (r *Rig) Do(ctx context.Context, line string) (ok bool, err error) {
 	return true, r.Apply(ctx, in)
 }
 
-// Apply performs in and waits for the terminal to settle.
+// Apply performs in and waits for the terminal to settle. On a virtual clock (Options.Step)
+// the clock moves first, and the receipts cut are reported once the terminal settled.
 func (r *Rig) Apply(ctx context.Context, in Input) error {
 	if in.Action == ActExpect || in.Action == ActExpectReceipt {
 		return r.expect(in)
 	}
-	n := r.Terminal.Received()
 	ctx, cancel := context.WithTimeout(ctx, SettleTimeout)
 	defer cancel()
+	if err := r.step(ctx); err != nil {
+		return err
+	}
+	if err := r.input(ctx, in); err != nil {
+		return err
+	}
+	if r.fake != nil { // a reproducible run: this input's receipts come after its screens
+		return r.reportReceipts()
+	}
+	return nil
+}
+
+// input performs in and waits for the terminal to settle.
+func (r *Rig) input(ctx context.Context, in Input) error {
+	n := r.Terminal.Received()
 	switch in.Action {
 	case ActScan:
 		if err := r.Scan(ctx, in.Arg); err != nil {

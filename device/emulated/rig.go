@@ -45,7 +45,11 @@ type Options struct {
 	LongPress         time.Duration // see terminal.Config (0: 3 s)
 	UnlockTokenSHA256 string        // see terminal.Config ("": any unlock, on the emulator)
 	// Clock is the terminal's and the journal's clock (nil: real); drivers run on real time.
-	Clock  clockwork.Clock
+	Clock clockwork.Clock
+	// Step, with a *clockwork.FakeClock as Clock, makes a run reproducible: each input of
+	// the line language (Do, Apply) moves the clock forward by Step before it is applied,
+	// and a wait of the terminal that comes due on the way times out first (NewVirtualClock).
+	Step   time.Duration
 	Logger *slog.Logger
 	// OnScreen is called with what the emulated panel shows after each change, one
 	// character per cell (a custom glyph as the character it draws: hd44780emul.Screen).
@@ -73,12 +77,14 @@ type Rig struct {
 	Scanner  *scanneremul.Emulator
 	Images   *scanner.Images
 
-	opts   Options
-	ports  []*serialport.Port
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
-	errs   chan error
-	closed sync.Once
+	opts     Options
+	fake     *clockwork.FakeClock // the clock Step moves (nil: none)
+	receipts receiptLog
+	ports    []*serialport.Port
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
+	errs     chan error
+	closed   sync.Once
 }
 
 // Start builds the rig and runs it until ctx ends or Close.
@@ -96,6 +102,13 @@ func Start(ctx context.Context, o Options) (r *Rig, err error) {
 		o.Clock = clockwork.NewRealClock()
 	}
 	r = &Rig{opts: o, errs: make(chan error, 8)}
+	if o.Step != 0 {
+		fake, ok := o.Clock.(*clockwork.FakeClock)
+		if !ok || o.Step < 0 {
+			return nil, fmt.Errorf("emulated: a clock step (%s) needs a positive step and a fake clock", o.Step)
+		}
+		r.fake = fake
+	}
 	defer func() {
 		if err != nil {
 			r.release()
@@ -127,6 +140,9 @@ func Start(ctx context.Context, o Options) (r *Rig, err error) {
 		StateDir: filepath.Join(o.Dir, "state"), Throttle: o.Throttle, LongPress: o.LongPress, UnlockTokenSHA256: o.UnlockTokenSHA256, OpenUnlock: true, AllDelivered: o.AllDelivered,
 		OfflineLimit: o.OfflineLimit, Clock: o.Clock, Logger: o.Logger}
 	if r.Terminal, err = terminal.New(cfg, parts, terminal.Data{Ledger: o.Ledger, Status: o.Status, Journal: r.Journal, Fleet: o.Fleet}); err != nil {
+		return nil, err
+	}
+	if err := r.startReceipts(); err != nil {
 		return nil, err
 	}
 	r.Images = scanner.NewImages(scanner.BarcodeDecoder(codemap.DecoderOptions()), scanner.Config{DedupWindow: -1, Logger: o.Logger})

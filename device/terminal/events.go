@@ -55,18 +55,21 @@ func (t *Terminal) Send(ctx context.Context, ev Event) error {
 // (then t.stopping is set).
 func (t *Terminal) wait(ctx context.Context, d time.Duration) (ev Event, ok bool) {
 	var timeout <-chan time.Time
+	var due time.Time
 	if d > 0 {
+		due = t.cfg.Clock.Now().Add(d)
 		tm := t.cfg.Clock.NewTimer(d)
 		defer tm.Stop()
 		timeout = tm.Chan()
 	}
-	t.setWaiting(true)
-	defer t.setWaiting(false)
+	t.setWaiting(true, due)
+	defer t.setWaiting(false, time.Time{})
 	select {
 	case ev := <-t.events:
 		t.consumed()
 		return ev, true
 	case <-timeout:
+		t.timedOut()
 		return Event{}, false
 	case <-ctx.Done():
 		return Event{}, false

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/drivers/gpioio"
@@ -38,6 +39,8 @@ type Terminal struct {
 	quiet    bool // the state is idle or shows a result: nothing waits for an answer
 	waiting  bool // blocked in wait with nothing queued
 	received uint64
+	timeouts uint64    // waits for input that ended on their timeout
+	due      time.Time // when the current wait times out (zero: no timeout, or not waiting)
 	screen   []string
 	scanner  bool          // scanner present
 	settled  chan struct{} // closed when the machine waits for input
@@ -112,9 +115,9 @@ func (t *Terminal) Screen() []string {
 // ScannerPresent reports whether the scanner has said it is on line (and not gone since).
 func (t *Terminal) ScannerPresent() bool { return t.scannerPresent() }
 
-func (t *Terminal) setWaiting(w bool) {
+func (t *Terminal) setWaiting(w bool, due time.Time) {
 	t.mu.Lock()
-	t.waiting = w
+	t.waiting, t.due = w, due
 	if w && len(t.events) == 0 {
 		close(t.settled)
 		t.settled = make(chan struct{})

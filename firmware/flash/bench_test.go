@@ -15,25 +15,21 @@ import (
 	"github.com/packterm/pos/firmware/flash"
 )
 
-// realBinaries returns posd and posctl from dist/ (scripts/build.sh) when built (posctl
-// standing in for a posd not built yet), else the test binary twice: a Go binary of the
-// same order of size.
+// realBinaries returns posd and posctl of a terminal from dist/ (scripts/build.sh; bench.sh
+// builds it first), else the test binary twice: a Go binary of the same order of size.
 func realBinaries(b *testing.B) (posd, posctl []byte, what string) {
 	for _, arch := range []string{"armv7", "arm64"} {
-		c, err := os.ReadFile(filepath.Join("..", "..", "dist", "posctl-linux-"+arch))
-		if err != nil {
-			continue
-		}
-		if d, err := os.ReadFile(filepath.Join("..", "..", "dist", "posd-linux-"+arch)); err == nil {
+		d, errd := os.ReadFile(filepath.Join("..", "..", "dist", "posd-linux-"+arch))
+		c, errc := os.ReadFile(filepath.Join("..", "..", "dist", "posctl-linux-"+arch))
+		if errd == nil && errc == nil {
 			return d, c, "dist/posd and posctl-linux-" + arch
 		}
-		return c, c, "dist/posctl-linux-" + arch + " twice"
 	}
 	self, err := os.ReadFile(os.Args[0])
 	if err != nil {
 		b.Fatal(err)
 	}
-	return self, self, "test binary"
+	return self, self, "test binary twice (no dist/: scripts/build.sh)"
 }
 
 // BenchmarkFlashInstallLoopback flashes a bundle of the real binaries over loopback TCP
