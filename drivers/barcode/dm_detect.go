@@ -1,0 +1,500 @@
+package barcode
+
+import (
+	"math"
+	"slices"
+)
+
+// Our DataMatrix detector. gozxing's searches from the image centre for two solid edges
+// and gives up on small, faint, shadowed or off-centre symbols; this one works on a matrix
+// candidate's crop (decodeMatrix) at any rotation:
+//
+//  1. dmMask: a denoised local-threshold ink mask (a pixel is ink when it is clearly darker
+//     than its neighbourhood, by a margin over the crop's own noise);
+//  2. dmBlobs: the 8-connected ink components large enough to be a symbol; a symbol's L
+//     finder and timing modules hold its data modules together in one component, whose
+//     convex hull has the symbol's four sides as its longest edges (dmHullQuad);
+//  3. dmRefineSide: each side fitted again to the sub-pixel edge points along it (the
+//     strongest light-to-dark step across the side, a robust weighted line fit), so that
+//     the corners are the intersections of four precise lines.
+//
+// dm_sample.go then finds the orientation and size from the L and the timing patterns and
+// samples the modules.
+
+// dmPt is a point in crop pixels.
+type dmPt struct{ x, y float64 }
+
+// dmQuad is a symbol's outline: four corners in order round the quadrilateral (clockwise
+// as displayed, y down).
+type dmQuad [4]dmPt
+
+// dmLine is the line n·p = c with |n| = 1.
+type dmLine struct{ nx, ny, c float64 }
+
+func lineThrough(a, b dmPt) dmLine {
+	dx, dy := b.x-a.x, b.y-a.y
+	l := math.Hypot(dx, dy)
+	if l == 0 {
+		return dmLine{1, 0, a.x}
+	}
+	nx, ny := -dy/l, dx/l
+	return dmLine{nx, ny, nx*a.x + ny*a.y}
+}
+
+// intersect returns the crossing of two lines; ok is false when they are nearly parallel.
+func (l dmLine) intersect(m dmLine) (dmPt, bool) {
+	det := l.nx*m.ny - l.ny*m.nx
+	if math.Abs(det) < 0.2 { // within ~12° of parallel: no corner of a symbol
+		return dmPt{}, false
+	}
+	return dmPt{(l.c*m.ny - l.ny*m.c) / det, (l.nx*m.c - l.c*m.nx) / det}, true
+}
+
+// dmMaxBlobs bounds the components examined per crop, largest first.
+const dmMaxBlobs = 3
+
+// dmCandidatesBlur returns the outlines of the symbols the crop may hold, most likely
+// first, and the smoothed crop they were found in.
+func dmCandidatesBlur(c *gray) ([]dmQuad, []float32) {
+	if c.w < 16 || c.h < 16 || c.w > 2048 || c.h > 2048 {
+		return nil, nil
+	}
+	blur, sigma := dmDenoise(c)
+	mask := dmMask(c.w, c.h, blur, sigma)
+	var out []dmQuad
+	for _, hull := range dmBlobs(mask, c.w, c.h) {
+		q, ok := dmHullQuad(hull)
+		if !ok {
+			continue
+		}
+		for k := range 4 {
+			if l, ok := dmRefineSide(blur, c.w, c.h, q, k); ok {
+				q = q.withSide(k, l)
+			}
+		}
+		if q.valid() {
+			out = append(out, q)
+		}
+	}
+	return out, blur
+}
+
+// dmDenoise returns c smoothed by a 3×3 box (as float32) and the standard deviation of the
+// remaining pixel noise, from the median absolute difference of horizontal neighbours
+// (modules span several pixels, so most neighbours lie in one module).
+func dmDenoise(c *gray) ([]float32, float64) {
+	w, h := c.w, c.h
+	tmp := make([]float32, w*h)
+	out := make([]float32, w*h)
+	for y := range h {
+		row := c.pix[y*w : (y+1)*w]
+		for x := range w {
+			l, r := max(0, x-1), min(w-1, x+1)
+			tmp[y*w+x] = float32(int(row[l]) + int(row[x]) + int(row[r]))
+		}
+	}
+	for y := range h {
+		u, d := max(0, y-1), min(h-1, y+1)
+		for x := range w {
+			out[y*w+x] = (tmp[u*w+x] + tmp[y*w+x] + tmp[d*w+x]) / 9
+		}
+	}
+	var diffs []float64
+	for y := 1; y < h-1; y += 2 {
+		for x := 1; x < w-2; x += 2 {
+			diffs = append(diffs, math.Abs(float64(out[y*w+x+1]-out[y*w+x])))
+		}
+	}
+	if len(diffs) == 0 {
+		return out, 1
+	}
+	k := len(diffs) / 2
+	slices.Sort(diffs)
+	return out, max(0.5, 1.4826*diffs[k]/math.Sqrt2)
+}
+
+// dmMask marks ink: pixels darker than the mean of their neighbourhood (a window of about
+// a sixteenth of the crop) by more than three times the noise and 4 % of the full scale.
+func dmMask(w, h int, b []float32, sigma float64) []bool {
+	integ := make([]float64, (w+1)*(h+1))
+	for y := range h {
+		var row float64
+		for x := range w {
+			row += float64(b[y*w+x])
+			integ[(y+1)*(w+1)+x+1] = integ[y*(w+1)+x+1] + row
+		}
+	}
+	r := max(3, min(w, h)/16)
+	off := max(3*sigma, 10)
+	mask := make([]bool, w*h)
+	for y := range h {
+		y0, y1 := max(0, y-r), min(h, y+r+1)
+		for x := range w {
+			x0, x1 := max(0, x-r), min(w, x+r+1)
+			s := integ[y1*(w+1)+x1] - integ[y0*(w+1)+x1] - integ[y1*(w+1)+x0] + integ[y0*(w+1)+x0]
+			mean := s / float64((y1-y0)*(x1-x0))
+			mask[y*w+x] = float64(b[y*w+x]) < mean-off
+		}
+	}
+	return mask
+}
+
+// dmBlobs labels the 8-connected ink components and returns the convex hulls of those
+// that could be a symbol (at least 10 pixels across each way, at most 90 % of the crop),
+// largest first, at most dmMaxBlobs.
+func dmBlobs(mask []bool, w, h int) [][]dmPt {
+	label := make([]int32, w*h)
+	type blob struct {
+		hull []dmPt
+		area float64
+	}
+	var blobs []blob
+	var stack []int
+	// Per row of the component: leftmost and rightmost pixel.
+	lo := make([]int, h)
+	hi := make([]int, h)
+	var next int32
+	for start := range mask {
+		if !mask[start] || label[start] != 0 {
+			continue
+		}
+		next++
+		label[start] = next
+		stack = append(stack[:0], start)
+		y0, y1 := start/w, start/w
+		x0, x1 := start%w, start%w
+		for y := range lo {
+			lo[y], hi[y] = w, -1
+		}
+		n := 0
+		for len(stack) > 0 {
+			i := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			n++
+			x, y := i%w, i/w
+			lo[y], hi[y] = min(lo[y], x), max(hi[y], x)
+			x0, x1, y0, y1 = min(x0, x), max(x1, x), min(y0, y), max(y1, y)
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					nx, ny := x+dx, y+dy
+					if nx < 0 || ny < 0 || nx >= w || ny >= h {
+						continue
+					}
+					j := ny*w + nx
+					if mask[j] && label[j] == 0 {
+						label[j] = next
+						stack = append(stack, j)
+					}
+				}
+			}
+		}
+		if x1-x0 < 10 || y1-y0 < 10 || (x1-x0)*(y1-y0) > w*h*9/10 || n < 60 {
+			continue
+		}
+		var pts []dmPt
+		for y := y0; y <= y1; y++ {
+			if hi[y] < 0 {
+				continue
+			}
+			pts = append(pts, dmPt{float64(lo[y]), float64(y)}, dmPt{float64(lo[y]), float64(y + 1)},
+				dmPt{float64(hi[y] + 1), float64(y)}, dmPt{float64(hi[y] + 1), float64(y + 1)})
+		}
+		hull := convexHull(pts)
+		a := polyArea(hull)
+		// A symbol's component covers a good part of its hull (the L, the timing and about
+		// half the data); a ring or a thin line does not.
+		if a <= 0 || float64(n) < 0.2*a {
+			continue
+		}
+		blobs = append(blobs, blob{hull, a})
+	}
+	slices.SortFunc(blobs, func(a, b blob) int {
+		switch {
+		case a.area > b.area:
+			return -1
+		case a.area < b.area:
+			return 1
+		}
+		return 0
+	})
+	var out [][]dmPt
+	for i := 0; i < len(blobs) && i < dmMaxBlobs; i++ {
+		out = append(out, blobs[i].hull)
+	}
+	return out
+}
+
+// convexHull returns the convex hull of pts (Andrew's monotone chain), clockwise as
+// displayed (y down), without collinear points.
+func convexHull(pts []dmPt) []dmPt {
+	if len(pts) < 3 {
+		return nil
+	}
+	slices.SortFunc(pts, func(a, b dmPt) int {
+		switch {
+		case a.x < b.x || (a.x == b.x && a.y < b.y):
+			return -1
+		case a.x == b.x && a.y == b.y:
+			return 0
+		}
+		return 1
+	})
+	cross := func(o, a, b dmPt) float64 { return (a.x-o.x)*(b.y-o.y) - (a.y-o.y)*(b.x-o.x) }
+	hull := make([]dmPt, 0, 2*len(pts))
+	for _, p := range pts {
+		for len(hull) >= 2 && cross(hull[len(hull)-2], hull[len(hull)-1], p) <= 0 {
+			hull = hull[:len(hull)-1]
+		}
+		hull = append(hull, p)
+	}
+	lower := len(hull) + 1
+	for i := len(pts) - 2; i >= 0; i-- {
+		p := pts[i]
+		for len(hull) >= lower && cross(hull[len(hull)-2], hull[len(hull)-1], p) <= 0 {
+			hull = hull[:len(hull)-1]
+		}
+		hull = append(hull, p)
+	}
+	return hull[:len(hull)-1]
+}
+
+// polyArea is the area of a simple polygon (either winding).
+func polyArea(p []dmPt) float64 {
+	var a float64
+	for i := range p {
+		j := (i + 1) % len(p)
+		a += p[i].x*p[j].y - p[j].x*p[i].y
+	}
+	return math.Abs(a) / 2
+}
+
+// dmHullQuad approximates a convex hull by the quadrilateral of its four longest sides:
+// consecutive hull edges turning by less than 15° are merged into one side (a curved or
+// blurred edge), the four longest sides are kept in their order round the hull and
+// extended to meet. A symbol's hull has its four sides as long runs and only short cuts at
+// the corners (the light top-right corner module, a timing module left out of the
+// component).
+func dmHullQuad(hull []dmPt) (dmQuad, bool) {
+	n := len(hull)
+	if n < 4 {
+		return dmQuad{}, false
+	}
+	type side struct {
+		a, b  dmPt
+		len   float64
+		first int
+	}
+	ang := func(a, b dmPt) float64 { return math.Atan2(b.y-a.y, b.x-a.x) }
+	turn := func(a, b float64) float64 {
+		d := math.Mod(b-a+3*math.Pi, 2*math.Pi) - math.Pi
+		return math.Abs(d)
+	}
+	// Start after the sharpest turn, so that no side wraps round the start.
+	start, sharp := 0, -1.0
+	for i := range n {
+		p, c, nx := hull[(i+n-1)%n], hull[i], hull[(i+1)%n]
+		if t := turn(ang(p, c), ang(c, nx)); t > sharp {
+			start, sharp = i, t
+		}
+	}
+	var sides []side
+	cur := side{a: hull[start], b: hull[(start+1)%n], first: 0}
+	for k := 1; k < n; k++ {
+		a, b := hull[(start+k)%n], hull[(start+k+1)%n]
+		// Compare with the side's direction so far, so that a slow curve still ends.
+		if turn(ang(cur.a, cur.b), ang(a, b)) < 15*math.Pi/180 {
+			cur.b = b
+			continue
+		}
+		cur.len = math.Hypot(cur.b.x-cur.a.x, cur.b.y-cur.a.y)
+		sides = append(sides, cur)
+		cur = side{a: a, b: b, first: k}
+	}
+	cur.len = math.Hypot(cur.b.x-cur.a.x, cur.b.y-cur.a.y)
+	sides = append(sides, cur)
+	if len(sides) < 4 {
+		return dmQuad{}, false
+	}
+	idx := make([]int, len(sides))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		switch {
+		case sides[a].len > sides[b].len:
+			return -1
+		case sides[a].len < sides[b].len:
+			return 1
+		}
+		return 0
+	})
+	top := idx[:4]
+	slices.Sort(top) // back in order round the hull
+	var q dmQuad
+	for i := range 4 {
+		s0, s1 := sides[top[(i+3)%4]], sides[top[i]]
+		p, ok := lineThrough(s0.a, s0.b).intersect(lineThrough(s1.a, s1.b))
+		if !ok {
+			return dmQuad{}, false
+		}
+		q[i] = p
+	}
+	return q, q.valid()
+}
+
+// side returns the corners of side k (from corner k to corner k+1).
+func (q dmQuad) side(k int) (dmPt, dmPt) { return q[k], q[(k+1)%4] }
+
+// withSide replaces side k by line l, moving its two corners to where l meets the
+// neighbouring sides.
+func (q dmQuad) withSide(k int, l dmLine) dmQuad {
+	prev := lineThrough(q.side((k + 3) % 4))
+	next := lineThrough(q.side((k + 1) % 4))
+	a, ok1 := prev.intersect(l)
+	b, ok2 := l.intersect(next)
+	if !ok1 || !ok2 {
+		return q
+	}
+	r := q
+	r[k], r[(k+1)%4] = a, b
+	if !r.valid() {
+		return q
+	}
+	return r
+}
+
+// valid reports whether q could be a symbol's outline: convex, clockwise as displayed,
+// every side at least 8 pixels, corners between 45° and 135°, opposite sides within a
+// factor 2.5 of each other.
+func (q dmQuad) valid() bool {
+	var l [4]float64
+	for k := range 4 {
+		a, b := q.side(k)
+		l[k] = math.Hypot(b.x-a.x, b.y-a.y)
+		if l[k] < 8 || math.IsNaN(l[k]) {
+			return false
+		}
+	}
+	for k := range 4 {
+		p, c, n := q[(k+3)%4], q[k], q[(k+1)%4]
+		ux, uy := p.x-c.x, p.y-c.y
+		vx, vy := n.x-c.x, n.y-c.y
+		cr := vx*uy - vy*ux // clockwise (y down) turns give positive values
+		cos := (ux*vx + uy*vy) / (math.Hypot(ux, uy) * math.Hypot(vx, vy))
+		if cr <= 0 || math.Abs(cos) > math.Cos(45*math.Pi/180) {
+			return false
+		}
+	}
+	return l[0] < 2.5*l[2] && l[2] < 2.5*l[0] && l[1] < 2.5*l[3] && l[3] < 2.5*l[1]
+}
+
+// dmRefineSide fits side k of q again to the image's edge: along the side, every ~1.5
+// pixels, the strongest light-to-dark step going inwards within a window across the side
+// (sub-pixel, from a parabola through the derivative's peak); then a weighted line fit,
+// twice dropping the points far from the line (a light timing module's place, where the
+// step lies a module deeper; glare; a finger).
+func dmRefineSide(b []float32, w, h int, q dmQuad, k int) (dmLine, bool) {
+	a, e := q.side(k)
+	L := math.Hypot(e.x-a.x, e.y-a.y)
+	ux, uy := (e.x-a.x)/L, (e.y-a.y)/L
+	// Inward normal: the quad is clockwise as displayed, so the inside is to the right
+	// of the direction of travel (y down).
+	nx, ny := -uy, ux
+	win := max(2.5, 0.05*L)
+	const step = 0.25
+	m := int(2*win/step) + 1
+	prof := make([]float64, m)
+	der := make([]float64, m)
+	type ep struct{ x, y, wt float64 }
+	var pts []ep
+	for t := 0.06 * L; t <= 0.94*L; t += 1.5 {
+		px, py := a.x+t*ux, a.y+t*uy
+		for i := range prof {
+			s := -win + float64(i)*step
+			prof[i] = dmAt(b, w, h, px+s*nx, py+s*ny)
+		}
+		clear(der)
+		best, bi := 0.0, -1
+		for i := 2; i < m-2; i++ {
+			der[i] = prof[i-2] - prof[i+2] // positive: darker inwards
+			if der[i] > best {
+				best, bi = der[i], i
+			}
+		}
+		if bi < 0 {
+			continue
+		}
+		// Parabola through the derivative round the peak.
+		off := 0.0
+		if den := der[bi-1] - 2*best + der[bi+1]; bi > 2 && bi < m-3 && den < 0 {
+			off = 0.5 * (der[bi-1] - der[bi+1]) / den
+		}
+		s := -win + (float64(bi)+max(-1, min(1, off)))*step
+		pts = append(pts, ep{px + s*nx, py + s*ny, best})
+	}
+	if len(pts) < 5 {
+		return dmLine{}, false
+	}
+	// Weak steps (a light timing module's place) do not vote.
+	wts := make([]float64, len(pts))
+	for i, p := range pts {
+		wts[i] = p.wt
+	}
+	slices.Sort(wts)
+	floor := 0.35 * wts[len(wts)*4/5]
+	l := lineThrough(a, e)
+	for iter := range 3 {
+		var sw, sx, sy float64
+		tol := []float64{win, 0.6 * win, 1.2}[iter]
+		for _, p := range pts {
+			if p.wt < floor || math.Abs(l.nx*p.x+l.ny*p.y-l.c) > tol {
+				continue
+			}
+			sw += p.wt
+			sx += p.wt * p.x
+			sy += p.wt * p.y
+		}
+		if sw == 0 {
+			return dmLine{}, false
+		}
+		mx, my := sx/sw, sy/sw
+		var cxx, cyy, cxy float64
+		cnt := 0
+		for _, p := range pts {
+			if p.wt < floor || math.Abs(l.nx*p.x+l.ny*p.y-l.c) > tol {
+				continue
+			}
+			dx, dy := p.x-mx, p.y-my
+			cxx += p.wt * dx * dx
+			cyy += p.wt * dy * dy
+			cxy += p.wt * dx * dy
+			cnt++
+		}
+		if cnt < 4 {
+			return dmLine{}, false
+		}
+		// Direction of the line: the principal axis of the points.
+		th := 0.5 * math.Atan2(2*cxy, cxx-cyy)
+		dx, dy := math.Cos(th), math.Sin(th)
+		if dx*ux+dy*uy < 0 {
+			dx, dy = -dx, -dy
+		}
+		if dx*ux+dy*uy < math.Cos(20*math.Pi/180) {
+			return dmLine{}, false
+		}
+		l = lineThrough(dmPt{mx, my}, dmPt{mx + dx, my + dy})
+	}
+	return l, true
+}
+
+// dmAt is the bilinear interpolation of b (w×h) at (x, y), clamped to the image.
+func dmAt(b []float32, w, h int, x, y float64) float64 {
+	x = max(0, min(float64(w-1), x))
+	y = max(0, min(float64(h-1), y))
+	x0, y0 := int(x), int(y)
+	fx, fy := x-float64(x0), y-float64(y0)
+	x1, y1 := min(x0+1, w-1), min(y0+1, h-1)
+	p := float64(b[y0*w+x0]) + fx*float64(b[y0*w+x1]-b[y0*w+x0])
+	q := float64(b[y1*w+x0]) + fx*float64(b[y1*w+x1]-b[y1*w+x0])
+	return p + fy*(q-p)
+}
