@@ -139,71 +139,75 @@ func dmMask(w, h int, b []float32, sigma float64) []bool {
 	return mask
 }
 
-// dmBlobs labels the 8-connected ink components and returns the convex hulls of those
-// that could be a symbol (at least 10 pixels across each way, at most 90 % of the crop),
-// largest first, at most dmMaxBlobs.
+// dmBlobs groups the ink into candidate symbols and returns their convex hulls, largest
+// first, at most dmMaxBlobs. A symbol's ink is not one connected piece (a light timing
+// module, a row of light data modules cut it), so the pieces are grouped after a closing
+// at the module scale: 8-connected components smaller than about half a module are
+// dropped (noise), the rest dilated by about 0.6 module and labelled again. The module
+// is estimated as the median length of the ink runs along rows. A group must be at least
+// 10 pixels across each way, at most 90 % of the crop, and fill a fifth of its hull.
 func dmBlobs(mask []bool, w, h int) [][]dmPt {
-	label := make([]int32, w*h)
+	label, sizes := dmLabel(mask, w, h)
+	m := dmModuleEstimate(mask, label, sizes, w)
+	if m == 0 {
+		return nil
+	}
+	minSize := max(4, int(0.4*m*m))
+	keep := make([]bool, w*h)
+	for i, l := range label {
+		keep[i] = l > 0 && sizes[l] >= minSize
+	}
+	r := max(1, int(math.Round(0.6*m)))
+	groups, _ := dmLabel(dmDilate(keep, w, h, r), w, h)
 	type blob struct {
 		hull []dmPt
 		area float64
 	}
-	var blobs []blob
-	var stack []int
-	// Per row of the component: leftmost and rightmost pixel.
-	lo := make([]int, h)
-	hi := make([]int, h)
-	var next int32
-	for start := range mask {
-		if !mask[start] || label[start] != 0 {
-			continue
-		}
-		next++
-		label[start] = next
-		stack = append(stack[:0], start)
-		y0, y1 := start/w, start/w
-		x0, x1 := start%w, start%w
-		for y := range lo {
-			lo[y], hi[y] = w, -1
-		}
-		n := 0
-		for len(stack) > 0 {
-			i := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			n++
-			x, y := i%w, i/w
-			lo[y], hi[y] = min(lo[y], x), max(hi[y], x)
-			x0, x1, y0, y1 = min(x0, x), max(x1, x), min(y0, y), max(y1, y)
-			for dy := -1; dy <= 1; dy++ {
-				for dx := -1; dx <= 1; dx++ {
-					nx, ny := x+dx, y+dy
-					if nx < 0 || ny < 0 || nx >= w || ny >= h {
-						continue
-					}
-					j := ny*w + nx
-					if mask[j] && label[j] == 0 {
-						label[j] = next
-						stack = append(stack, j)
-					}
-				}
+	// Per group and row: leftmost and rightmost kept pixel.
+	type ext struct {
+		lo, hi         []int
+		n              int
+		x0, y0, x1, y1 int
+	}
+	exts := map[int32]*ext{}
+	for y := range h {
+		for x := range w {
+			i := y*w + x
+			if !keep[i] {
+				continue
 			}
+			g := groups[i]
+			e := exts[g]
+			if e == nil {
+				e = &ext{lo: make([]int, h), hi: make([]int, h), x0: x, y0: y, x1: x, y1: y}
+				for k := range e.lo {
+					e.lo[k], e.hi[k] = w, -1
+				}
+				exts[g] = e
+			}
+			e.n++
+			e.lo[y], e.hi[y] = min(e.lo[y], x), max(e.hi[y], x)
+			e.x0, e.x1, e.y0, e.y1 = min(e.x0, x), max(e.x1, x), min(e.y0, y), max(e.y1, y)
 		}
-		if x1-x0 < 10 || y1-y0 < 10 || (x1-x0)*(y1-y0) > w*h*9/10 || n < 60 {
+	}
+	var blobs []blob
+	for _, e := range exts {
+		if e.x1-e.x0 < 10 || e.y1-e.y0 < 10 || (e.x1-e.x0)*(e.y1-e.y0) > w*h*9/10 || e.n < 60 {
 			continue
 		}
 		var pts []dmPt
-		for y := y0; y <= y1; y++ {
-			if hi[y] < 0 {
+		for y := e.y0; y <= e.y1; y++ {
+			if e.hi[y] < 0 {
 				continue
 			}
-			pts = append(pts, dmPt{float64(lo[y]), float64(y)}, dmPt{float64(lo[y]), float64(y + 1)},
-				dmPt{float64(hi[y] + 1), float64(y)}, dmPt{float64(hi[y] + 1), float64(y + 1)})
+			pts = append(pts, dmPt{float64(e.lo[y]), float64(y)}, dmPt{float64(e.lo[y]), float64(y + 1)},
+				dmPt{float64(e.hi[y] + 1), float64(y)}, dmPt{float64(e.hi[y] + 1), float64(y + 1)})
 		}
 		hull := convexHull(pts)
 		a := polyArea(hull)
-		// A symbol's component covers a good part of its hull (the L, the timing and about
-		// half the data); a ring or a thin line does not.
-		if a <= 0 || float64(n) < 0.2*a {
+		// A symbol covers a good part of its hull (the L, the timing and about half the
+		// data); a ring or a thin line does not.
+		if a <= 0 || float64(e.n) < 0.2*a {
 			continue
 		}
 		blobs = append(blobs, blob{hull, a})
@@ -220,6 +224,101 @@ func dmBlobs(mask []bool, w, h int) [][]dmPt {
 	var out [][]dmPt
 	for i := 0; i < len(blobs) && i < dmMaxBlobs; i++ {
 		out = append(out, blobs[i].hull)
+	}
+	return out
+}
+
+// dmLabel labels the 8-connected components of mask (labels from 1; 0 off the mask) and
+// returns their sizes, indexed by label.
+func dmLabel(mask []bool, w, h int) ([]int32, []int) {
+	label := make([]int32, w*h)
+	sizes := []int{0}
+	var stack []int
+	for start := range mask {
+		if !mask[start] || label[start] != 0 {
+			continue
+		}
+		l := int32(len(sizes))
+		label[start] = l
+		stack = append(stack[:0], start)
+		n := 0
+		for len(stack) > 0 {
+			i := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			n++
+			x, y := i%w, i/w
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					nx, ny := x+dx, y+dy
+					if nx < 0 || ny < 0 || nx >= w || ny >= h {
+						continue
+					}
+					if j := ny*w + nx; mask[j] && label[j] == 0 {
+						label[j] = l
+						stack = append(stack, j)
+					}
+				}
+			}
+		}
+		sizes = append(sizes, n)
+	}
+	return label, sizes
+}
+
+// dmModuleEstimate returns the median length of the ink runs along rows within components
+// of at least 60 pixels (print, not noise): about one module for random data; 0 when
+// there are none.
+func dmModuleEstimate(mask []bool, label []int32, sizes []int, w int) float64 {
+	var runs []int
+	for y := 0; y*w < len(mask); y++ {
+		row := mask[y*w : (y+1)*w]
+		for x := 0; x < w; {
+			if !row[x] {
+				x++
+				continue
+			}
+			s := x
+			for x < w && row[x] {
+				x++
+			}
+			if sizes[label[y*w+s]] >= 60 {
+				runs = append(runs, x-s)
+			}
+		}
+	}
+	if len(runs) == 0 {
+		return 0
+	}
+	slices.Sort(runs)
+	return float64(runs[len(runs)/2])
+}
+
+// dmDilate returns mask dilated by a (2r+1)² square (two running passes).
+func dmDilate(mask []bool, w, h, r int) []bool {
+	tmp := make([]bool, w*h)
+	out := make([]bool, w*h)
+	for y := range h {
+		last := -1 << 30 // last ink column seen
+		row := mask[y*w : (y+1)*w]
+		for x := 0; x < w+r; x++ {
+			if x < w && row[x] {
+				last = x
+			}
+			if t := x - r; t >= 0 && t < w && x-last <= 2*r {
+				tmp[y*w+t] = true
+			}
+		}
+	}
+	for x := range w {
+		last := -1 << 30
+		for y := 0; y < h+r; y++ {
+			if y < h && tmp[y*w+x] {
+				last = y
+			}
+			if t := y - r; t >= 0 && t < h && y-last <= 2*r {
+				out[t*w+x] = true
+			}
+		}
 	}
 	return out
 }
@@ -315,6 +414,9 @@ func dmHullQuad(hull []dmPt) (dmQuad, bool) {
 	if len(sides) < 4 {
 		return dmQuad{}, false
 	}
+	// The symbol's sides are four of the longest: of every choice of four (in order round
+	// the hull) that makes a plausible outline, the one that adds the least area to the
+	// hull (a corner cut taken for a side leaves a large triangle outside the hull).
 	idx := make([]int, len(sides))
 	for i := range idx {
 		idx[i] = i
@@ -328,18 +430,38 @@ func dmHullQuad(hull []dmPt) (dmQuad, bool) {
 		}
 		return 0
 	})
-	top := idx[:4]
-	slices.Sort(top) // back in order round the hull
-	var q dmQuad
-	for i := range 4 {
-		s0, s1 := sides[top[(i+3)%4]], sides[top[i]]
-		p, ok := lineThrough(s0.a, s0.b).intersect(lineThrough(s1.a, s1.b))
-		if !ok {
-			return dmQuad{}, false
+	idx = idx[:min(len(idx), 7)]
+	slices.Sort(idx) // back in order round the hull
+	area := polyArea(hull)
+	best, bestExcess := dmQuad{}, math.Inf(1)
+	var pick [4]int
+	var choose func(from, k int)
+	choose = func(from, k int) {
+		if k == 4 {
+			var q dmQuad
+			for i := range 4 {
+				s0, s1 := sides[pick[(i+3)%4]], sides[pick[i]]
+				p, ok := lineThrough(s0.a, s0.b).intersect(lineThrough(s1.a, s1.b))
+				if !ok {
+					return
+				}
+				q[i] = p
+			}
+			if !q.valid() {
+				return
+			}
+			if e := polyArea(q[:]) - area; e < bestExcess {
+				best, bestExcess = q, e
+			}
+			return
 		}
-		q[i] = p
+		for i := from; i < len(idx); i++ {
+			pick[k] = idx[i]
+			choose(i+1, k+1)
+		}
 	}
-	return q, q.valid()
+	choose(0, 0)
+	return best, bestExcess < math.Inf(1)
 }
 
 // side returns the corners of side k (from corner k to corner k+1).
