@@ -59,38 +59,71 @@ func dmCandidatesBlur(c *gray) ([]dmQuad, []float32) {
 	if c.w < 16 || c.h < 16 || c.w > 2048 || c.h > 2048 {
 		return nil, nil
 	}
-	blur, sigma := dmDenoise(c)
-	mask := dmMask(c.w, c.h, blur, sigma)
+	raw := make([]float32, len(c.pix))
+	for i, v := range c.pix {
+		raw[i] = float32(v)
+	}
+	// Two smoothings: 3×3 for the fine scales, twice that for the coarse ones, where
+	// noise speckles would otherwise join the groups.
+	blur := dmBox3(raw, c.w, c.h)
+	blur2 := dmBox3(blur, c.w, c.h)
+	fine := dmMask(c.w, c.h, blur, dmNoise(blur, c.w, c.h))
+	coarse := dmMask(c.w, c.h, blur2, dmNoise(blur2, c.w, c.h))
 	var out []dmQuad
-	for _, hull := range dmBlobs(mask, c.w, c.h) {
-		q, ok := dmHullQuad(hull)
-		if !ok {
-			continue
-		}
-		for k := range 4 {
-			if l, ok := dmRefineSide(blur, c.w, c.h, q, k); ok {
-				q = q.withSide(k, l)
+	for _, hull := range dmBlobs(fine, coarse, c.w, c.h) {
+		for _, outline := range []func([]dmPt) (dmQuad, bool){dmHullQuad, dmMinRect} {
+			q, ok := outline(hull)
+			if !ok {
+				continue
 			}
-		}
-		if q.valid() {
-			out = append(out, q)
+			q = dmRefine(blur, c.w, c.h, q)
+			if q.valid() && !dmHasQuad(out, q) {
+				out = append(out, q)
+			}
 		}
 	}
 	return out, blur
 }
 
-// dmDenoise returns c smoothed by a 3×3 box (as float32) and the standard deviation of the
-// remaining pixel noise, from the median absolute difference of horizontal neighbours
-// (modules span several pixels, so most neighbours lie in one module).
-func dmDenoise(c *gray) ([]float32, float64) {
-	w, h := c.w, c.h
+// dmRefine fits the four sides of q to the image, first within 12 % of each side's
+// length (perspective, a rough outline), then within 4 %.
+func dmRefine(b []float32, w, h int, q dmQuad) dmQuad {
+	for _, f := range []float64{0.12, 0.04} {
+		for k := range 4 {
+			a, e := q.side(k)
+			win := max(2.5, f*math.Hypot(e.x-a.x, e.y-a.y))
+			if l, ok := dmRefineSide(b, w, h, q, k, win); ok {
+				q = q.withSide(k, l)
+			}
+		}
+	}
+	return q
+}
+
+// dmHasQuad reports whether qs holds an outline within 1.5 pixels of q at every corner.
+func dmHasQuad(qs []dmQuad, q dmQuad) bool {
+	for _, o := range qs {
+		same := true
+		for i := range 4 {
+			if math.Hypot(o[i].x-q[i].x, o[i].y-q[i].y) > 1.5 {
+				same = false
+			}
+		}
+		if same {
+			return true
+		}
+	}
+	return false
+}
+
+// dmBox3 returns the w×h image p smoothed by a 3×3 box.
+func dmBox3(p []float32, w, h int) []float32 {
 	tmp := make([]float32, w*h)
 	out := make([]float32, w*h)
 	for y := range h {
-		row := c.pix[y*w : (y+1)*w]
+		row := p[y*w : (y+1)*w]
 		for x := range w {
-			l, r := max(0, x-1), min(w-1, x+1)
-			tmp[y*w+x] = float32(int(row[l]) + int(row[x]) + int(row[r]))
+			tmp[y*w+x] = row[max(0, x-1)] + row[x] + row[min(w-1, x+1)]
 		}
 	}
 	for y := range h {
@@ -99,18 +132,25 @@ func dmDenoise(c *gray) ([]float32, float64) {
 			out[y*w+x] = (tmp[u*w+x] + tmp[y*w+x] + tmp[d*w+x]) / 9
 		}
 	}
+	return out
+}
+
+// dmNoise estimates the standard deviation of the pixel noise of p from the median
+// absolute difference of horizontal neighbours (modules span several pixels, so most
+// neighbours lie in one module).
+func dmNoise(p []float32, w, h int) float64 {
 	var diffs []float64
 	for y := 1; y < h-1; y += 2 {
 		for x := 1; x < w-2; x += 2 {
-			diffs = append(diffs, math.Abs(float64(out[y*w+x+1]-out[y*w+x])))
+			diffs = append(diffs, math.Abs(float64(p[y*w+x+1]-p[y*w+x])))
 		}
 	}
 	if len(diffs) == 0 {
-		return out, 1
+		return 1
 	}
 	k := len(diffs) / 2
 	slices.Sort(diffs)
-	return out, max(0.5, 1.4826*diffs[k]/math.Sqrt2)
+	return max(0.5, 1.4826*diffs[k]/math.Sqrt2)
 }
 
 // dmMask marks ink: pixels darker than the mean of their neighbourhood (a window of about
@@ -139,25 +179,65 @@ func dmMask(w, h int, b []float32, sigma float64) []bool {
 	return mask
 }
 
-// dmBlobs groups the ink into candidate symbols and returns their convex hulls, largest
-// first, at most dmMaxBlobs. A symbol's ink is not one connected piece (a light timing
-// module, a row of light data modules cut it), so the pieces are grouped after a closing
-// at the module scale: 8-connected components smaller than about half a module are
-// dropped (noise), the rest dilated by about 0.6 module and labelled again. The module
-// is estimated as the median length of the ink runs along rows. A group must be at least
-// 10 pixels across each way, at most 90 % of the crop, and fill a fifth of its hull.
-func dmBlobs(mask []bool, w, h int) [][]dmPt {
-	label, sizes := dmLabel(mask, w, h)
-	m := dmModuleEstimate(mask, label, sizes, w)
-	if m == 0 {
-		return nil
+// dmBlobs groups the ink into candidate symbols and returns their convex hulls: at each
+// of a few module scales, the largest dmMaxBlobs groups. A symbol's ink is not one
+// connected piece (a light timing module, a row of light data modules cut it), so the
+// pieces are grouped after a closing at the module scale: 8-connected components smaller
+// than about half a module are dropped (noise), the rest dilated by about 0.6 module and
+// labelled again. The module size is not known yet (and clutter in the crop would bias an
+// estimate), so the grouping is made at several scales. A group must be at least 10
+// pixels across each way, at most 90 % of the crop, and fill a fifth of its hull.
+func dmBlobs(fine, coarse []bool, w, h int) [][]dmPt {
+	lf, sf := dmLabel(fine, w, h)
+	lc, sc := dmLabel(coarse, w, h)
+	var out [][]dmPt
+	for _, r := range dmScales {
+		label, sizes := lf, sf
+		if r > 2 {
+			label, sizes = lc, sc
+		}
+		for _, hull := range dmGroups(label, sizes, w, h, r) {
+			dup := false
+			for _, o := range out {
+				if dmSameHull(o, hull) {
+					dup = true
+					break
+				}
+			}
+			if !dup {
+				out = append(out, hull)
+			}
+		}
 	}
-	minSize := max(4, int(0.4*m*m))
+	return out
+}
+
+// dmScales are the dilation radii (pixels) of the grouping: modules of about 2 to 10
+// crop pixels. Radii over 2 group the coarser mask.
+var dmScales = []int{1, 2, 3, 4, 5, 7}
+
+// dmSameHull reports whether two hulls have about the same bounding box (2 pixels).
+func dmSameHull(a, b []dmPt) bool {
+	box := func(p []dmPt) (x0, y0, x1, y1 float64) {
+		x0, y0, x1, y1 = math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+		for _, q := range p {
+			x0, y0, x1, y1 = min(x0, q.x), min(y0, q.y), max(x1, q.x), max(y1, q.y)
+		}
+		return
+	}
+	ax0, ay0, ax1, ay1 := box(a)
+	bx0, by0, bx1, by1 := box(b)
+	return math.Abs(ax0-bx0) <= 2 && math.Abs(ay0-by0) <= 2 && math.Abs(ax1-bx1) <= 2 && math.Abs(ay1-by1) <= 2
+}
+
+// dmGroups groups the components of label (sizes by label) dilated by r and returns the
+// hulls of the dmMaxBlobs largest plausible groups, largest first.
+func dmGroups(label []int32, sizes []int, w, h, r int) [][]dmPt {
+	minSize := max(3, int(1.1*float64(r*r)))
 	keep := make([]bool, w*h)
 	for i, l := range label {
 		keep[i] = l > 0 && sizes[l] >= minSize
 	}
-	r := max(1, int(math.Round(0.6*m)))
 	groups, _ := dmLabel(dmDilate(keep, w, h, r), w, h)
 	type blob struct {
 		hull []dmPt
@@ -263,34 +343,6 @@ func dmLabel(mask []bool, w, h int) ([]int32, []int) {
 		sizes = append(sizes, n)
 	}
 	return label, sizes
-}
-
-// dmModuleEstimate returns the median length of the ink runs along rows within components
-// of at least 60 pixels (print, not noise): about one module for random data; 0 when
-// there are none.
-func dmModuleEstimate(mask []bool, label []int32, sizes []int, w int) float64 {
-	var runs []int
-	for y := 0; y*w < len(mask); y++ {
-		row := mask[y*w : (y+1)*w]
-		for x := 0; x < w; {
-			if !row[x] {
-				x++
-				continue
-			}
-			s := x
-			for x < w && row[x] {
-				x++
-			}
-			if sizes[label[y*w+s]] >= 60 {
-				runs = append(runs, x-s)
-			}
-		}
-	}
-	if len(runs) == 0 {
-		return 0
-	}
-	slices.Sort(runs)
-	return float64(runs[len(runs)/2])
 }
 
 // dmDilate returns mask dilated by a (2r+1)² square (two running passes).
@@ -510,103 +562,174 @@ func (q dmQuad) valid() bool {
 	return l[0] < 2.5*l[2] && l[2] < 2.5*l[0] && l[1] < 2.5*l[3] && l[3] < 2.5*l[1]
 }
 
-// dmRefineSide fits side k of q again to the image's edge: along the side, every ~1.5
-// pixels, the strongest light-to-dark step going inwards within a window across the side
-// (sub-pixel, from a parabola through the derivative's peak); then a weighted line fit,
-// twice dropping the points far from the line (a light timing module's place, where the
-// step lies a module deeper; glare; a finger).
-func dmRefineSide(b []float32, w, h int, q dmQuad, k int) (dmLine, bool) {
+// dmRefineSide fits side k of q again to the image's edge, searching win pixels either
+// side of it. Along the side, every ~1.5 pixels, the edge point is the outermost
+// light-to-dark step (going inwards) of at least half the strongest one in the window
+// (sub-pixel, from a parabola through the derivative's peak): the border, not a data
+// module behind it. The line is the one through two of those points that the most
+// (weighted) points lie on, within a pixel or 2 % of the side: on a timing side only the
+// dark modules' points do, those at the light modules lie a module deeper.
+func dmRefineSide(b []float32, w, h int, q dmQuad, k int, win float64) (dmLine, bool) {
 	a, e := q.side(k)
 	L := math.Hypot(e.x-a.x, e.y-a.y)
 	ux, uy := (e.x-a.x)/L, (e.y-a.y)/L
-	// Inward normal: the quad is clockwise as displayed, so the inside is to the right
-	// of the direction of travel (y down).
+	// Inward normal: the quad is clockwise as displayed (y down), so the inside is to the
+	// left of the direction of travel in the image's own coordinates.
 	nx, ny := -uy, ux
-	win := max(2.5, 0.05*L)
 	const step = 0.25
 	m := int(2*win/step) + 1
 	prof := make([]float64, m)
 	der := make([]float64, m)
-	type ep struct{ x, y, wt float64 }
-	var pts []ep
-	for t := 0.06 * L; t <= 0.94*L; t += 1.5 {
+	var pts []dmEdgePoint
+	for t := 0.04 * L; t <= 0.96*L; t += 1.5 {
 		px, py := a.x+t*ux, a.y+t*uy
 		for i := range prof {
 			s := -win + float64(i)*step
 			prof[i] = dmAt(b, w, h, px+s*nx, py+s*ny)
 		}
 		clear(der)
-		best, bi := 0.0, -1
+		peak := 0.0
 		for i := 2; i < m-2; i++ {
 			der[i] = prof[i-2] - prof[i+2] // positive: darker inwards
-			if der[i] > best {
-				best, bi = der[i], i
+			peak = max(peak, der[i])
+		}
+		if peak <= 0 {
+			continue
+		}
+		// The outermost local maximum of at least half the peak.
+		bi := -1
+		for i := 2; i < m-2; i++ {
+			if der[i] >= 0.5*peak && der[i] >= der[i-1] && der[i] >= der[i+1] {
+				bi = i
+				break
 			}
 		}
 		if bi < 0 {
 			continue
 		}
-		// Parabola through the derivative round the peak.
 		off := 0.0
-		if den := der[bi-1] - 2*best + der[bi+1]; bi > 2 && bi < m-3 && den < 0 {
+		if den := der[bi-1] - 2*der[bi] + der[bi+1]; bi > 2 && bi < m-3 && den < 0 {
 			off = 0.5 * (der[bi-1] - der[bi+1]) / den
 		}
 		s := -win + (float64(bi)+max(-1, min(1, off)))*step
-		pts = append(pts, ep{px + s*nx, py + s*ny, best})
+		pts = append(pts, dmEdgePoint{px + s*nx, py + s*ny, t, der[bi]})
 	}
+	return dmConsensusLine(pts, L, ux, uy)
+}
+
+// dmEdgePoint is an edge point found along a side: where, how far along the side, how
+// strong.
+type dmEdgePoint struct{ x, y, t, wt float64 }
+
+// dmConsensusLine fits a line to edge points along a side of length L and direction
+// (ux, uy): of the lines through two points at least a third of the side apart (among up
+// to 24 spread along it), the one the heaviest set of points lies near, then a weighted
+// least-squares fit to that set.
+func dmConsensusLine(pts []dmEdgePoint, L, ux, uy float64) (dmLine, bool) {
 	if len(pts) < 5 {
 		return dmLine{}, false
 	}
-	// Weak steps (a light timing module's place) do not vote.
-	wts := make([]float64, len(pts))
-	for i, p := range pts {
-		wts[i] = p.wt
-	}
-	slices.Sort(wts)
-	floor := 0.35 * wts[len(wts)*4/5]
-	l := lineThrough(a, e)
-	for iter := range 3 {
-		var sw, sx, sy float64
-		tol := []float64{win, 0.6 * win, 1.2}[iter]
-		for _, p := range pts {
-			if p.wt < floor || math.Abs(l.nx*p.x+l.ny*p.y-l.c) > tol {
+	tol := max(1, 0.02*L)
+	stride := max(1, len(pts)/24)
+	var best dmLine
+	bestW := 0.0
+	for i := 0; i < len(pts); i += stride {
+		for j := i + stride; j < len(pts); j += stride {
+			if pts[j].t-pts[i].t < L/3 {
 				continue
 			}
+			l := lineThrough(dmPt{pts[i].x, pts[i].y}, dmPt{pts[j].x, pts[j].y})
+			var sw float64
+			for _, p := range pts {
+				if math.Abs(l.nx*p.x+l.ny*p.y-l.c) <= tol {
+					sw += p.wt
+				}
+			}
+			if sw > bestW {
+				best, bestW = l, sw
+			}
+		}
+	}
+	if bestW == 0 {
+		return dmLine{}, false
+	}
+	var sw, sx, sy float64
+	cnt := 0
+	for _, p := range pts {
+		if math.Abs(best.nx*p.x+best.ny*p.y-best.c) <= tol {
 			sw += p.wt
 			sx += p.wt * p.x
 			sy += p.wt * p.y
+			cnt++
 		}
-		if sw == 0 {
-			return dmLine{}, false
-		}
-		mx, my := sx/sw, sy/sw
-		var cxx, cyy, cxy float64
-		cnt := 0
-		for _, p := range pts {
-			if p.wt < floor || math.Abs(l.nx*p.x+l.ny*p.y-l.c) > tol {
-				continue
-			}
+	}
+	if cnt < 4 {
+		return dmLine{}, false
+	}
+	mx, my := sx/sw, sy/sw
+	var cxx, cyy, cxy float64
+	for _, p := range pts {
+		if math.Abs(best.nx*p.x+best.ny*p.y-best.c) <= tol {
 			dx, dy := p.x-mx, p.y-my
 			cxx += p.wt * dx * dx
 			cyy += p.wt * dy * dy
 			cxy += p.wt * dx * dy
-			cnt++
 		}
-		if cnt < 4 {
-			return dmLine{}, false
-		}
-		// Direction of the line: the principal axis of the points.
-		th := 0.5 * math.Atan2(2*cxy, cxx-cyy)
-		dx, dy := math.Cos(th), math.Sin(th)
-		if dx*ux+dy*uy < 0 {
-			dx, dy = -dx, -dy
-		}
-		if dx*ux+dy*uy < math.Cos(20*math.Pi/180) {
-			return dmLine{}, false
-		}
-		l = lineThrough(dmPt{mx, my}, dmPt{mx + dx, my + dy})
 	}
-	return l, true
+	th := 0.5 * math.Atan2(2*cxy, cxx-cyy)
+	dx, dy := math.Cos(th), math.Sin(th)
+	if dx*ux+dy*uy < 0 {
+		dx, dy = -dx, -dy
+	}
+	if dx*ux+dy*uy < math.Cos(25*math.Pi/180) {
+		return dmLine{}, false
+	}
+	return lineThrough(dmPt{mx, my}, dmPt{mx + dx, my + dy}), true
+}
+
+// dmMinRect returns the minimum-area rectangle enclosing a convex hull, clockwise as
+// displayed (rotating calipers: one side lies on a hull edge). Unlike the hull's own
+// sides it is not misled by a corner cut deep into the hull; under perspective its sides
+// are only a first guess that dmRefineSide corrects.
+func dmMinRect(hull []dmPt) (dmQuad, bool) {
+	n := len(hull)
+	if n < 3 {
+		return dmQuad{}, false
+	}
+	bestA := math.Inf(1)
+	var best dmQuad
+	for i := range n {
+		a, b := hull[i], hull[(i+1)%n]
+		l := math.Hypot(b.x-a.x, b.y-a.y)
+		if l == 0 {
+			continue
+		}
+		ux, uy := (b.x-a.x)/l, (b.y-a.y)/l
+		u0, u1, v0, v1 := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+		for _, p := range hull {
+			u := (p.x-a.x)*ux + (p.y-a.y)*uy
+			v := -(p.x-a.x)*uy + (p.y-a.y)*ux
+			u0, u1, v0, v1 = min(u0, u), max(u1, u), min(v0, v), max(v1, v)
+		}
+		if area := (u1 - u0) * (v1 - v0); area < bestA {
+			bestA = area
+			at := func(u, v float64) dmPt { return dmPt{a.x + u*ux - v*uy, a.y + u*uy + v*ux} }
+			best = dmQuad{at(u0, v0), at(u1, v0), at(u1, v1), at(u0, v1)}
+		}
+	}
+	if polyArea(best[:]) == 0 {
+		return dmQuad{}, false
+	}
+	// Clockwise as displayed: positive signed area in the image's own coordinates.
+	var sa float64
+	for i := range 4 {
+		j := (i + 1) % 4
+		sa += best[i].x*best[j].y - best[j].x*best[i].y
+	}
+	if sa < 0 {
+		best[1], best[3] = best[3], best[1]
+	}
+	return best, best.valid()
 }
 
 // dmAt is the bilinear interpolation of b (w×h) at (x, y), clamped to the image.
