@@ -336,8 +336,12 @@ func (d *Decoder) decodeDM(c *gray) (Result, bool) {
 	if d.opt.Formats&DataMatrix == 0 {
 		return Result{}, false
 	}
-	quads, b := dmCandidatesBlur(c)
-	for _, q := range quads {
+	det := newDMDetector(c)
+	if det == nil {
+		return Result{}, false
+	}
+	b := det.blur
+	for q, ok := det.next(); ok; q, ok = det.next() {
 		fits := dmFits(b, c.w, c.h, q)
 		for i, fit := range fits {
 			if i >= dmMaxFits {

@@ -1,0 +1,210 @@
+package barcode
+
+import (
+	"math"
+	"slices"
+)
+
+// Grouping the ink of a crop into candidate symbols. A symbol's ink is not one connected
+// piece (a light timing module, a row of light data modules cut it), so the pieces are
+// grouped after a closing at the module scale: 8-connected components smaller than about
+// half a module are dropped (noise), the rest dilated by about 0.6 module and labelled
+// again. The module size is not known yet (and clutter in the crop would bias an
+// estimate), so the grouping is made at several scales. Everything works on runs of ink
+// along rows, which keeps it to a fraction of a millisecond per scale.
+
+// dmRun is a run of ink pixels [x0, x1) on row y, and the component it belongs to.
+type dmRun struct {
+	y, x0, x1 int
+	label     int32
+}
+
+// dmRunsOf returns the runs of mask, row by row.
+func dmRunsOf(mask []bool, w, h int) []dmRun {
+	var runs []dmRun
+	for y := range h {
+		row := mask[y*w : (y+1)*w]
+		for x := 0; x < w; {
+			if !row[x] {
+				x++
+				continue
+			}
+			s := x
+			for x < w && row[x] {
+				x++
+			}
+			runs = append(runs, dmRun{y: y, x0: s, x1: x})
+		}
+	}
+	return runs
+}
+
+// dmLabelRuns labels the 8-connected components of runs (sorted by row, then column) in
+// place, labels from 1, and returns the components' pixel counts, indexed by label.
+func dmLabelRuns(runs []dmRun) []int {
+	parent := make([]int32, len(runs))
+	for i := range parent {
+		parent[i] = int32(i)
+	}
+	var find func(i int32) int32
+	find = func(i int32) int32 {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	// prev: the runs of the previous row, as an index range.
+	p0, p1 := 0, 0
+	for i := 0; i < len(runs); {
+		y := runs[i].y
+		j := i
+		for j < len(runs) && runs[j].y == y {
+			j++
+		}
+		if p1 > p0 && runs[p0].y != y-1 {
+			p0, p1 = i, i
+		}
+		k := p0
+		for c := i; c < j; c++ {
+			r := runs[c]
+			for k < p1 && runs[k].x1 < r.x0 { // ends before r's 8-neighbourhood
+				k++
+			}
+			for q := k; q < p1 && runs[q].x0 <= r.x1; q++ {
+				a, b := find(int32(c)), find(int32(q))
+				if a != b {
+					parent[max(a, b)] = min(a, b)
+				}
+			}
+		}
+		p0, p1 = i, j
+		i = j
+	}
+	ids := make([]int32, len(runs))
+	sizes := []int{0}
+	for i := range runs {
+		root := find(int32(i))
+		if ids[root] == 0 {
+			ids[root] = int32(len(sizes))
+			sizes = append(sizes, 0)
+		}
+		runs[i].label = ids[root]
+		sizes[ids[root]] += runs[i].x1 - runs[i].x0
+	}
+	return sizes
+}
+
+// dmScales are the dilation radii (pixels) of the grouping, in the order tried: modules of
+// about 2 to 12 crop pixels. Radii over 2 group the coarser mask.
+var dmScales = []int{2, 3, 4, 1, 5, 7}
+
+// dmGroupHulls groups the runs (labelled, sizes by label) after a dilation by r and
+// returns the convex hulls of the dmMaxBlobs groups with the most ink that could be a
+// symbol: at least 10 pixels across each way, at most 90 % of the crop, their ink filling
+// a fifth of their hull.
+func dmGroupHulls(runs []dmRun, sizes []int, w, h, r int) [][]dmPt {
+	minSize := max(3, int(1.1*float64(r*r)))
+	var kept []dmRun
+	for _, run := range runs {
+		if sizes[run.label] >= minSize {
+			kept = append(kept, run)
+		}
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	// Dilate: each kept run widened by r covers rows y−r … y+r.
+	mask := make([]bool, w*h)
+	for _, run := range kept {
+		x0, x1 := max(0, run.x0-r), min(w, run.x1+r)
+		for y := max(0, run.y-r); y <= min(h-1, run.y+r); y++ {
+			row := mask[y*w:]
+			for x := x0; x < x1; x++ {
+				row[x] = true
+			}
+		}
+	}
+	druns := dmRunsOf(mask, w, h)
+	dmLabelRuns(druns)
+	// The group of a kept run: the dilated run that holds its first pixel.
+	rowStart := make([]int, h+1)
+	for i := range rowStart {
+		rowStart[i] = len(druns)
+	}
+	for i := len(druns) - 1; i >= 0; i-- {
+		rowStart[druns[i].y] = i
+	}
+	for y := h - 1; y >= 0; y-- {
+		rowStart[y] = min(rowStart[y], rowStart[y+1])
+	}
+	type group struct {
+		n              int
+		x0, y0, x1, y1 int
+	}
+	groups := map[int32]*group{}
+	of := make([]int32, len(kept))
+	for i, run := range kept {
+		k := rowStart[run.y]
+		for k < len(druns) && druns[k].y == run.y && druns[k].x1 <= run.x0 {
+			k++
+		}
+		l := druns[k].label
+		of[i] = l
+		g := groups[l]
+		if g == nil {
+			g = &group{x0: run.x0, y0: run.y, x1: run.x1, y1: run.y + 1}
+			groups[l] = g
+		}
+		g.n += run.x1 - run.x0
+		g.x0, g.x1 = min(g.x0, run.x0), max(g.x1, run.x1)
+		g.y0, g.y1 = min(g.y0, run.y), max(g.y1, run.y+1)
+	}
+	var cand []int32
+	for l, g := range groups {
+		if g.x1-g.x0 >= 10 && g.y1-g.y0 >= 10 && (g.x1-g.x0)*(g.y1-g.y0) <= w*h*9/10 && g.n >= 60 {
+			cand = append(cand, l)
+		}
+	}
+	slices.SortFunc(cand, func(a, b int32) int {
+		if d := groups[b].n - groups[a].n; d != 0 {
+			return d
+		}
+		return int(a - b)
+	})
+	var out [][]dmPt
+	for _, l := range cand {
+		if len(out) == dmMaxBlobs {
+			break
+		}
+		var pts []dmPt
+		for i, run := range kept {
+			if of[i] == l {
+				y := float64(run.y)
+				pts = append(pts, dmPt{float64(run.x0), y}, dmPt{float64(run.x0), y + 1},
+					dmPt{float64(run.x1), y}, dmPt{float64(run.x1), y + 1})
+			}
+		}
+		hull := convexHull(pts)
+		// A symbol covers a good part of its hull (the L, the timing and about half the
+		// data); a ring or a thin line does not.
+		if a := polyArea(hull); a > 0 && float64(groups[l].n) >= 0.2*a {
+			out = append(out, hull)
+		}
+	}
+	return out
+}
+
+// dmSameHull reports whether two hulls have about the same bounding box (2 pixels).
+func dmSameHull(a, b []dmPt) bool {
+	box := func(p []dmPt) (x0, y0, x1, y1 float64) {
+		x0, y0, x1, y1 = math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+		for _, q := range p {
+			x0, y0, x1, y1 = min(x0, q.x), min(y0, q.y), max(x1, q.x), max(y1, q.y)
+		}
+		return
+	}
+	ax0, ay0, ax1, ay1 := box(a)
+	bx0, by0, bx1, by1 := box(b)
+	return math.Abs(ax0-bx0) <= 2 && math.Abs(ay0-by0) <= 2 && math.Abs(ax1-bx1) <= 2 && math.Abs(ay1-by1) <= 2
+}
