@@ -112,65 +112,66 @@ func dmFits(b []float32, w, hh int, q dmQuad) []dmFit {
 	return fits
 }
 
-// dmTimingScore is the lower of the two timing patterns' correlations with their expected
+// dmTimingScore is the lower of the two timing patterns' agreement with their expected
 // alternation (top row dark at even columns, right column dark at odd rows), or 0 when the
-// L sides are not darker than the timing's light modules.
+// L sides are not darker than the quiet zone beside them. Agreement is measured on each
+// module's difference to the mean of its two neighbours, so that light falling off across
+// the symbol (vignetting, a gradient, a shadow) does not count: Σ ±d / Σ |d|, 1 for a
+// perfect alternation, about 0 for data.
 func dmTimingScore(b []float32, w, hh int, h *dmHomography, cols, rows int, buf *[]float64) float64 {
+	// A module's value: the mean of five points within it (noise).
 	sample := func(u, v float64) float64 {
-		x, y := h.at(u, v)
-		return dmAt(b, w, hh, x, y)
+		var sum float64
+		for _, o := range dmModuleOffsets {
+			x, y := h.at(u+o[0], v+o[1])
+			sum += dmAt(b, w, hh, x, y)
+		}
+		return sum / 5
 	}
-	corr := func(n int, at func(i int) float64, dark func(i int) bool) (float64, float64) {
+	var amp float64
+	agree := func(n int, at func(i int) float64, dark func(i int) bool) float64 {
 		vals := (*buf)[:0]
-		var sd, sl float64
-		var nd, nl int
 		for i := range n {
-			v := at(i)
-			vals = append(vals, v)
-			if dark(i) {
-				sd += v
-				nd++
-			} else {
-				sl += v
-				nl++
-			}
+			vals = append(vals, at(i))
 		}
 		*buf = vals
-		if nd == 0 || nl == 0 {
-			return 0, 0
+		var sum, abs float64
+		for i := 1; i < n-1; i++ {
+			d := vals[i] - (vals[i-1]+vals[i+1])/2
+			if dark(i) {
+				d = -d
+			}
+			sum += d
+			abs += math.Abs(d)
 		}
-		md, ml := sd/float64(nd), sl/float64(nl)
-		var ss float64
-		mean := (sd + sl) / float64(n)
-		for _, v := range vals {
-			ss += (v - mean) * (v - mean)
+		if abs == 0 {
+			return 0
 		}
-		if ss == 0 {
-			return 0, 0
-		}
-		// Point-biserial correlation of the samples with the pattern.
-		p := float64(nd) / float64(n)
-		return (ml - md) * math.Sqrt(p*(1-p)) / math.Sqrt(ss/float64(n)), (md + ml) / 2
+		amp += sum / float64(n-2)
+		return sum / abs
 	}
-	cTop, midTop := corr(cols, func(i int) float64 { return sample(float64(i)+0.5, 0.5) },
+	cTop := agree(cols, func(i int) float64 { return sample(float64(i)+0.5, 0.5) },
 		func(i int) bool { return i%2 == 0 })
-	cRight, midRight := corr(rows, func(i int) float64 { return sample(float64(cols)-0.5, float64(i)+0.5) },
-		func(i int) bool { return i%2 == 1 })
-	score := min(cTop, cRight)
-	if score <= 0 {
+	if cTop <= 0.3 {
 		return 0
 	}
-	// The L: its modules must read dark against the timing's midpoint (most of them: a
-	// glare spot may touch it).
-	mid := (midTop + midRight) / 2
+	cRight := agree(rows, func(i int) float64 { return sample(float64(cols)-0.5, float64(i)+0.5) },
+		func(i int) bool { return i%2 == 1 })
+	score := min(cTop, cRight)
+	if score <= 0.3 {
+		return 0
+	}
+	// The L: most of its modules (a glare spot may touch one) clearly darker than the
+	// quiet zone just outside them. amp is about the timing's light-dark difference.
+	amp /= 2
 	darkL, n := 0, 0
 	for i := range rows {
 		n++
-		darkL += boolInt(sample(0.5, float64(i)+0.5) < mid)
+		darkL += boolInt(sample(-0.75, float64(i)+0.5)-sample(0.5, float64(i)+0.5) > 0.3*amp)
 	}
 	for j := range cols {
 		n++
-		darkL += boolInt(sample(float64(j)+0.5, float64(rows)-0.5) < mid)
+		darkL += boolInt(sample(float64(j)+0.5, float64(rows)+0.75)-sample(float64(j)+0.5, float64(rows)-0.5) > 0.3*amp)
 	}
 	if darkL < n*3/4 {
 		return 0
@@ -268,12 +269,11 @@ func newDMSampler(c *gray, b []float32, fit dmFit, track bool) *dmSampler {
 		}
 	}
 	s.vals = make([]float64, s.rows*s.cols)
-	const d = 0.22
 	for i := range s.rows {
 		for j := range s.cols {
 			u, v := float64(j)+0.5+s.du[j], float64(i)+0.5+s.dv[i]
 			var sum float64
-			for _, o := range [5][2]float64{{0, 0}, {-d, -d}, {d, -d}, {-d, d}, {d, d}} {
+			for _, o := range dmModuleOffsets {
 				x, y := h.at(u+o[0], v+o[1])
 				sum += c.at(x, y)
 			}
@@ -325,6 +325,10 @@ func (s *dmSampler) bits(r int) *gozxing.BitMatrix {
 	}
 	return bm
 }
+
+// dmModuleOffsets are the points averaged for a module's value, in modules from its
+// centre: the centre and four points 0.22 module away diagonally.
+var dmModuleOffsets = [5][2]float64{{0, 0}, {-0.22, -0.22}, {0.22, -0.22}, {-0.22, 0.22}, {0.22, 0.22}}
 
 // dmMaxFits bounds the hypotheses sampled per outline (each costs a Reed–Solomon attempt).
 const dmMaxFits = 3
