@@ -95,15 +95,23 @@ func dmLabelRuns(runs []dmRun) []int {
 	return sizes
 }
 
-// dmScales are the dilation radii (pixels) of the grouping, in the order tried: modules of
-// about 2 to 12 crop pixels. Radii over 2 group the coarser mask.
-var dmScales = []int{2, 3, 4, 1, 5, 7}
+// dmScale is one grouping: the dilation radius r (pixels; modules of about 1.6r) and
+// whether the grouped ink is then opened (thin structures touching the symbol cut off).
+type dmScale struct {
+	r    int
+	open bool
+}
+
+// dmScales are the groupings in the order tried: modules of about 2 to 12 crop pixels.
+// Radii over 2 group the coarser mask.
+var dmScales = []dmScale{{2, false}, {3, false}, {2, true}, {3, true}, {4, false}, {4, true},
+	{1, false}, {5, false}, {5, true}, {7, false}}
 
 // dmGroupHulls groups the runs (labelled, sizes by label) after a dilation by r and
 // returns the convex hulls of the dmMaxBlobs groups with the most ink that could be a
 // symbol: at least 10 pixels across each way, at most 90 % of the crop, their ink filling
 // a fifth of their hull.
-func dmGroupHulls(runs []dmRun, sizes []int, w, h, r int) [][]dmPt {
+func dmGroupHulls(runs []dmRun, sizes []int, w, h, r int, open bool) [][]dmPt {
 	minSize := max(3, int(1.1*float64(r*r)))
 	var kept []dmRun
 	for _, run := range runs {
@@ -123,6 +131,17 @@ func dmGroupHulls(runs []dmRun, sizes []int, w, h, r int) [][]dmPt {
 			for x := x0; x < x1; x++ {
 				row[x] = true
 			}
+		}
+	}
+	// Open (erode by r+e, dilate by e, e about a third of a module): thin structures touching the
+	// symbol (a hard shadow's edge, a pen, the ticket's edge) are cut off; the kept ink
+	// outside what remains is dropped.
+	if open {
+		e := max(1, r/2)
+		mask = dmDilate(dmErode(mask, w, h, r+e), w, h, e)
+		kept = dmClip(kept, mask, w)
+		if len(kept) == 0 {
+			return nil
 		}
 	}
 	druns := dmRunsOf(mask, w, h)
@@ -207,4 +226,68 @@ func dmSameHull(a, b []dmPt) bool {
 	ax0, ay0, ax1, ay1 := box(a)
 	bx0, by0, bx1, by1 := box(b)
 	return math.Abs(ax0-bx0) <= 2 && math.Abs(ay0-by0) <= 2 && math.Abs(ax1-bx1) <= 2 && math.Abs(ay1-by1) <= 2
+}
+
+// dmClip returns the parts of runs inside mask.
+func dmClip(runs []dmRun, mask []bool, w int) []dmRun {
+	var out []dmRun
+	for _, run := range runs {
+		row := mask[run.y*w:]
+		for x := run.x0; x < run.x1; {
+			if !row[x] {
+				x++
+				continue
+			}
+			s := x
+			for x < run.x1 && row[x] {
+				x++
+			}
+			out = append(out, dmRun{y: run.y, x0: s, x1: x})
+		}
+	}
+	return out
+}
+
+// dmErode returns mask eroded by a (2r+1)² square: ink where the whole square is ink
+// (beyond the image counts as ink, so that a symbol cut by the frame is not eaten).
+func dmErode(mask []bool, w, h, r int) []bool {
+	inv := make([]bool, len(mask))
+	for i, m := range mask {
+		inv[i] = !m
+	}
+	d := dmDilate(inv, w, h, r)
+	for i := range d {
+		d[i] = !d[i]
+	}
+	return d
+}
+
+// dmDilate returns mask dilated by a (2r+1)² square (two running passes).
+func dmDilate(mask []bool, w, h, r int) []bool {
+	tmp := make([]bool, w*h)
+	out := make([]bool, w*h)
+	for y := range h {
+		last := -1 << 30 // last ink column seen
+		row := mask[y*w : (y+1)*w]
+		for x := 0; x < w+r; x++ {
+			if x < w && row[x] {
+				last = x
+			}
+			if t := x - r; t >= 0 && t < w && x-last <= 2*r {
+				tmp[y*w+t] = true
+			}
+		}
+	}
+	for x := range w {
+		last := -1 << 30
+		for y := 0; y < h+r; y++ {
+			if y < h && tmp[y*w+x] {
+				last = y
+			}
+			if t := y - r; t >= 0 && t < h && y-last <= 2*r {
+				out[t*w+x] = true
+			}
+		}
+	}
+	return out
 }

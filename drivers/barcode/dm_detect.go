@@ -54,7 +54,7 @@ const dmMaxBlobs = 3
 
 // dmMaxOutlines bounds the outlines refined per crop (the cost of a crop without a
 // symbol).
-const dmMaxOutlines = 10
+const dmMaxOutlines = 12
 
 // dmDetector yields the outlines of the symbols a crop may hold, most likely first.
 type dmDetector struct {
@@ -96,13 +96,13 @@ func (d *dmDetector) next() (dmQuad, bool) {
 		if d.scale == len(dmScales) || d.made == dmMaxOutlines {
 			return dmQuad{}, false
 		}
-		r := dmScales[d.scale]
+		sc := dmScales[d.scale]
 		d.scale++
 		runs, sizes := d.fine, d.fineSizes
-		if r > 2 {
+		if sc.r > 2 {
 			runs, sizes = d.coarse, d.coarseSizes
 		}
-		for _, hull := range dmGroupHulls(runs, sizes, d.w, d.h, r) {
+		for _, hull := range dmGroupHulls(runs, sizes, d.w, d.h, sc.r, sc.open) {
 			dup := false
 			for _, o := range d.hulls {
 				if dmSameHull(o, hull) {
