@@ -198,8 +198,11 @@ func dmNoise(p []float32, w, h int) float64 {
 	return 1
 }
 
-// dmMask marks ink: pixels darker than the mean of their neighbourhood (a window of about
-// a sixteenth of the crop) by more than three times the noise and 4 % of the full scale.
+// dmMask marks ink: pixels darker, by more than three times the noise and 10 levels, than
+// the mean of the pixels on both sides of them along a row or along a column (half-windows
+// r long and r wide, r a sixteenth of the crop). Ink has paper on both sides along some
+// axis; the shadowed paper along a hard shadow's edge, darker than a window straddling
+// the edge would say, has the same shadowed paper on one side and is left out.
 func dmMask(w, h int, b []float32, sigma float64) []bool {
 	integ := make([]float64, (w+1)*(h+1))
 	for y := range h {
@@ -209,16 +212,29 @@ func dmMask(w, h int, b []float32, sigma float64) []bool {
 			integ[(y+1)*(w+1)+x+1] = integ[y*(w+1)+x+1] + row
 		}
 	}
+	mean := func(x0, y0, x1, y1 int) float64 { // [x0, x1) × [y0, y1), clipped; +Inf if empty
+		x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+		if x1 <= x0 || y1 <= y0 {
+			return math.Inf(1)
+		}
+		s := integ[y1*(w+1)+x1] - integ[y0*(w+1)+x1] - integ[y1*(w+1)+x0] + integ[y0*(w+1)+x0]
+		return s / float64((y1-y0)*(x1-x0))
+	}
 	r := max(3, min(w, h)/16)
+	hw := max(1, r/2)
 	off := max(3*sigma, 10)
 	mask := make([]bool, w*h)
 	for y := range h {
-		y0, y1 := max(0, y-r), min(h, y+r+1)
 		for x := range w {
-			x0, x1 := max(0, x-r), min(w, x+r+1)
-			s := integ[y1*(w+1)+x1] - integ[y0*(w+1)+x1] - integ[y1*(w+1)+x0] + integ[y0*(w+1)+x0]
-			mean := s / float64((y1-y0)*(x1-x0))
-			mask[y*w+x] = float64(b[y*w+x]) < mean-off
+			v := float64(b[y*w+x]) + off
+			// Beyond the crop a half-window is empty (+Inf): the other side decides.
+			left, right := mean(x-r, y-hw, x, y+hw+1), mean(x+1, y-hw, x+r+1, y+hw+1)
+			if v < left && v < right && !(math.IsInf(left, 1) && math.IsInf(right, 1)) {
+				mask[y*w+x] = true
+				continue
+			}
+			up, down := mean(x-hw, y-r, x+hw+1, y), mean(x-hw, y+1, x+hw+1, y+r+1)
+			mask[y*w+x] = v < up && v < down && !(math.IsInf(up, 1) && math.IsInf(down, 1))
 		}
 	}
 	return mask
