@@ -71,6 +71,7 @@ type dmFit struct {
 	k          int // index of the L corner (the symbol's bottom left) in the quad
 	rows, cols int
 	score      float64
+	corners    [4]dmPt // top left, top right, bottom right, bottom left
 	h          dmHomography
 }
 
@@ -96,7 +97,8 @@ func dmFits(b []float32, w, hh int, q dmQuad) []dmFit {
 			h := newDMHomography(tl, tr, br, bl, cols, rows)
 			score := dmTimingScore(b, w, hh, &h, cols, rows, &vals)
 			if score > 0.3 {
-				fits = append(fits, dmFit{k: k, rows: rows, cols: cols, score: score, h: h})
+				fits = append(fits, dmFit{k: k, rows: rows, cols: cols, score: score,
+					corners: [4]dmPt{tl, tr, br, bl}, h: h})
 			}
 		}
 	}
@@ -283,40 +285,56 @@ func newDMSampler(c *gray, b []float32, fit dmFit, track bool) *dmSampler {
 	return s
 }
 
-// bits thresholds the modules: each against the mean of the modules within r of it
-// (r = 0: one threshold, midway between the L's and the timing's light modules).
-func (s *dmSampler) bits(r int) *gozxing.BitMatrix {
+// dmThreshold is a way to tell dark modules from light ones: each module against the
+// modules within r of it (a (2r+1)² window), either their mean or, with twoMeans, the
+// midpoint between the means of the window's dark and light modules (two rounds of
+// 2-means from the mean: the window need not be half dark).
+type dmThreshold struct {
+	r        int
+	twoMeans bool
+}
+
+// dmThresholds are tried in turn until one reads.
+var dmThresholds = []dmThreshold{{1, false}, {2, true}, {3, false}, {3, true}}
+
+// bits thresholds the modules.
+func (s *dmSampler) bits(th dmThreshold) *gozxing.BitMatrix {
 	bm, err := gozxing.NewBitMatrix(s.cols, s.rows)
 	if err != nil {
 		return nil
 	}
-	var global float64
-	if r == 0 {
-		var dark, light float64
-		var nd, nl int
-		for i := range s.rows {
-			dark += s.vals[i*s.cols]
-			nd++
-		}
-		for j := 1; j < s.cols; j += 2 {
-			light += s.vals[j]
-			nl++
-		}
-		global = (dark/float64(nd) + light/float64(nl)) / 2
-	}
+	r := th.r
 	for i := range s.rows {
 		for j := range s.cols {
-			thr := global
-			if r > 0 {
-				var sum float64
-				n := 0
-				for y := max(0, i-r); y <= min(s.rows-1, i+r); y++ {
-					for x := max(0, j-r); x <= min(s.cols-1, j+r); x++ {
-						sum += s.vals[y*s.cols+x]
-						n++
+			var sum float64
+			n := 0
+			y0, y1 := max(0, i-r), min(s.rows-1, i+r)
+			x0, x1 := max(0, j-r), min(s.cols-1, j+r)
+			for y := y0; y <= y1; y++ {
+				for _, v := range s.vals[y*s.cols+x0 : y*s.cols+x1+1] {
+					sum += v
+					n++
+				}
+			}
+			thr := sum / float64(n)
+			for round := 0; th.twoMeans && round < 2; round++ {
+				var sd, sl float64
+				var nd, nl int
+				for y := y0; y <= y1; y++ {
+					for _, v := range s.vals[y*s.cols+x0 : y*s.cols+x1+1] {
+						if v < thr {
+							sd += v
+							nd++
+						} else {
+							sl += v
+							nl++
+						}
 					}
 				}
-				thr = sum / float64(n)
+				if nd == 0 || nl == 0 {
+					break
+				}
+				thr = (sd/float64(nd) + sl/float64(nl)) / 2
 			}
 			if s.vals[i*s.cols+j] < thr {
 				bm.Set(j, i)
@@ -351,17 +369,30 @@ func (d *Decoder) decodeDM(c *gray) (Result, bool) {
 			if i >= dmMaxFits {
 				break
 			}
-			for _, track := range []bool{true, false} {
-				s := newDMSampler(c, b, fit, track)
-				for _, r := range []int{3, 0, 2} {
-					bm := s.bits(r)
-					if bm == nil {
-						continue
-					}
-					if res, ok := d.dmDecodeBits(bm); ok {
+			// As fitted, then with the corners polished on the fixed pattern; each with
+			// the rows and columns tracked along the timing patterns, then without.
+			for _, polish := range []bool{false, true} {
+				if polish {
+					fit = dmPolish(b, c.w, c.h, fit)
+				}
+				for _, track := range []bool{true, false} {
+					if res, ok := d.dmRead(newDMSampler(c, b, fit, track)); ok {
 						return res, true
 					}
 				}
+			}
+		}
+	}
+	return Result{}, false
+}
+
+// dmRead thresholds a sampler's modules each way in turn until gozxing's decoder
+// corrects one.
+func (d *Decoder) dmRead(s *dmSampler) (Result, bool) {
+	for _, th := range dmThresholds {
+		if bm := s.bits(th); bm != nil {
+			if res, ok := d.dmDecodeBits(bm); ok {
+				return res, true
 			}
 		}
 	}
