@@ -288,6 +288,9 @@ func (q dmQuad) valid() bool {
 
 // dmAt is the bilinear interpolation of b (w×h) at (x, y), clamped to the image.
 func dmAt(b []float32, w, h int, x, y float64) float64 {
+	if x != x || y != y { // NaN: a degenerate outline
+		x, y = 0, 0
+	}
 	x = max(0, min(float64(w-1), x))
 	y = max(0, min(float64(h-1), y))
 	x0, y0 := int(x), int(y)

@@ -22,7 +22,7 @@ func dmRefine(b []float32, w, h int, q dmQuad) dmQuad {
 // light-to-dark step (going inwards) of at least half the strongest one in the window
 // (sub-pixel, from a parabola through the derivative's peak): the border, not a data
 // module behind it. The line is the one through two of those points that the most
-// (weighted) points lie on, within a pixel or 2 % of the side: on a timing side only the
+// (weighted) points lie on, within 1.2 % of the side: on a timing side only the
 // dark modules' points do, those at the light modules lie a module deeper.
 func dmRefineSide(b []float32, w, h int, q dmQuad, k int, win float64) (dmLine, bool) {
 	a, e := q.side(k)
@@ -78,13 +78,13 @@ type dmEdgePoint struct{ x, y, t, wt float64 }
 
 // dmConsensusLine fits a line to edge points along a side of length L and direction
 // (ux, uy): of the lines through two points at least a third of the side apart (among up
-// to 16 spread along it), the one the heaviest set of points lies near, then a weighted
-// least-squares fit to that set.
+// to 16 spread along it), the one the heaviest set of points lies near (within 1.2 % of the
+// side, at least a pixel), then a weighted least-squares fit to that set.
 func dmConsensusLine(pts []dmEdgePoint, L, ux, uy float64) (dmLine, bool) {
 	if len(pts) < 5 {
 		return dmLine{}, false
 	}
-	tol := max(1, 0.02*L)
+	tol := max(1, 0.012*L)
 	stride := max(1, len(pts)/16)
 	var best dmLine
 	bestW := 0.0

@@ -277,6 +277,9 @@ func newDMSampler(c *gray, b []float32, fit dmFit, track bool) *dmSampler {
 			var sum float64
 			for _, o := range dmModuleOffsets {
 				x, y := h.at(u+o[0], v+o[1])
+				if x != x || y != y { // NaN: a degenerate outline
+					x, y = 0, 0
+				}
 				sum += c.at(x, y)
 			}
 			s.vals[i*s.cols+j] = sum / 5
