@@ -677,11 +677,13 @@ func (d *Decoder) decodeMatrix(g *gray, r region, magnified bool) (Result, bool)
 	}
 	if !magnified {
 		c := crop(k0)
-		// Our DataMatrix detector first: cheap, and it reads what gozxing's misses.
-		if res, ok := d.decodeDM(&c); ok {
+		// QR first (gozxing's finder search fails fast on other crops), then our
+		// DataMatrix reader (dm_*.go); gozxing's DataMatrix detector gets the
+		// contrast-equalised crops below.
+		if res, ok := d.decode2DOnly(&c, QRCode); ok {
 			return res, true
 		}
-		if res, ok := d.decode2D(&c, true); ok {
+		if res, ok := d.decodeDM(&c); ok {
 			return res, true
 		}
 		// Local contrast equalised over about three modules' worth of crop: faded print,

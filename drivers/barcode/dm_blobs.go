@@ -102,10 +102,9 @@ type dmScale struct {
 	open bool
 }
 
-// dmScales are the groupings in the order tried: modules of about 2 to 12 crop pixels.
+// dmScales are the groupings in the order tried: modules of about 2 to 10 crop pixels.
 // Radii over 2 group the coarser mask.
-var dmScales = []dmScale{{2, false}, {3, false}, {2, true}, {3, true}, {4, false}, {4, true},
-	{1, false}, {5, false}, {5, true}, {7, false}}
+var dmScales = []dmScale{{2, false}, {3, true}}
 
 // dmGroupHulls groups the runs (labelled, sizes by label) after a dilation by r and
 // returns the convex hulls of the dmMaxBlobs groups with the most ink that could be a

@@ -54,7 +54,7 @@ const dmMaxBlobs = 3
 
 // dmMaxOutlines bounds the outlines refined per crop (the cost of a crop without a
 // symbol).
-const dmMaxOutlines = 12
+const dmMaxOutlines = 8
 
 // dmDetector yields the outlines of the symbols a crop may hold, most likely first.
 type dmDetector struct {
@@ -82,12 +82,19 @@ func newDMDetector(c *gray) *dmDetector {
 		raw[i] = float32(v)
 	}
 	d.blur = dmBox3(raw, c.w, c.h)
-	blur2 := dmBox3(d.blur, c.w, c.h)
 	d.fine = dmRunsOf(dmMask(c.w, c.h, d.blur, dmNoise(d.blur, c.w, c.h)), c.w, c.h)
 	d.fineSizes = dmLabelRuns(d.fine)
-	d.coarse = dmRunsOf(dmMask(c.w, c.h, blur2, dmNoise(blur2, c.w, c.h)), c.w, c.h)
-	d.coarseSizes = dmLabelRuns(d.coarse)
 	return d
+}
+
+// coarseRuns returns the ink runs of the twice-smoothed mask, made on first use.
+func (d *dmDetector) coarseRuns() ([]dmRun, []int) {
+	if d.coarseSizes == nil {
+		blur2 := dmBox3(d.blur, d.w, d.h)
+		d.coarse = dmRunsOf(dmMask(d.w, d.h, blur2, dmNoise(blur2, d.w, d.h)), d.w, d.h)
+		d.coarseSizes = dmLabelRuns(d.coarse)
+	}
+	return d.coarse, d.coarseSizes
 }
 
 // next returns the next outline; ok is false when there is none left.
@@ -100,7 +107,7 @@ func (d *dmDetector) next() (dmQuad, bool) {
 		d.scale++
 		runs, sizes := d.fine, d.fineSizes
 		if sc.r > 2 {
-			runs, sizes = d.coarse, d.coarseSizes
+			runs, sizes = d.coarseRuns()
 		}
 		for _, hull := range dmGroupHulls(runs, sizes, d.w, d.h, sc.r, sc.open) {
 			dup := false

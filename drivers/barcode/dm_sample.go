@@ -96,7 +96,7 @@ func dmFits(b []float32, w, hh int, q dmQuad) []dmFit {
 			}
 			h := newDMHomography(tl, tr, br, bl, cols, rows)
 			score := dmTimingScore(b, w, hh, &h, cols, rows, &vals)
-			if score > 0.3 {
+			if score > dmMinTiming {
 				fits = append(fits, dmFit{k: k, rows: rows, cols: cols, score: score,
 					corners: [4]dmPt{tl, tr, br, bl}, h: h})
 			}
@@ -154,13 +154,13 @@ func dmTimingScore(b []float32, w, hh int, h *dmHomography, cols, rows int, buf 
 	}
 	cTop := agree(cols, func(i int) float64 { return sample(float64(i)+0.5, 0.5) },
 		func(i int) bool { return i%2 == 0 })
-	if cTop <= 0.3 {
+	if cTop <= dmMinTiming {
 		return 0
 	}
 	cRight := agree(rows, func(i int) float64 { return sample(float64(cols)-0.5, float64(i)+0.5) },
 		func(i int) bool { return i%2 == 1 })
 	score := min(cTop, cRight)
-	if score <= 0.3 {
+	if score <= dmMinTiming {
 		return 0
 	}
 	// The L: most of its modules (a glare spot may touch one) clearly darker than the
@@ -180,6 +180,10 @@ func dmTimingScore(b []float32, w, hh int, h *dmHomography, cols, rows int, buf 
 	}
 	return score
 }
+
+// dmMinTiming is the agreement both timing patterns need for a hypothesis to be sampled:
+// symbols in the frame sets measure 0.6 and more, data and clutter rarely over 0.3.
+const dmMinTiming = 0.45
 
 func boolInt(b bool) int {
 	if b {
@@ -298,7 +302,7 @@ type dmThreshold struct {
 }
 
 // dmThresholds are tried in turn until one reads.
-var dmThresholds = []dmThreshold{{1, false}, {2, true}, {3, false}, {3, true}}
+var dmThresholds = []dmThreshold{{1, false}, {2, true}, {3, false}}
 
 // bits thresholds the modules.
 func (s *dmSampler) bits(th dmThreshold) *gozxing.BitMatrix {
@@ -351,14 +355,19 @@ func (s *dmSampler) bits(th dmThreshold) *gozxing.BitMatrix {
 // centre: the centre and four points 0.22 module away diagonally.
 var dmModuleOffsets = [5][2]float64{{0, 0}, {-0.22, -0.22}, {0.22, -0.22}, {-0.22, 0.22}, {0.22, 0.22}}
 
+// dmMaxCrop is the largest crop side our DataMatrix reader searches.
+const dmMaxCrop = 400
+
 // dmMaxFits bounds the hypotheses sampled per outline (each costs a Reed–Solomon attempt).
-const dmMaxFits = 3
+const dmMaxFits = 2
 
 // decodeDM reads a DataMatrix symbol from a matrix candidate's crop with our detector and
 // sampler: every outline, its best hypotheses, each sampled with and without the timing
 // correction and thresholded locally then globally, until gozxing's decoder corrects one.
 func (d *Decoder) decodeDM(c *gray) (Result, bool) {
-	if d.opt.Formats&DataMatrix == 0 {
+	// Crops over dmMaxCrop pixels (regions of 300 pixels and more: a page of text, a
+	// striped mat, bars) are left to gozxing: our search costs their area.
+	if d.opt.Formats&DataMatrix == 0 || c.w > dmMaxCrop || c.h > dmMaxCrop || !d.charge(c.w*c.h/2) {
 		return Result{}, false
 	}
 	det := newDMDetector(c)
@@ -366,16 +375,24 @@ func (d *Decoder) decodeDM(c *gray) (Result, bool) {
 		return Result{}, false
 	}
 	b := det.blur
-	for q, ok := det.next(); ok; q, ok = det.next() {
+	for d.charge(c.w * c.h / 8) {
+		q, ok := det.next()
+		if !ok {
+			break
+		}
 		fits := dmFits(b, c.w, c.h, q)
 		for i, fit := range fits {
 			if i >= dmMaxFits {
 				break
 			}
-			// As fitted, then with the corners polished on the fixed pattern; each with
-			// the rows and columns tracked along the timing patterns, then without.
+			// As fitted, then (the best hypothesis of a clear timing only) with the corners
+			// polished on the fixed pattern; each with the rows and columns tracked along
+			// the timing patterns, then without.
 			for _, polish := range []bool{false, true} {
 				if polish {
+					if i > 0 || fit.score < 0.6 {
+						break
+					}
 					fit = dmPolish(b, c.w, c.h, fit)
 				}
 				for _, track := range []bool{true, false} {
@@ -387,6 +404,29 @@ func (d *Decoder) decodeDM(c *gray) (Result, bool) {
 		}
 	}
 	return Result{}, false
+}
+
+// decode2DOnly is decode2D restricted to the formats f (of those enabled).
+func (d *Decoder) decode2DOnly(g *gray, f Format) (Result, bool) {
+	if d.opt.Formats&f == 0 {
+		return Result{}, false
+	}
+	saved := d.opt.Formats
+	d.opt.Formats &= f
+	defer func() { d.opt.Formats = saved }()
+	return d.decode2D(g, true)
+}
+
+// charge takes n crop pixels' worth of work from the frame's 2D budget (matrixBudget):
+// our DataMatrix search on a crop costs about half its pixels to prepare and an eighth per
+// outline, against gozxing's whole crop per attempt. It reports false when the budget is
+// spent.
+func (d *Decoder) charge(n int) bool {
+	if d.budget < n {
+		return false
+	}
+	d.budget -= n
+	return true
 }
 
 // dmRead thresholds a sampler's modules each way in turn until gozxing's decoder
