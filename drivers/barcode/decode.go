@@ -683,7 +683,7 @@ func (d *Decoder) decodeMatrix(g *gray, r region, magnified bool) (Result, bool)
 		if res, ok := d.decode2DOnly(&c, QRCode); ok {
 			return res, true
 		}
-		if res, ok := d.decodeDM(&c); ok {
+		if res, ok := d.decodeDM(dmCrop(&c, crop, s)); ok {
 			return res, true
 		}
 		// Local contrast equalised over about three modules' worth of crop: faded print,

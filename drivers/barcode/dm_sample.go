@@ -355,8 +355,20 @@ func (s *dmSampler) bits(th dmThreshold) *gozxing.BitMatrix {
 // centre: the centre and four points 0.22 module away diagonally.
 var dmModuleOffsets = [5][2]float64{{0, 0}, {-0.22, -0.22}, {0.22, -0.22}, {-0.22, 0.22}, {0.22, 0.22}}
 
-// dmMaxCrop is the largest crop side our DataMatrix reader searches.
+// dmMaxCrop is the largest crop side our DataMatrix reader searches: its cost grows with
+// the area, and a larger region (a page of text, a striped mat, bars, a ticket with
+// clutter) is searched in a reduced crop (dmCrop).
 const dmMaxCrop = 400
+
+// dmCrop returns the crop c (made by crop at scale k, half side s frame pixels) or, when it
+// is larger than dmMaxCrop, the same region again at a scale that fits.
+func dmCrop(c *gray, crop func(k float64) gray, s float64) *gray {
+	if c.w <= dmMaxCrop && c.h <= dmMaxCrop {
+		return c
+	}
+	r := crop(float64(dmMaxCrop-1) / (2 * s))
+	return &r
+}
 
 // dmMaxFits bounds the hypotheses sampled per outline (each costs a Reed–Solomon attempt).
 const dmMaxFits = 2
@@ -365,8 +377,6 @@ const dmMaxFits = 2
 // sampler: every outline, its best hypotheses, each sampled with and without the timing
 // correction and thresholded locally then globally, until gozxing's decoder corrects one.
 func (d *Decoder) decodeDM(c *gray) (Result, bool) {
-	// Crops over dmMaxCrop pixels (regions of 300 pixels and more: a page of text, a
-	// striped mat, bars) are left to gozxing: our search costs their area.
 	if d.opt.Formats&DataMatrix == 0 || c.w > dmMaxCrop || c.h > dmMaxCrop || !d.charge(c.w*c.h/2) {
 		return Result{}, false
 	}
