@@ -77,11 +77,7 @@ func newDMDetector(c *gray) *dmDetector {
 		return nil
 	}
 	d := &dmDetector{w: c.w, h: c.h}
-	raw := make([]float32, len(c.pix))
-	for i, v := range c.pix {
-		raw[i] = float32(v)
-	}
-	d.blur = dmBox3(raw, c.w, c.h)
+	d.blur = dmBox3(dmFloats(c), c.w, c.h)
 	d.fine = dmRunsOf(dmMask(c.w, c.h, d.blur, dmNoise(d.blur, c.w, c.h)), c.w, c.h)
 	d.fineSizes = dmLabelRuns(d.fine)
 	return d
@@ -154,6 +150,15 @@ func dmHasQuad(qs []dmQuad, q dmQuad) bool {
 		}
 	}
 	return false
+}
+
+// dmFloats returns c's pixels as float32.
+func dmFloats(c *gray) []float32 {
+	out := make([]float32, len(c.pix))
+	for i, v := range c.pix {
+		out[i] = float32(v)
+	}
+	return out
 }
 
 // dmBox3 returns the w×h image p smoothed by a 3×3 box.
