@@ -459,7 +459,7 @@ func (d *Decoder) dmDecodeBits(bm *gozxing.BitMatrix) (Result, bool) {
 		d.dmDec = dmdecoder.NewDecoder()
 	}
 	dr, err := d.dmDec.Decode(bm)
-	if err != nil || dr.GetText() == "" {
+	if err != nil || dr.GetText() == "" || !dmPlausible(bm, dr.GetRawBytes()) {
 		return Result{}, false
 	}
 	r := gozxing.NewResult(dr.GetText(), dr.GetRawBytes(), nil, gozxing.BarcodeFormat_DATA_MATRIX)

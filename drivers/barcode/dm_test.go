@@ -103,6 +103,7 @@ func TestDMReadsDistortedCrops(t *testing.T) {
 					continue
 				}
 				g := sc.draw(m, rng)
+				d.budget = matrixBudget
 				r, ok := d.decodeDM(g)
 				if !ok || r.Text != text || r.Format != DataMatrix || r.Symbology != "]d1" {
 					t.Errorf("%dx%d %q scene %d %+v: read %+v %v", m.GetHeight(), m.GetWidth(), text, si, sc, r, ok)
@@ -137,6 +138,7 @@ func TestDMReadsNothingInNoiseAndClutter(t *testing.T) {
 				}
 			}
 		}
+		d.budget = matrixBudget
 		if r, ok := d.decodeDM(g); ok {
 			t.Errorf("image %d read as %+v", i, r)
 		}
@@ -240,6 +242,62 @@ func TestDMQuadValid(t *testing.T) {
 	} {
 		if q.valid() {
 			t.Errorf("%v accepted", q)
+		}
+	}
+}
+
+// TestDMCorrectionsGuard: a clean 10×10 symbol needs no correction; with one codeword
+// damaged it still reads; with two (all Reed–Solomon can correct there) it is refused, as
+// a random matrix close to some codeword would be.
+func TestDMCorrectionsGuard(t *testing.T) {
+	m := dmMatrix(t, "123", dmencoder.SymbolShapeHint_FORCE_SQUARE)
+	if m.GetWidth() != 10 || m.GetHeight() != 10 {
+		t.Fatalf("size %dx%d, want 10x10", m.GetWidth(), m.GetHeight())
+	}
+	d := NewDecoder(Options{Formats: DataMatrix})
+	if r, ok := d.dmDecodeBits(m); !ok || r.Text != "123" {
+		t.Fatalf("clean symbol: %+v %v", r, ok)
+	}
+	dr, err := d.dmDec.Decode(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, ecc, ok := dmCorrections(m, dr.GetRawBytes()); !ok || n != 0 || ecc != 5 {
+		t.Fatalf("clean symbol: %d corrections of %d, checked %v", n, ecc, ok)
+	}
+	// Damage whole codewords: flip the data modules one codeword at a time until the
+	// decoder needs one, then two corrections.
+	for _, k := range []int{1, 2} {
+		bm, _ := gozxing.NewBitMatrix(10, 10)
+		for y := range 10 {
+			for x := range 10 {
+				if m.Get(x, y) {
+					bm.Set(x, y)
+				}
+			}
+		}
+		// Flip data modules one by one (undoing those the decoder cannot correct) until
+		// k codewords need correcting.
+		n := 0
+		for i := 0; i < 64 && n < k; i++ {
+			x, y := 1+(i*5)%8, 1+(i*3)%8
+			bm.Flip(x, y)
+			dr, err := d.dmDec.Decode(bm)
+			if err != nil {
+				bm.Flip(x, y)
+				continue
+			}
+			n, _, _ = dmCorrections(bm, dr.GetRawBytes())
+		}
+		if n != k {
+			t.Fatalf("could not damage %d codewords (%d)", k, n)
+		}
+		r, ok := d.dmDecodeBits(bm)
+		if k == 1 && (!ok || r.Text != "123") {
+			t.Errorf("one corrected codeword: refused (%+v)", r)
+		}
+		if k == 2 && ok {
+			t.Errorf("two corrected codewords of a 10×10 accepted: %+v", r)
 		}
 	}
 }
