@@ -56,7 +56,6 @@ func FuzzDMSampler(f *testing.F) {
 		h := len(pix) / width
 		g := &gray{w: width, h: h, pix: pix[:width*h]}
 		d := NewDecoder(Options{Formats: DataMatrix})
-		d.budget = matrixBudget
 		start := time.Now()
 		tl, tr, br, bl := dmPt{c[0], c[1]}, dmPt{c[2], c[3]}, dmPt{c[4], c[5]}, dmPt{c[6], c[7]}
 		fit := dmFit{rows: sz[0], cols: sz[1], corners: [4]dmPt{tl, tr, br, bl},

@@ -377,7 +377,7 @@ const dmMaxFits = 2
 // sampler: every outline, its best hypotheses, each sampled with and without the timing
 // correction and thresholded locally then globally, until gozxing's decoder corrects one.
 func (d *Decoder) decodeDM(c *gray) (Result, bool) {
-	if d.opt.Formats&DataMatrix == 0 || c.w > dmMaxCrop || c.h > dmMaxCrop || !d.charge(c.w*c.h/2) {
+	if d.opt.Formats&DataMatrix == 0 || c.w > dmMaxCrop || c.h > dmMaxCrop {
 		return Result{}, false
 	}
 	det := newDMDetector(c)
@@ -385,11 +385,7 @@ func (d *Decoder) decodeDM(c *gray) (Result, bool) {
 		return Result{}, false
 	}
 	b := det.blur
-	for d.charge(c.w * c.h / 8) {
-		q, ok := det.next()
-		if !ok {
-			break
-		}
+	for q, ok := det.next(); ok; q, ok = det.next() {
 		fits := dmFits(b, c.w, c.h, q)
 		for i, fit := range fits {
 			if i >= dmMaxFits {
@@ -425,18 +421,6 @@ func (d *Decoder) decode2DOnly(g *gray, f Format) (Result, bool) {
 	d.opt.Formats &= f
 	defer func() { d.opt.Formats = saved }()
 	return d.decode2D(g, true)
-}
-
-// charge takes n crop pixels' worth of work from the frame's 2D budget (matrixBudget):
-// our DataMatrix search on a crop costs about half its pixels to prepare and an eighth per
-// outline, against gozxing's whole crop per attempt. It reports false when the budget is
-// spent.
-func (d *Decoder) charge(n int) bool {
-	if d.budget < n {
-		return false
-	}
-	d.budget -= n
-	return true
 }
 
 // dmRead thresholds a sampler's modules each way in turn until gozxing's decoder

@@ -103,7 +103,6 @@ func TestDMReadsDistortedCrops(t *testing.T) {
 					continue
 				}
 				g := sc.draw(m, rng)
-				d.budget = matrixBudget
 				r, ok := d.decodeDM(g)
 				if !ok || r.Text != text || r.Format != DataMatrix || r.Symbology != "]d1" {
 					t.Errorf("%dx%d %q scene %d %+v: read %+v %v", m.GetHeight(), m.GetWidth(), text, si, sc, r, ok)
@@ -138,7 +137,6 @@ func TestDMReadsNothingInNoiseAndClutter(t *testing.T) {
 				}
 			}
 		}
-		d.budget = matrixBudget
 		if r, ok := d.decodeDM(g); ok {
 			t.Errorf("image %d read as %+v", i, r)
 		}
