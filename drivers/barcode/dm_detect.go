@@ -52,9 +52,13 @@ func (l dmLine) intersect(m dmLine) (dmPt, bool) {
 // dmMaxBlobs bounds the groups examined per crop and scale, most ink first.
 const dmMaxBlobs = 3
 
+// dmFineMax is the largest grouping radius on the 3×3-smoothed mask; larger ones group
+// the twice-smoothed one.
+const dmFineMax = 3
+
 // dmMaxOutlines bounds the outlines refined per crop (the cost of a crop without a
 // symbol).
-const dmMaxOutlines = 8
+const dmMaxOutlines = 6
 
 // dmDetector yields the outlines of the symbols a crop may hold, most likely first.
 type dmDetector struct {
@@ -102,7 +106,7 @@ func (d *dmDetector) next() (dmQuad, bool) {
 		sc := dmScales[d.scale]
 		d.scale++
 		runs, sizes := d.fine, d.fineSizes
-		if sc.r > 2 {
+		if sc.r > dmFineMax {
 			runs, sizes = d.coarseRuns()
 		}
 		for _, hull := range dmGroupHulls(runs, sizes, d.w, d.h, sc.r, sc.open) {
@@ -216,37 +220,44 @@ func dmNoise(p []float32, w, h int) float64 {
 // axis; the shadowed paper along a hard shadow's edge, darker than a window straddling
 // the edge would say, has the same shadowed paper on one side and is left out.
 func dmMask(w, h int, b []float32, sigma float64) []bool {
-	integ := make([]float64, (w+1)*(h+1))
+	W := w + 1
+	integ := make([]float64, W*(h+1))
 	for y := range h {
 		var row float64
-		for x := range w {
-			row += float64(b[y*w+x])
-			integ[(y+1)*(w+1)+x+1] = integ[y*(w+1)+x+1] + row
+		src := b[y*w : (y+1)*w]
+		up, cur := integ[y*W:(y+1)*W], integ[(y+1)*W:(y+2)*W]
+		for x, v := range src {
+			row += float64(v)
+			cur[x+1] = up[x+1] + row
 		}
 	}
-	mean := func(x0, y0, x1, y1 int) float64 { // [x0, x1) × [y0, y1), clipped; +Inf if empty
-		x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
-		if x1 <= x0 || y1 <= y0 {
-			return math.Inf(1)
-		}
-		s := integ[y1*(w+1)+x1] - integ[y0*(w+1)+x1] - integ[y1*(w+1)+x0] + integ[y0*(w+1)+x0]
-		return s / float64((y1-y0)*(x1-x0))
+	// sum of [x0, x1) × [y0, y1), already clipped and not empty.
+	sum := func(x0, y0, x1, y1 int) float64 {
+		return integ[y1*W+x1] - integ[y0*W+x1] - integ[y1*W+x0] + integ[y0*W+x0]
 	}
 	r := max(3, min(w, h)/16)
 	hw := max(1, r/2)
 	off := max(3*sigma, 10)
 	mask := make([]bool, w*h)
 	for y := range h {
+		ya, yb := max(0, y-hw), min(h, y+hw+1) // the band across a row's half-windows
+		yu0, yd1 := max(0, y-r), min(h, y+r+1)
 		for x := range w {
 			v := float64(b[y*w+x]) + off
-			// Beyond the crop a half-window is empty (+Inf): the other side decides.
-			left, right := mean(x-r, y-hw, x, y+hw+1), mean(x+1, y-hw, x+r+1, y+hw+1)
-			if v < left && v < right && !(math.IsInf(left, 1) && math.IsInf(right, 1)) {
+			// Beyond the crop a half-window is empty: the other side decides.
+			xl0, xr1 := max(0, x-r), min(w, x+r+1)
+			nl, nr := float64((x-xl0)*(yb-ya)), float64((xr1-x-1)*(yb-ya))
+			if nl+nr > 0 &&
+				(nl == 0 || v*nl < sum(xl0, ya, x, yb)) &&
+				(nr == 0 || v*nr < sum(x+1, ya, xr1, yb)) {
 				mask[y*w+x] = true
 				continue
 			}
-			up, down := mean(x-hw, y-r, x+hw+1, y), mean(x-hw, y+1, x+hw+1, y+r+1)
-			mask[y*w+x] = v < up && v < down && !(math.IsInf(up, 1) && math.IsInf(down, 1))
+			xa, xb := max(0, x-hw), min(w, x+hw+1)
+			nu, nd := float64((y-yu0)*(xb-xa)), float64((yd1-y-1)*(xb-xa))
+			mask[y*w+x] = nu+nd > 0 &&
+				(nu == 0 || v*nu < sum(xa, yu0, xb, y)) &&
+				(nd == 0 || v*nd < sum(xa, y+1, xb, yd1))
 		}
 	}
 	return mask
