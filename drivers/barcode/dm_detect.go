@@ -58,7 +58,7 @@ const dmFineMax = 3
 
 // dmMaxOutlines bounds the outlines refined per crop (the cost of a crop without a
 // symbol).
-const dmMaxOutlines = 6
+const dmMaxOutlines = 8
 
 // dmDetector yields the outlines of the symbols a crop may hold, most likely first.
 type dmDetector struct {

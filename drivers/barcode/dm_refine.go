@@ -36,7 +36,7 @@ func dmRefineSide(b []float32, w, h int, q dmQuad, k int, win float64) (dmLine, 
 	prof := make([]float64, m)
 	der := make([]float64, m)
 	var pts []dmEdgePoint
-	for t := 0.04 * L; t <= 0.96*L; t += max(1.5, L/28) {
+	for t := 0.04 * L; t <= 0.96*L; t += max(1.5, L/40) {
 		px, py := a.x+t*ux, a.y+t*uy
 		for i := range prof {
 			s := -win + float64(i)*step
