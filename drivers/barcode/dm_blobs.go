@@ -121,17 +121,7 @@ func dmGroupHulls(runs []dmRun, sizes []int, w, h, r int, open bool) [][]dmPt {
 	if len(kept) == 0 {
 		return nil
 	}
-	// Dilate: each kept run widened by r covers rows y−r … y+r.
-	mask := make([]bool, w*h)
-	for _, run := range kept {
-		x0, x1 := max(0, run.x0-r), min(w, run.x1+r)
-		for y := max(0, run.y-r); y <= min(h-1, run.y+r); y++ {
-			row := mask[y*w:]
-			for x := x0; x < x1; x++ {
-				row[x] = true
-			}
-		}
-	}
+	mask := dmPaintDilated(kept, w, h, r)
 	// Open (erode by r+e, dilate by e, e about a third of a module): thin structures touching the
 	// symbol (a hard shadow's edge, a pen, the ticket's edge) are cut off; the kept ink
 	// outside what remains is dropped.
@@ -156,11 +146,7 @@ func dmGroupHulls(runs []dmRun, sizes []int, w, h, r int, open bool) [][]dmPt {
 	for y := h - 1; y >= 0; y-- {
 		rowStart[y] = min(rowStart[y], rowStart[y+1])
 	}
-	type group struct {
-		n              int
-		x0, y0, x1, y1 int
-	}
-	groups := map[int32]*group{}
+	groups := map[int32]*dmGroup{}
 	of := make([]int32, len(kept))
 	for i, run := range kept {
 		k := rowStart[run.y]
@@ -171,13 +157,26 @@ func dmGroupHulls(runs []dmRun, sizes []int, w, h, r int, open bool) [][]dmPt {
 		of[i] = l
 		g := groups[l]
 		if g == nil {
-			g = &group{x0: run.x0, y0: run.y, x1: run.x1, y1: run.y + 1}
+			g = &dmGroup{x0: run.x0, y0: run.y, x1: run.x1, y1: run.y + 1}
 			groups[l] = g
 		}
 		g.n += run.x1 - run.x0
 		g.x0, g.x1 = min(g.x0, run.x0), max(g.x1, run.x1)
 		g.y0, g.y1 = min(g.y0, run.y), max(g.y1, run.y+1)
 	}
+	return dmLargestHulls(kept, of, groups, w, h)
+}
+
+// dmGroup is a group's ink: pixel count and bounding box [x0, x1) × [y0, y1).
+type dmGroup struct {
+	n              int
+	x0, y0, x1, y1 int
+}
+
+// dmLargestHulls returns the convex hulls of the dmMaxBlobs groups with the most ink that
+// could be a symbol: at least 10 pixels across each way, at most 90 % of the w×h crop,
+// their ink filling a fifth of their hull. of gives each kept run's group.
+func dmLargestHulls(kept []dmRun, of []int32, groups map[int32]*dmGroup, w, h int) [][]dmPt {
 	var cand []int32
 	for l, g := range groups {
 		if g.x1-g.x0 >= 10 && g.y1-g.y0 >= 10 && (g.x1-g.x0)*(g.y1-g.y0) <= w*h*9/10 && g.n >= 60 {
@@ -211,6 +210,22 @@ func dmGroupHulls(runs []dmRun, sizes []int, w, h, r int, open bool) [][]dmPt {
 		}
 	}
 	return out
+}
+
+// dmPaintDilated returns the mask of runs dilated by r: each run widened by r covers rows
+// y−r … y+r.
+func dmPaintDilated(runs []dmRun, w, h, r int) []bool {
+	mask := make([]bool, w*h)
+	for _, run := range runs {
+		x0, x1 := max(0, run.x0-r), min(w, run.x1+r)
+		for y := max(0, run.y-r); y <= min(h-1, run.y+r); y++ {
+			row := mask[y*w:]
+			for x := x0; x < x1; x++ {
+				row[x] = true
+			}
+		}
+	}
+	return mask
 }
 
 // dmSameHull reports whether two hulls have about the same bounding box (2 pixels).

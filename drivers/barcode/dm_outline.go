@@ -49,28 +49,25 @@ func polyArea(p []dmPt) float64 {
 	return math.Abs(a) / 2
 }
 
-// dmHullQuad approximates a convex hull by the quadrilateral of its four longest sides:
-// consecutive hull edges turning by less than 15° are merged into one side (a curved or
-// blurred edge), the four longest sides are kept in their order round the hull and
-// extended to meet. A symbol's hull has its four sides as long runs and only short cuts at
-// the corners (the light top-right corner module, a timing module left out of the
-// component).
-func dmHullQuad(hull []dmPt) (dmQuad, bool) {
+// dmHullSide is a run of hull edges turning by less than 15°: from a to b.
+type dmHullSide struct {
+	a, b dmPt
+	len  float64
+}
+
+// dmHullSides merges the edges of a convex hull into sides, starting after its sharpest
+// turn (so that no side wraps round the start); each side ends where the next edge turns by
+// 15° or more from the side's direction so far (so that a slow curve still ends).
+func dmHullSides(hull []dmPt) []dmHullSide {
 	n := len(hull)
 	if n < 4 {
-		return dmQuad{}, false
-	}
-	type side struct {
-		a, b  dmPt
-		len   float64
-		first int
+		return nil
 	}
 	ang := func(a, b dmPt) float64 { return math.Atan2(b.y-a.y, b.x-a.x) }
 	turn := func(a, b float64) float64 {
 		d := math.Mod(b-a+3*math.Pi, 2*math.Pi) - math.Pi
 		return math.Abs(d)
 	}
-	// Start after the sharpest turn, so that no side wraps round the start.
 	start, sharp := 0, -1.0
 	for i := range n {
 		p, c, nx := hull[(i+n-1)%n], hull[i], hull[(i+1)%n]
@@ -78,21 +75,30 @@ func dmHullQuad(hull []dmPt) (dmQuad, bool) {
 			start, sharp = i, t
 		}
 	}
-	var sides []side
-	cur := side{a: hull[start], b: hull[(start+1)%n], first: 0}
+	var sides []dmHullSide
+	cur := dmHullSide{a: hull[start], b: hull[(start+1)%n]}
 	for k := 1; k < n; k++ {
 		a, b := hull[(start+k)%n], hull[(start+k+1)%n]
-		// Compare with the side's direction so far, so that a slow curve still ends.
 		if turn(ang(cur.a, cur.b), ang(a, b)) < 15*math.Pi/180 {
 			cur.b = b
 			continue
 		}
 		cur.len = math.Hypot(cur.b.x-cur.a.x, cur.b.y-cur.a.y)
 		sides = append(sides, cur)
-		cur = side{a: a, b: b, first: k}
+		cur = dmHullSide{a: a, b: b}
 	}
 	cur.len = math.Hypot(cur.b.x-cur.a.x, cur.b.y-cur.a.y)
-	sides = append(sides, cur)
+	return append(sides, cur)
+}
+
+// dmHullQuad approximates a convex hull by the quadrilateral of its four longest sides:
+// consecutive hull edges turning by less than 15° are merged into one side (a curved or
+// blurred edge), the four longest sides are kept in their order round the hull and
+// extended to meet. A symbol's hull has its four sides as long runs and only short cuts at
+// the corners (the light top-right corner module, a timing module left out of the
+// component).
+func dmHullQuad(hull []dmPt) (dmQuad, bool) {
+	sides := dmHullSides(hull)
 	if len(sides) < 4 {
 		return dmQuad{}, false
 	}
