@@ -299,3 +299,38 @@ func TestDMCorrectionsGuard(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDMCrop is our DataMatrix reader (decodeDM) on one 240-pixel crop per op: a
+// tilted, noisy 18×18 symbol (read), and a crop of grid clutter (searched in vain, the
+// cost a frame without a symbol pays per matrix candidate).
+func BenchmarkDMCrop(b *testing.B) {
+	rng := rand.New(rand.NewPCG(13, 4))
+	hints := map[gozxing.EncodeHintType]interface{}{gozxing.EncodeHintType_DATA_MATRIX_SHAPE: dmencoder.SymbolShapeHint_FORCE_SQUARE}
+	m, err := datamatrix.NewDataMatrixWriter().Encode("00N0Y4G2VTPVXVR14D2PF2DBS", gozxing.BarcodeFormat_DATA_MATRIX, 0, 0, hints)
+	if err != nil {
+		b.Fatal(err)
+	}
+	symbol := dmScene{rot: 33, tilt: 20, ink: 50, paper: 210, noise: 4, blur: 1, size: 240, module: 6}.draw(m, rng)
+	clutter := &gray{w: 240, h: 240, pix: make([]byte, 240*240)}
+	for j := range clutter.pix {
+		x, y := j%240, j/240
+		clutter.pix[j] = 220
+		if (x/9)%2 == 0 && (y/9)%2 == 0 && rng.IntN(3) > 0 {
+			clutter.pix[j] = 40
+		}
+	}
+	d := NewDecoder(Options{Formats: DataMatrix})
+	for _, c := range []struct {
+		name string
+		g    *gray
+		read bool
+	}{{"symbol", symbol, true}, {"clutter", clutter, false}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, ok := d.decodeDM(c.g); ok != c.read {
+					b.Fatalf("read %v, want %v", ok, c.read)
+				}
+			}
+		})
+	}
+}
