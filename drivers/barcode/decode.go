@@ -10,6 +10,7 @@ import (
 
 	"github.com/makiuchi-d/gozxing"
 	"github.com/makiuchi-d/gozxing/datamatrix"
+	dmdecoder "github.com/makiuchi-d/gozxing/datamatrix/decoder"
 	"github.com/makiuchi-d/gozxing/oned"
 	"github.com/makiuchi-d/gozxing/qrcode"
 )
@@ -50,6 +51,7 @@ type Decoder struct {
 	itf     rowDecoder
 	qr      *qrcode.QRCodeReader
 	dm      *datamatrix.DataMatrixReader
+	dmDec   *dmdecoder.Decoder
 	row     *gozxing.BitArray
 	budget  int // crop pixels left for the 2D readers in this frame
 }
@@ -664,19 +666,9 @@ func (d *Decoder) result(r *gozxing.Result, located bool) (Result, bool) {
 // binarizer and finder-pattern search want modules several pixels wide), plain and sharpened
 // (unsharp mask over about two source pixels) against lens blur.
 func (d *Decoder) decodeMatrix(g *gray, r region, magnified bool) (Result, bool) {
-	s := max(r.halfU, r.halfV)
-	s += max(0.3*s, 12)
-	cos, sin := math.Cos(r.angle), math.Sin(r.angle)
-	ox := r.cx - s*(cos-sin)
-	oy := r.cy - s*(sin+cos)
-	k0 := min(4, max(1, 240/(2*s)))
+	s, k0 := cropSpan(r)
 	k1 := min(4, 640/(2*s))
-	crop := func(k float64) gray {
-		n := int(2 * s * k)
-		c := g.resample(ox, oy, cos/k, sin/k, -sin/k, cos/k, n, n)
-		c.stretch()
-		return c
-	}
+	crop := func(k float64) gray { return matrixCropAt(g, r, s, k) }
 	if 2*s*k0 < 24 || 2*s > 1200 {
 		return Result{}, false
 	}
@@ -685,7 +677,13 @@ func (d *Decoder) decodeMatrix(g *gray, r region, magnified bool) (Result, bool)
 	}
 	if !magnified {
 		c := crop(k0)
-		if res, ok := d.decode2D(&c, true); ok {
+		// QR first (gozxing's finder search fails fast on other crops), then our
+		// DataMatrix reader (dm_*.go); gozxing's DataMatrix detector gets the
+		// contrast-equalised crops below.
+		if res, ok := d.decode2DOnly(&c, QRCode); ok {
+			return res, true
+		}
+		if res, ok := d.decodeDM(dmCrop(&c, crop, s)); ok {
 			return res, true
 		}
 		// Local contrast equalised over about three modules' worth of crop: faded print,
@@ -716,6 +714,27 @@ func (d *Decoder) decodeMatrix(g *gray, r region, magnified bool) (Result, bool)
 	}
 	// A global threshold sometimes holds where the local one breaks up soft modules.
 	return d.decode2DWith(&c, true, gozxing.NewGlobalHistgramBinarizer)
+}
+
+// cropSpan returns the half side s of a matrix candidate's upright crop in frame pixels
+// (the region with a margin for the quiet zone) and the scale k0 of its first crop (about
+// 240 pixels).
+func cropSpan(r region) (s, k0 float64) {
+	s = max(r.halfU, r.halfV)
+	s += max(0.3*s, 12)
+	return s, min(4, max(1, 240/(2*s)))
+}
+
+// matrixCropAt resamples the square of half side s around a matrix candidate upright (its
+// module grid on the axes), k crop pixels per frame pixel, contrast-stretched.
+func matrixCropAt(g *gray, r region, s, k float64) gray {
+	cos, sin := math.Cos(r.angle), math.Sin(r.angle)
+	ox := r.cx - s*(cos-sin)
+	oy := r.cy - s*(sin+cos)
+	n := int(2 * s * k)
+	c := g.resample(ox, oy, cos/k, sin/k, -sin/k, cos/k, n, n)
+	c.stretch()
+	return c
 }
 
 func (d *Decoder) decode2D(g *gray, located bool) (Result, bool) {
