@@ -157,7 +157,7 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 		}
 	}
 	if !found {
-		if res, ok := d.decodeFull(&g); ok {
+		if res, ok := d.decodeFull(img, &g); ok {
 			emit(res)
 		}
 	}
@@ -769,38 +769,3 @@ const matrixBudget = 1_400_000
 // minNeighbourCorr is the adjacent-pixel correlation under which a region is taken for
 // noise (gray.neighbourCorr): printed symbols photographed measure 0.6 and more.
 const minNeighbourCorr = 0.35
-
-// decodeFull is the fallback: gozxing's own detectors over the whole frame.
-func (d *Decoder) decodeFull(g *gray) (Result, bool) {
-	if d.opt.Formats&TwoD != 0 && g.neighbourCorr(0, 0, g.w, g.h) >= minNeighbourCorr {
-		if r, ok := d.decode2D(g, false); ok {
-			return r, true
-		}
-	}
-	if d.opt.Formats&OneD != 0 {
-		bmp, err := bitmap(g)
-		if err != nil {
-			return Result{}, false
-		}
-		hints := map[gozxing.DecodeHintType]interface{}{
-			gozxing.DecodeHintType_ALLOWED_LENGTHS: d.itfLengths(),
-		}
-		for _, f := range []Format{Code128, ITF} {
-			if d.opt.Formats&f == 0 {
-				continue
-			}
-			var rd gozxing.Reader
-			if f == Code128 {
-				rd = oned.NewCode128Reader()
-			} else {
-				rd = oned.NewITFReader()
-			}
-			if res, err := rd.Decode(bmp, hints); err == nil {
-				if r, ok := d.result(res, false); ok {
-					return r, true
-				}
-			}
-		}
-	}
-	return Result{}, false
-}
