@@ -127,11 +127,33 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 	}
 	g := toGray(img)
 	d.budget = matrixBudget
-	regions := locate(&g)
-	read := make([]bool, len(regions))
+	pyr := newPyramid(&g)
 	found := false
-	// Cheap attempts on every candidate first, best first; the costly magnified matrix
-	// crops only when those fail.
+	// A large photo is located on a reduced level, then on the next coarser and finer ones
+	// while nothing reads (pyramid.go); a camera frame has one level.
+	for _, l := range pyr.locateLevels() {
+		var stop bool
+		if found, stop = d.scanLevel(pyr, l, emit); found || stop {
+			break
+		}
+	}
+	if !found {
+		if res, ok := d.decodeFull(img, &g); ok {
+			emit(res)
+		}
+	}
+	return nil
+}
+
+// scanLevel locates candidates on pyramid level l and tries them: cheap attempts on every
+// candidate first, best first; the costly magnified matrix crops only when those fail. A
+// linear candidate that does not read on a reduced level is read again one level finer
+// (bars reduced to a pixel or less). It reports whether anything read and whether emit
+// asked to stop.
+func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found, stop bool) {
+	g := pyr.level(l)
+	regions := locate(g)
+	read := make([]bool, len(regions))
 	for stage := range 2 {
 		tried1D, tried2D := 0, 0
 		for i, r := range regions {
@@ -142,26 +164,24 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 			var ok bool
 			if r.linear && stage == 0 && d.opt.Formats&OneD != 0 && tried1D < 4 {
 				tried1D++
-				res, ok = d.decodeLinear(&g, r)
+				res, ok = d.decodeLinear(g, r)
+				if !ok && l > 0 {
+					res, ok = d.decodeLinear(pyr.level(l-1), r.scaled(2))
+				}
 			}
 			if !r.linear && d.opt.Formats&TwoD != 0 && tried2D < 4-3*stage {
 				tried2D++
-				res, ok = d.decodeMatrix(&g, r, stage == 1)
+				res, ok = d.decodeMatrix(g, r, stage == 1)
 			}
 			if ok {
 				read[i], found = true, true
 				if !emit(res) {
-					return nil
+					return true, true
 				}
 			}
 		}
 	}
-	if !found {
-		if res, ok := d.decodeFull(img, &g); ok {
-			emit(res)
-		}
-	}
-	return nil
+	return found, false
 }
 
 // decodeLinear reads bands across the bars of a linear candidate: each band averages 21

@@ -37,9 +37,11 @@ var readFloor = map[string]map[Format]float64{
 	"camera": {Code128: 0.992, ITF: 0.995, QRCode: 0.963, DataMatrix: 0.829},
 }
 
-// TestCameraFrameSet measures the camera frames (frames2_test.go) of the held-out range:
-// per symbology, ours must read ≥ readFloor["camera"], and no fewer than gozxing alone or zbarimg,
-// in total and in every distortion class; a read of another text fails at once.
+// TestCameraFrameSet measures the camera frames (frames2_test.go) of the held-out range, and
+// as many large frames (frames_large_test.go, class "large") as there are frames per class
+// (LARGE=0 leaves them out): per symbology, ours must read ≥ readFloor["camera"], and no
+// fewer than gozxing alone or zbarimg, in total and in every distortion class; a read of
+// another text fails at once.
 func TestCameraFrameSet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("camera frame set skipped in -short mode")
@@ -52,6 +54,9 @@ func TestCameraFrameSet(t *testing.T) {
 	per = frameSetSizeOr(per*int(numCamClasses)) / int(numCamClasses)
 	for _, f := range formatsUnderTest() {
 		out := measureSet(t, f, indices(frameBase(), per*int(numCamClasses)), camSource(f), true)
+		if os.Getenv("LARGE") != "0" {
+			out = append(out, measureSet(t, f, indices(frameBase(), per), largeSource(f), true)...)
+		}
 		checkSet(t, "camera", f, out)
 	}
 }
