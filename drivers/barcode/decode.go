@@ -247,8 +247,9 @@ func (d *Decoder) readLinear(g *gray, r region) (Result, bool) {
 // fitAcross narrows a linear region across the bars to where they are: the cells of a
 // ticket's text line or border, coherent at the same angle, may have joined the component,
 // and bands spread over that height would miss the bars. Each line across the region (every
-// 2 px) scores its edge activity along the bars' normal; the run of lines around the most
-// active one, above 40 % of the way from the least active to it, is the bars' extent.
+// 2 px) scores its edge activity along the bars' normal; of the runs of lines above 40 % of
+// the way from the least active to the most active one, the run with the most activity in
+// all is the bars' extent.
 func fitAcross(g *gray, r region, ux, uy, vx, vy float64) region {
 	const step = 2.0
 	lo, hi := -r.halfV-cellSize, r.halfV+cellSize
@@ -273,12 +274,24 @@ func fitAcross(g *gray, r region, ux, uy, vx, vy float64) region {
 	}
 	base := slices.Min(act) // paper or desk beyond the bars: noise and texture
 	thr := base + 0.4*(act[best]-base)
+	// The run of lines above the threshold with the most activity in all: a printed text
+	// line beside the bars, resolved into fine glyphs on a large photo, may hold the single
+	// most active line, but the bars are many lines tall.
 	a, b := best, best
-	for a > 0 && act[a-1] >= thr {
-		a--
-	}
-	for b < m-1 && act[b+1] >= thr {
-		b++
+	var bestSum float64
+	for j := 0; j < m; {
+		if act[j] < thr {
+			j++
+			continue
+		}
+		k, sum := j, 0.0
+		for ; k < m && act[k] >= thr; k++ {
+			sum += act[k]
+		}
+		if sum > bestSum {
+			a, b, bestSum = j, k-1, sum
+		}
+		j = k
 	}
 	v0, v1 := lo+float64(a)*step, lo+float64(b)*step
 	if v1-v0 < 8 || (v1-v0)/2 >= r.halfV {
