@@ -729,7 +729,10 @@ func (d *Decoder) decodeMatrix(g *gray, r region, magnified bool) (Result, bool)
 		}
 		// Over about one module and a half: a glare spot's halo, a steep shadow.
 		n = c.normalize(max(4, int(0.03*float64(c.w))), 10)
-		return d.decode2D(&n, true)
+		if res, ok := d.decode2D(&n, true); ok {
+			return res, true
+		}
+		return d.decodeQRFaint(&c)
 	}
 	// Only small symbols need magnifying; on a large busy region (noise, a page of text)
 	// gozxing's finder-pattern search turns cubic in its candidates and costs seconds.
@@ -779,7 +782,7 @@ func (d *Decoder) decode2DWith(g *gray, located bool, binarizer func(gozxing.Lum
 		// No valid symbol through gozxing's transform: perhaps a false alignment pattern
 		// (decodeQRAffine).
 		if located {
-			if r, ok := d.decodeQRAffine(bmp); ok {
+			if r, ok := d.decodeQRAffine(g, bmp); ok {
 				return r, true
 			}
 		}
@@ -797,7 +800,7 @@ func (d *Decoder) decode2DWith(g *gray, located bool, binarizer func(gozxing.Lum
 // matrixBudget is the number of crop pixels a frame may hand to gozxing's 2D readers:
 // about twenty-four 240-pixel crops or three at 640 pixels (≈ 30 ms on this machine's
 // cores); candidates beyond it are skipped.
-const matrixBudget = 1_400_000
+const matrixBudget = 1_600_000
 
 // minNeighbourCorr is the adjacent-pixel correlation under which a region is taken for
 // noise (gray.neighbourCorr): printed symbols photographed measure 0.6 and more.
