@@ -416,26 +416,39 @@ func (d *Decoder) scanBands(g *gray, r region, ax, ay, bx, by, half float64, ban
 				prof[i] += g.at(sx+t*ax, sy+t*ay)
 			}
 		}
-		for method := range 2 {
-			if method == 0 {
+		for method := range 4 {
+			row := bits
+			switch method {
+			case 0:
 				if !edgeBits(prof, bits) {
 					continue
 				}
-			} else {
+			case 1:
 				binarize(prof, bits, max(12, n/10))
+			case 2:
+				// The light taken out first (linear_shade.go): a shadow edge or glare.
+				if !shadeBits(prof, bits) {
+					continue
+				}
+			default:
+				// From the edges' positions (linear_edges.go): blur, motion, ink spread.
+				var ok bool
+				if row, ok = d.edgeRow(prof); !ok {
+					continue
+				}
 			}
-			trimToSymbol(bits)
-			if e := transitions(bits); e > *edges {
+			trimToSymbol(row)
+			if e := transitions(row); e > *edges && method < 3 {
 				*edges = e
 			}
-			if res, ok := d.decodeBits(bits); ok {
+			if res, ok := d.decodeBits(row); ok {
 				if bd.half >= 7 {
 					return res, true
 				}
 				if votes[res]++; votes[res] >= 2 {
 					return res, true
 				}
-				break // the other method would only repeat the band's read
+				break // the other methods would only repeat the band's read
 			}
 		}
 	}
@@ -585,34 +598,7 @@ func bitmap(g *gray) (*gozxing.BinaryBitmap, error) {
 // edges, so this reads codes that a threshold loses. It reports false when no edges exist.
 func edgeBits(p []float64, out []bool) bool {
 	n := len(p)
-	if n < 8 {
-		return false
-	}
-	der := make([]float64, n)
-	var peak float64
-	for i := 1; i < n-1; i++ {
-		der[i] = p[i+1] - p[i-1]
-		peak = max(peak, math.Abs(der[i]))
-	}
-	thr := 0.06 * peak
-	type edge struct {
-		pos int
-		v   float64
-	}
-	edges := make([]edge, 0, 128)
-	for i := 1; i < n-1; i++ {
-		v := math.Abs(der[i])
-		if v < thr || v < math.Abs(der[i-1]) || v <= math.Abs(der[i+1]) {
-			continue
-		}
-		if k := len(edges) - 1; k >= 0 && (edges[k].v < 0) == (der[i] < 0) {
-			if v > math.Abs(edges[k].v) {
-				edges[k] = edge{i, der[i]}
-			}
-			continue
-		}
-		edges = append(edges, edge{i, der[i]})
-	}
+	edges := findEdges(p)
 	if len(edges) < 8 {
 		return false
 	}
@@ -729,10 +715,13 @@ func (d *Decoder) decodeMatrix(g *gray, r region, magnified bool) (Result, bool)
 		}
 		// Over about one module and a half: a glare spot's halo, a steep shadow.
 		n = c.normalize(max(4, int(0.03*float64(c.w))), 10)
-		if res, ok := d.decode2D(&n, true); ok {
-			return res, true
-		}
-		return d.decodeQRFaint(&c)
+		return d.decode2D(&n, true)
+	}
+	// Faint QR ink under sensor noise (qr_grid.go): on the best candidate only, with the
+	// costly attempts.
+	faint := crop(k0)
+	if res, ok := d.decodeQRFaint(&faint); ok {
+		return res, true
 	}
 	// Only small symbols need magnifying; on a large busy region (noise, a page of text)
 	// gozxing's finder-pattern search turns cubic in its candidates and costs seconds.
@@ -800,7 +789,7 @@ func (d *Decoder) decode2DWith(g *gray, located bool, binarizer func(gozxing.Lum
 // matrixBudget is the number of crop pixels a frame may hand to gozxing's 2D readers:
 // about twenty-four 240-pixel crops or three at 640 pixels (≈ 30 ms on this machine's
 // cores); candidates beyond it are skipped.
-const matrixBudget = 1_600_000
+const matrixBudget = 1_400_000
 
 // minNeighbourCorr is the adjacent-pixel correlation under which a region is taken for
 // noise (gray.neighbourCorr): printed symbols photographed measure 0.6 and more.

@@ -17,14 +17,19 @@ import (
 // such as a render). Its Code 128 and ITF readers run as with TRY_HARDER on the frame and on
 // the frame turned by 90° (fullRows).
 //
-// One exception bounds the cost: the 2D readers skip a frame over smallFrame pixels whose
-// adjacent pixels are uncorrelated (pure sensor noise), on which gozxing's finder-pattern
-// search turns cubic (hundreds of ms on 640×480); such a frame holds no printed symbol either.
-// A smaller image is read whatever it holds (a render with 1-pixel modules is uncorrelated). The fallback has no share of
+// One exception bounds the cost: a frame over smallFrame pixels whose adjacent pixels are
+// uncorrelated (pure sensor noise: a covered lens, a dark room at high gain) is not read. On
+// it gozxing's finder-pattern search turns cubic (hundreds of ms on 640×480) and its row
+// readers try a start pattern at every one of hundreds of transitions per row (tens of ms);
+// a photographed print, whose modules span pixels, measures 0.6 and more. A smaller image is
+// read whatever it holds (a render with 1-pixel modules is as uncorrelated as noise). The fallback has no share of
 // the 2D pixel budget: it runs once per frame, after the located candidates.
 func (d *Decoder) decodeFull(img image.Image, g *gray) (Result, bool) {
+	if g.w*g.h > smallFrame && g.neighbourCorr(0, 0, g.w, g.h) < minNeighbourCorr {
+		return Result{}, false
+	}
 	lum := zxLuminance(img, g)
-	if d.opt.Formats&TwoD != 0 && (g.w*g.h <= smallFrame || g.neighbourCorr(0, 0, g.w, g.h) >= minNeighbourCorr) {
+	if d.opt.Formats&TwoD != 0 {
 		if r, ok := d.fullMatrix(lum, g.w, g.h); ok {
 			return r, true
 		}
@@ -36,8 +41,8 @@ func (d *Decoder) decodeFull(img image.Image, g *gray) (Result, bool) {
 	return d.fullRows(lum, g, ycc)
 }
 
-// smallFrame is the size (pixels) up to which the 2D fallback runs even on an uncorrelated
-// image: gozxing's finder search on 256×256 pixels of noise costs a few ms.
+// smallFrame is the size (pixels) up to which the fallback runs even on an uncorrelated
+// image: gozxing's readers on 256×256 pixels of noise cost a few ms.
 const smallFrame = 256 * 256
 
 // fullMatrix runs gozxing's QR and DataMatrix readers on the w×h luminance lum: TRY_HARDER,
