@@ -153,3 +153,33 @@ func TestEdgeDecodersReadDistortedWidths(t *testing.T) {
 		}
 	}
 }
+
+// FuzzEdgeDecoders: any profile read by its edges (both decoders, both ways round) gives an
+// ideal row gozxing reads or nothing; never a panic.
+func FuzzEdgeDecoders(f *testing.F) {
+	bars, _ := Render(Code128, "004201234560", RenderOptions{Module: 2, Height: 1, QuietZone: 10})
+	f.Add(bars.Pix[:bars.Rect.Dx()])
+	itf, _ := Render(ITF, "30042012345631", RenderOptions{Module: 2, Height: 1, QuietZone: 10})
+	f.Add(itf.Pix[:itf.Rect.Dx()])
+	f.Add([]byte{255, 0, 255, 0, 0, 255, 255, 0, 255})
+	d := NewDecoder(Options{Formats: OneD})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 4000 {
+			return
+		}
+		p := make([]float64, len(b))
+		for i, v := range b {
+			p[i] = float64(v)
+		}
+		row, ok := d.edgeRow(p)
+		if !ok {
+			return
+		}
+		if len(row) == 0 {
+			t.Fatal("empty ideal row")
+		}
+		if r, ok := d.decodeBits(row); ok && (r.Text == "" || r.Format&OneD == 0) {
+			t.Fatalf("empty read %+v", r)
+		}
+	})
+}
