@@ -385,10 +385,10 @@ type band struct{ f, half float64 }
 // decoders. Samples beyond the frame repeat its edge (where the frame cuts a quiet zone,
 // paper: whitening them instead read fewer, since a scan line often leaves the ticket first).
 //
-// A read from a wide band (≥ 15 lines averaged) is taken at once. A narrow band sees more
-// noise, and a misread can pass Code 128's modulo-103 check (about 1 in 100 garbled rows):
-// its read counts only once another narrow band agrees (votes, shared by the passes over
-// one region).
+// A read counts only once another band agrees (votes, shared by the passes over one region):
+// a misread can pass Code 128's modulo-103 check (two characters changed so that their
+// weighted sum stays; it happened on a wide band of a camera frame), and ITF has no check
+// digit at all.
 func (d *Decoder) scanBands(g *gray, r region, ax, ay, bx, by, half float64, bands []band, votes map[Result]int, edges *int) (Result, bool) {
 	length := 2 * half
 	k := 2.0
@@ -442,9 +442,6 @@ func (d *Decoder) scanBands(g *gray, r region, ax, ay, bx, by, half float64, ban
 				*edges = e
 			}
 			if res, ok := d.decodeBits(row); ok {
-				if bd.half >= 7 {
-					return res, true
-				}
 				if votes[res]++; votes[res] >= 2 {
 					return res, true
 				}
@@ -794,3 +791,4 @@ const matrixBudget = 1_400_000
 // minNeighbourCorr is the adjacent-pixel correlation under which a region is taken for
 // noise (gray.neighbourCorr): printed symbols photographed measure 0.6 and more.
 const minNeighbourCorr = 0.35
+

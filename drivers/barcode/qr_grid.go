@@ -131,12 +131,18 @@ func qrLevels(g *gray, tf *common.PerspectiveTransform, dim int) []float64 {
 // spreads dark and light modules evenly, so the window holds both), or, where that window's
 // range is under a quarter of the symbol's, under the symbol's midpoint. Each decision comes
 // with a confidence: the level's distance to the threshold over the window's range; 0 where
-// the window is washed out (a glare spot, a deep shadow).
+// the window is washed out (a glare spot, a deep shadow); a third of it where the module is
+// lit well above the paper (a glare spot's halo).
 func qrBits(lv []float64, dim, r int) (dark []bool, conf []float64) {
 	sorted := slices.Clone(lv)
 	slices.Sort(sorted)
 	glo, ghi := sorted[len(sorted)/10], sorted[len(sorted)*9/10]
 	gmid := (glo + ghi) / 2
+	// Paper and ink: the median light and dark module. A module well above the paper is lit
+	// by glare, which also lightens the dark modules beside it: unsure, whatever it reads.
+	mid, _ := slices.BinarySearch(sorted, gmid)
+	ink, paper := sorted[mid/2], sorted[(mid+len(sorted))/2]
+	lit := paper + 0.25*(paper-ink)
 	dark = make([]bool, dim*dim)
 	conf = make([]float64, dim*dim)
 	win := make([]float64, 0, (2*r+1)*(2*r+1))
@@ -154,6 +160,9 @@ func qrBits(lv []float64, dim, r int) (dark []bool, conf []float64) {
 				thr = gmid
 			} else {
 				conf[m] = math.Abs(lv[m]-thr) / (hi - lo)
+				if lv[m] > lit {
+					conf[m] *= 0.3
+				}
 			}
 			dark[m] = lv[m] < thr
 		}
