@@ -6,6 +6,8 @@
 #   scripts/bench.sh ./validate/...  some packages
 #   BENCHTIME=2s scripts/bench.sh    longer runs
 #   BENCH='Evaluate' scripts/bench.sh  only benchmarks matching a regexp
+#   BENCH='Decode.*Frame' scripts/bench.sh ./drivers/barcode  the camera decoder: 640×480 desk,
+#       camera, empty and noise frames, and large phone photos (DecodeLargeFrame, timed apart)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pkgs=("$@"); [ ${#pkgs[@]} -gt 0 ] || pkgs=(./...)

@@ -22,8 +22,9 @@ import (
 // it gozxing's finder-pattern search turns cubic (hundreds of ms on 640×480) and its row
 // readers try a start pattern at every one of hundreds of transitions per row (tens of ms);
 // a photographed print, whose modules span pixels, measures 0.6 and more. A smaller image is
-// read whatever it holds (a render with 1-pixel modules is as uncorrelated as noise). The fallback has no share of
-// the 2D pixel budget: it runs once per frame, after the located candidates.
+// read whatever it holds (a render with 1-pixel modules is as uncorrelated as noise). The
+// fallback has no share of the 2D pixel budget: it runs once per frame, after the located
+// candidates.
 func (d *Decoder) decodeFull(img image.Image, g *gray) (Result, bool) {
 	if g.w*g.h > smallFrame && g.neighbourCorr(0, 0, g.w, g.h) < minNeighbourCorr {
 		return Result{}, false
