@@ -1,6 +1,7 @@
 package barcode
 
 import (
+	"bytes"
 	"image"
 	"image/color"
 
@@ -38,8 +39,10 @@ func (d *Decoder) decodeFull(img image.Image, g *gray) (Result, bool) {
 	if d.opt.Formats&OneD == 0 {
 		return Result{}, false
 	}
+	// A YCbCr frame's Y plane is another luminance than gozxing's, unless its chroma is
+	// neutral (a grey frame): then the clockwise-turned frame's rows read nothing new.
 	_, ycc := img.(*image.YCbCr)
-	return d.fullRows(lum, g, ycc)
+	return d.fullRows(lum, g, ycc && !bytes.Equal(lum, g.pix))
 }
 
 // smallFrame is the size (pixels) up to which the fallback runs even on an uncorrelated

@@ -29,12 +29,13 @@ func formatsUnderTest() []Format {
 	return out
 }
 
-// readFloor is the read rate each symbology must reach on the CI size of each held-out set.
-// The goal is 99.5 % everywhere; where the decoder does not reach it yet, the floor is the
-// measured rate (docs/codes.md, Known limits), so that any regression fails.
+// readFloor is the read rate each symbology must reach on the CI size of each held-out set:
+// the lower of the rates measured on the CI subset and on the full held-out set
+// (docs/codes.md; camera: 200 frames per class and 200 large ones per symbology, desk: 1000;
+// DataMatrix 50 per class and 500), so that any regression fails.
 var readFloor = map[string]map[Format]float64{
-	"desk":   {Code128: 0.995, ITF: 0.993, QRCode: 0.995, DataMatrix: 0.904},
-	"camera": {Code128: 0.992, ITF: 0.995, QRCode: 0.963, DataMatrix: 0.829},
+	"desk":   {Code128: 1, ITF: 0.993, QRCode: 0.997, DataMatrix: 0.904},
+	"camera": {Code128: 0.998, ITF: 0.998, QRCode: 0.991, DataMatrix: 0.843},
 }
 
 // TestCameraFrameSet measures the camera frames (frames2_test.go) of the held-out range, and

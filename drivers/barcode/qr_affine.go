@@ -63,8 +63,8 @@ func (d *Decoder) decodeQRAffine(g *gray, bmp *gozxing.BinaryBitmap) (Result, bo
 				return r, true
 			}
 		}
-		if g == nil {
-			continue
+		if g == nil || dd != dim {
+			continue // our sampler on the measured dimension only: it costs more
 		}
 		gt, aligned := qrGridTransform(g, tl, tr, bl, module, dd)
 		transforms := []*common.PerspectiveTransform{gt}

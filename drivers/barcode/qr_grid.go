@@ -145,15 +145,26 @@ func qrBits(lv []float64, dim, r int) (dark []bool, conf []float64) {
 	lit := paper + 0.25*(paper-ink)
 	dark = make([]bool, dim*dim)
 	conf = make([]float64, dim*dim)
-	win := make([]float64, 0, (2*r+1)*(2*r+1))
 	for j := range dim {
 		for i := range dim {
-			win = win[:0]
+			// The second darkest and second lightest level of the window.
+			lo1, lo2 := math.Inf(1), math.Inf(1)
+			hi1, hi2 := math.Inf(-1), math.Inf(-1)
 			for y := max(0, j-r); y <= min(dim-1, j+r); y++ {
-				win = append(win, lv[y*dim+max(0, i-r):y*dim+min(dim-1, i+r)+1]...)
+				for _, v := range lv[y*dim+max(0, i-r) : y*dim+min(dim-1, i+r)+1] {
+					if v < lo1 {
+						lo1, lo2 = v, lo1
+					} else if v < lo2 {
+						lo2 = v
+					}
+					if v > hi1 {
+						hi1, hi2 = v, hi1
+					} else if v > hi2 {
+						hi2 = v
+					}
+				}
 			}
-			slices.Sort(win)
-			lo, hi := win[1], win[len(win)-2]
+			lo, hi := lo2, hi2
 			m := j*dim + i
 			thr := (lo + hi) / 2
 			if hi-lo < 0.25*(ghi-glo) {
