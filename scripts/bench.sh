@@ -6,6 +6,8 @@
 #   scripts/bench.sh ./validate/...  some packages
 #   BENCHTIME=2s scripts/bench.sh    longer runs
 #   BENCH='Evaluate' scripts/bench.sh  only benchmarks matching a regexp
+#   BENCH='Decode.*Frame' scripts/bench.sh ./drivers/barcode  the camera decoder: 640×480 desk,
+#       camera, empty and noise frames, and large phone photos (DecodeLargeFrame, timed apart)
 #   SIZES=0 scripts/bench.sh        without the binary sizes
 #
 # The table ends with the size of each binary per target (package "dist", benchmark

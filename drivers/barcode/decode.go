@@ -129,11 +129,33 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 	}
 	g := toGray(img)
 	d.budget = matrixBudget
-	regions := locate(&g)
-	read := make([]bool, len(regions))
+	pyr := newPyramid(&g)
 	found := false
-	// Cheap attempts on every candidate first, best first; the costly magnified matrix
-	// crops only when those fail.
+	// A large photo is located on a reduced level, then on the next coarser and finer ones
+	// while nothing reads (pyramid.go); a camera frame has one level.
+	for _, l := range pyr.locateLevels() {
+		var stop bool
+		if found, stop = d.scanLevel(pyr, l, emit); found || stop {
+			break
+		}
+	}
+	if !found {
+		if res, ok := d.decodeFull(img, &g); ok {
+			emit(res)
+		}
+	}
+	return nil
+}
+
+// scanLevel locates candidates on pyramid level l and tries them: cheap attempts on every
+// candidate first, best first; the costly magnified matrix crops only when those fail. A
+// linear candidate that does not read on a reduced level is read again one level finer
+// (bars reduced to a pixel or less). It reports whether anything read and whether emit
+// asked to stop.
+func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found, stop bool) {
+	g := pyr.level(l)
+	regions := locate(g)
+	read := make([]bool, len(regions))
 	for stage := range 2 {
 		tried1D, tried2D := 0, 0
 		for i, r := range regions {
@@ -144,26 +166,24 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 			var ok bool
 			if r.linear && stage == 0 && d.opt.Formats&OneD != 0 && tried1D < 4 {
 				tried1D++
-				res, ok = d.decodeLinear(&g, r)
+				res, ok = d.decodeLinear(g, r)
+				if !ok && l > 0 {
+					res, ok = d.decodeLinear(pyr.level(l-1), r.scaled(2))
+				}
 			}
 			if !r.linear && d.opt.Formats&TwoD != 0 && tried2D < 4-3*stage {
 				tried2D++
-				res, ok = d.decodeMatrix(&g, r, stage == 1)
+				res, ok = d.decodeMatrix(g, r, stage == 1)
 			}
 			if ok {
 				read[i], found = true, true
 				if !emit(res) {
-					return nil
+					return true, true
 				}
 			}
 		}
 	}
-	if !found {
-		if res, ok := d.decodeFull(&g); ok {
-			emit(res)
-		}
-	}
-	return nil
+	return found, false
 }
 
 // decodeLinear reads bands across the bars of a linear candidate: each band averages 21
@@ -229,8 +249,9 @@ func (d *Decoder) readLinear(g *gray, r region) (Result, bool) {
 // fitAcross narrows a linear region across the bars to where they are: the cells of a
 // ticket's text line or border, coherent at the same angle, may have joined the component,
 // and bands spread over that height would miss the bars. Each line across the region (every
-// 2 px) scores its edge activity along the bars' normal; the run of lines around the most
-// active one, above 40 % of the way from the least active to it, is the bars' extent.
+// 2 px) scores its edge activity along the bars' normal; of the runs of lines above 40 % of
+// the way from the least active to the most active one, the run with the most activity in
+// all is the bars' extent.
 func fitAcross(g *gray, r region, ux, uy, vx, vy float64) region {
 	const step = 2.0
 	lo, hi := -r.halfV-cellSize, r.halfV+cellSize
@@ -255,12 +276,24 @@ func fitAcross(g *gray, r region, ux, uy, vx, vy float64) region {
 	}
 	base := slices.Min(act) // paper or desk beyond the bars: noise and texture
 	thr := base + 0.4*(act[best]-base)
+	// The run of lines above the threshold with the most activity in all: a printed text
+	// line beside the bars, resolved into fine glyphs on a large photo, may hold the single
+	// most active line, but the bars are many lines tall.
 	a, b := best, best
-	for a > 0 && act[a-1] >= thr {
-		a--
-	}
-	for b < m-1 && act[b+1] >= thr {
-		b++
+	var bestSum float64
+	for j := 0; j < m; {
+		if act[j] < thr {
+			j++
+			continue
+		}
+		k, sum := j, 0.0
+		for ; k < m && act[k] >= thr; k++ {
+			sum += act[k]
+		}
+		if sum > bestSum {
+			a, b, bestSum = j, k-1, sum
+		}
+		j = k
 	}
 	v0, v1 := lo+float64(a)*step, lo+float64(b)*step
 	if v1-v0 < 8 || (v1-v0)/2 >= r.halfV {
@@ -354,10 +387,10 @@ type band struct{ f, half float64 }
 // decoders. Samples beyond the frame repeat its edge (where the frame cuts a quiet zone,
 // paper: whitening them instead read fewer, since a scan line often leaves the ticket first).
 //
-// A read from a wide band (≥ 15 lines averaged) is taken at once. A narrow band sees more
-// noise, and a misread can pass Code 128's modulo-103 check (about 1 in 100 garbled rows):
-// its read counts only once another narrow band agrees (votes, shared by the passes over
-// one region).
+// A read counts only once another band agrees (votes, shared by the passes over one region):
+// a misread can pass Code 128's modulo-103 check (two characters changed so that their
+// weighted sum stays; it happened on a wide band of a camera frame), and ITF has no check
+// digit at all.
 func (d *Decoder) scanBands(g *gray, r region, ax, ay, bx, by, half float64, bands []band, votes map[Result]int, edges *int) (Result, bool) {
 	length := 2 * half
 	k := 2.0
@@ -385,26 +418,36 @@ func (d *Decoder) scanBands(g *gray, r region, ax, ay, bx, by, half float64, ban
 				prof[i] += g.at(sx+t*ax, sy+t*ay)
 			}
 		}
-		for method := range 2 {
-			if method == 0 {
+		for method := range 4 {
+			row := bits
+			switch method {
+			case 0:
 				if !edgeBits(prof, bits) {
 					continue
 				}
-			} else {
+			case 1:
 				binarize(prof, bits, max(12, n/10))
+			case 2:
+				// The light taken out first (linear_shade.go): a shadow edge or glare.
+				if !shadeBits(prof, bits) {
+					continue
+				}
+			default:
+				// From the edges' positions (linear_edges.go): blur, motion, ink spread.
+				var ok bool
+				if row, ok = d.edgeRow(prof); !ok {
+					continue
+				}
 			}
-			trimToSymbol(bits)
-			if e := transitions(bits); e > *edges {
+			trimToSymbol(row)
+			if e := transitions(row); e > *edges && method < 3 {
 				*edges = e
 			}
-			if res, ok := d.decodeBits(bits); ok {
-				if bd.half >= 7 {
-					return res, true
-				}
+			if res, ok := d.decodeBits(row); ok {
 				if votes[res]++; votes[res] >= 2 {
 					return res, true
 				}
-				break // the other method would only repeat the band's read
+				break // the other methods would only repeat the band's read
 			}
 		}
 	}
@@ -554,34 +597,7 @@ func bitmap(g *gray) (*gozxing.BinaryBitmap, error) {
 // edges, so this reads codes that a threshold loses. It reports false when no edges exist.
 func edgeBits(p []float64, out []bool) bool {
 	n := len(p)
-	if n < 8 {
-		return false
-	}
-	der := make([]float64, n)
-	var peak float64
-	for i := 1; i < n-1; i++ {
-		der[i] = p[i+1] - p[i-1]
-		peak = max(peak, math.Abs(der[i]))
-	}
-	thr := 0.06 * peak
-	type edge struct {
-		pos int
-		v   float64
-	}
-	edges := make([]edge, 0, 128)
-	for i := 1; i < n-1; i++ {
-		v := math.Abs(der[i])
-		if v < thr || v < math.Abs(der[i-1]) || v <= math.Abs(der[i+1]) {
-			continue
-		}
-		if k := len(edges) - 1; k >= 0 && (edges[k].v < 0) == (der[i] < 0) {
-			if v > math.Abs(edges[k].v) {
-				edges[k] = edge{i, der[i]}
-			}
-			continue
-		}
-		edges = append(edges, edge{i, der[i]})
-	}
+	edges := findEdges(p)
 	if len(edges) < 8 {
 		return false
 	}
@@ -696,6 +712,12 @@ func (d *Decoder) decodeMatrix(g *gray, r region, magnified bool) (Result, bool)
 		n = c.normalize(max(4, int(0.03*float64(c.w))), 10)
 		return d.decode2D(&n, true)
 	}
+	// Faint QR ink under sensor noise (qr_grid.go): on the best candidate only, with the
+	// costly attempts.
+	faint := crop(k0)
+	if res, ok := d.decodeQRFaint(&faint); ok {
+		return res, true
+	}
 	// Only small symbols need magnifying; on a large busy region (noise, a page of text)
 	// gozxing's finder-pattern search turns cubic in its candidates and costs seconds.
 	// Matrix symbols are square: an elongated cluster (a line of text) is not worth it.
@@ -765,7 +787,7 @@ func (d *Decoder) decode2DWith(g *gray, located bool, binarizer func(gozxing.Lum
 		// No valid symbol through gozxing's transform: perhaps a false alignment pattern
 		// (decodeQRAffine).
 		if located {
-			if r, ok := d.decodeQRAffine(bmp); ok {
+			if r, ok := d.decodeQRAffine(g, bmp); ok {
 				return r, true
 			}
 		}
@@ -781,45 +803,11 @@ func (d *Decoder) decode2DWith(g *gray, located bool, binarizer func(gozxing.Lum
 }
 
 // matrixBudget is the number of crop pixels a frame may hand to gozxing's 2D readers:
-// about twenty-four 240-pixel crops or three at 640 pixels (≈ 30 ms on this machine's
-// cores); candidates beyond it are skipped.
-const matrixBudget = 1_400_000
+// about twenty-six 240-pixel crops or three and a half at 640 pixels (≈ 30 ms on this
+// machine's cores; 1.4·10⁶ before the faint-QR attempt took its share); candidates beyond it
+// are skipped.
+const matrixBudget = 1_500_000
 
 // minNeighbourCorr is the adjacent-pixel correlation under which a region is taken for
 // noise (gray.neighbourCorr): printed symbols photographed measure 0.6 and more.
 const minNeighbourCorr = 0.35
-
-// decodeFull is the fallback: gozxing's own detectors over the whole frame.
-func (d *Decoder) decodeFull(g *gray) (Result, bool) {
-	if d.opt.Formats&TwoD != 0 && g.neighbourCorr(0, 0, g.w, g.h) >= minNeighbourCorr {
-		if r, ok := d.decode2D(g, false); ok {
-			return r, true
-		}
-	}
-	if d.opt.Formats&OneD != 0 {
-		bmp, err := bitmap(g)
-		if err != nil {
-			return Result{}, false
-		}
-		hints := map[gozxing.DecodeHintType]interface{}{
-			gozxing.DecodeHintType_ALLOWED_LENGTHS: d.itfLengths(),
-		}
-		for _, f := range []Format{Code128, ITF} {
-			if d.opt.Formats&f == 0 {
-				continue
-			}
-			var rd gozxing.Reader
-			if f == Code128 {
-				rd = oned.NewCode128Reader()
-			} else {
-				rd = oned.NewITFReader()
-			}
-			if res, err := rd.Decode(bmp, hints); err == nil {
-				if r, ok := d.result(res, false); ok {
-					return r, true
-				}
-			}
-		}
-	}
-	return Result{}, false
-}

@@ -43,8 +43,13 @@ const (
 	numCamClasses
 )
 
-var camClassNames = [numCamClasses]string{"tilt", "curve", "glare", "motion", "jpeg", "small",
-	"lowcontrast", "shadow", "finger", "edge", "mixed"}
+// camLarge is the class of the large frames (frames_large_test.go): phone photos of 2 and
+// 6.75 megapixels. It is not one of the 640×480 set's classes (frame i: class i % 11), so
+// that adding it changed none of their frames.
+const camLarge = numCamClasses
+
+var camClassNames = [numCamClasses + 1]string{"tilt", "curve", "glare", "motion", "jpeg", "small",
+	"lowcontrast", "shadow", "finger", "edge", "mixed", "large"}
 
 func (c camClass) String() string { return camClassNames[c] }
 
@@ -64,6 +69,9 @@ type camParams struct {
 	Glare   int
 	Shadow  bool
 	Defocus float64
+	W, H    int     // frame size (large frames)
+	Fill    float64 // large frames: the symbol's extent with its quiet zone over the frame's shorter side
+	Sharpen float64 // large frames: unsharp-mask amount
 }
 
 // zintMatrix returns the module matrix zint makes of text as f (rows of modules, true =
@@ -175,12 +183,11 @@ func (h *hmat) inverse() hmat {
 	}
 }
 
-// camera builds the homography from flat ticket coordinates (modules, origin at the code's
-// centre) to frame pixels: the plane is rotated in itself by rot, tilted by tilt about an
-// in-plane axis at direction psi, and seen by a pinhole of focal f at the distance where a
-// module spans mod pixels at the centre.
-func camera(mod, rot, tilt, psi float64) hmat {
-	const f = 700.0
+// cameraAt builds the homography from flat ticket coordinates (modules, origin at the code's
+// centre) to the pixels of a w×h frame: the plane is rotated in itself by rot, tilted by tilt
+// about an in-plane axis at direction psi, and seen by a pinhole of focal f pixels (centred
+// on the frame) at the distance where a module spans mod pixels at the centre.
+func cameraAt(mod, rot, tilt, psi float64, w, h int, f float64) hmat {
 	// In-plane axes after rotation.
 	cr, sr := math.Cos(rot), math.Sin(rot)
 	a := [3]float64{cr, sr, 0}
@@ -199,7 +206,7 @@ func camera(mod, rot, tilt, psi float64) hmat {
 	}
 	a, b = rotv(a), rotv(b)
 	z := f // depth of the centre: one plane unit ≈ one pixel there
-	cx, cy := float64(camW)/2, float64(camH)/2
+	cx, cy := float64(w)/2, float64(h)/2
 	return hmat{
 		mod * (f*a[0] + cx*a[2]), mod * (f*b[0] + cx*b[2]), cx * z,
 		mod * (f*a[1] + cy*a[2]), mod * (f*b[1] + cy*b[2]), cy * z,
@@ -208,6 +215,15 @@ func camera(mod, rot, tilt, psi float64) hmat {
 }
 
 const camW, camH = 640, 480
+
+// camFocal is the focal length in pixels of a frame w pixels wide: 700 for the 640×480
+// frames (a 49° field); a phone's wider lens (about 64°) for the large ones.
+func camFocal(w int) float64 {
+	if w == camW {
+		return 700
+	}
+	return 0.8 * float64(w)
+}
 
 // camFrame is one generated camera frame.
 type camFrame struct {
@@ -220,7 +236,7 @@ type camFrame struct {
 //
 // rot, when given, fixes the in-plane rotation to rot[0] ± 3° (the right-angle tests).
 func makeCamFrame(rng *rand.Rand, f Format, text string, cls camClass, rot ...float64) (camFrame, error) {
-	var p camParams
+	p := camParams{W: camW, H: camH}
 	p.Class = cls.String()
 	mixed := cls == camMixed
 	// Desk: low-frequency coloured blotches.
@@ -249,20 +265,7 @@ func makeCamFrame(rng *rand.Rand, f Format, text string, cls camClass, rot ...fl
 	// Light: vignetting, then sensor shot noise.
 	vig := 0.15 + 0.35*rng.Float64()
 	gain := 0.15 + 0.3*rng.Float64() // shot noise: σ = gain·√v (2–6 grey levels on paper)
-	out := image.NewRGBA(image.Rect(0, 0, camW, camH))
-	for y := range camH {
-		for x := range camW {
-			dx, dy := (float64(x)-camW/2)/(camW/2), (float64(y)-camH/2)/(camW/2)
-			l := 1 - vig*(dx*dx+dy*dy)
-			i := y*camW + x
-			for c := range 3 {
-				v := fr.pix[3*i+c] * l
-				v += gain * math.Sqrt(max(v, 1)) * rng.NormFloat64()
-				out.Pix[4*i+c] = byte(max(0, min(255, v+0.5)))
-			}
-			out.Pix[4*i+3] = 255
-		}
-	}
+	out := expose(fr, rng, vig, gain)
 	cf := camFrame{img: out, p: p}
 	if cls == camJPEG || (mixed && rng.IntN(2) == 0) {
 		q := 30 + rng.IntN(41)
@@ -283,13 +286,37 @@ func makeCamFrame(rng *rand.Rand, f Format, text string, cls camClass, rot ...fl
 	return cf, nil
 }
 
-// rgbf is a float RGB frame.
-type rgbf struct {
-	w, h int
-	pix  []float64
+// expose turns the light falling on the sensor into an RGBA frame: vignetting (light falling
+// to 1 − vig at the corners' distance of the width's half), then shot noise of σ = gain·√level.
+func expose(fr *rgbf, rng *rand.Rand, vig, gain float64) *image.RGBA {
+	out := image.NewRGBA(image.Rect(0, 0, fr.w, fr.h))
+	hw, hh := float64(fr.w)/2, float64(fr.h)/2
+	for y := range fr.h {
+		for x := range fr.w {
+			dx, dy := (float64(x)-hw)/hw, (float64(y)-hh)/hw
+			l := 1 - vig*(dx*dx+dy*dy)
+			i := y*fr.w + x
+			for c := range 3 {
+				v := fr.pix[3*i+c] * l
+				v += gain * math.Sqrt(max(v, 1)) * rng.NormFloat64()
+				out.Pix[4*i+c] = byte(max(0, min(255, v+0.5)))
+			}
+			out.Pix[4*i+3] = 255
+		}
+	}
+	return out
 }
 
-func newRGBF(w, h int) *rgbf { return &rgbf{w: w, h: h, pix: make([]float64, 3*w*h)} }
+// rgbf is a float RGB frame; scale is its width over 640 (the desk's things grow with it).
+type rgbf struct {
+	w, h  int
+	pix   []float64
+	scale float64
+}
+
+func newRGBF(w, h int) *rgbf {
+	return &rgbf{w: w, h: h, pix: make([]float64, 3*w*h), scale: float64(w) / camW}
+}
 
 func (f *rgbf) blend(x, y int, c [3]float64, a float64) {
 	if x < 0 || y < 0 || x >= f.w || y >= f.h || a <= 0 {
@@ -301,16 +328,22 @@ func (f *rgbf) blend(x, y int, c [3]float64, a float64) {
 	}
 }
 
+// deskBlotches paints the desk: a base colour and six soft blotches. On frames larger than
+// 640×480 the blotches (60–260 px across, scaled) are evaluated every fourth pixel.
 func deskBlotches(fr *rgbf, rng *rand.Rand) {
 	base := [3]float64{60 + 120*rng.Float64(), 60 + 120*rng.Float64(), 60 + 120*rng.Float64()}
 	type blob struct{ x, y, r, a, b, c float64 }
 	var bl []blob
 	for range 6 {
-		bl = append(bl, blob{rng.Float64() * camW, rng.Float64() * camH, 60 + 200*rng.Float64(),
+		bl = append(bl, blob{rng.Float64() * float64(fr.w), rng.Float64() * float64(fr.h), (60 + 200*rng.Float64()) * fr.scale,
 			(rng.Float64() - 0.5) * 60, (rng.Float64() - 0.5) * 60, (rng.Float64() - 0.5) * 60})
 	}
-	for y := range camH {
-		for x := range camW {
+	step := 1
+	if fr.scale > 1 {
+		step = 4
+	}
+	for y := 0; y < fr.h; y += step {
+		for x := 0; x < fr.w; x += step {
 			c := base
 			for _, b := range bl {
 				dx, dy := float64(x)-b.x, float64(y)-b.y
@@ -319,8 +352,12 @@ func deskBlotches(fr *rgbf, rng *rand.Rand) {
 				c[1] += w * b.b
 				c[2] += w * b.c
 			}
-			i := 3 * (y*camW + x)
-			fr.pix[i], fr.pix[i+1], fr.pix[i+2] = c[0], c[1], c[2]
+			for yy := y; yy < min(y+step, fr.h); yy++ {
+				for xx := x; xx < min(x+step, fr.w); xx++ {
+					i := 3 * (yy*fr.w + xx)
+					fr.pix[i], fr.pix[i+1], fr.pix[i+2] = c[0], c[1], c[2]
+				}
+			}
 		}
 	}
 }
@@ -332,7 +369,7 @@ func deskClutter(fr *rgbf, rng *rand.Rand) {
 		return [3]float64{255 * rng.Float64(), 255 * rng.Float64(), 255 * rng.Float64()}
 	}
 	for range 5 + rng.IntN(8) {
-		x0, y0 := rng.Float64()*camW, rng.Float64()*camH
+		x0, y0 := rng.Float64()*float64(fr.w), rng.Float64()*float64(fr.h)
 		a := rng.Float64() * 2 * math.Pi
 		ca, sa := math.Cos(a), math.Sin(a)
 		put := func(u, v, w, h float64, c [3]float64) { // rotated rectangle in local coords
@@ -341,7 +378,7 @@ func deskClutter(fr *rgbf, rng *rand.Rand) {
 		switch rng.IntN(5) {
 		case 0: // receipt text
 			c := [3]float64{30, 30, 40}
-			s := 1 + 2*rng.Float64()
+			s := (1 + 2*rng.Float64()) * fr.scale
 			for l := range 2 + rng.IntN(6) {
 				u := 0.0
 				for u < 40*s+rng.Float64()*60*s {
@@ -351,7 +388,7 @@ func deskClutter(fr *rgbf, rng *rand.Rand) {
 				}
 			}
 		case 1: // coin
-			r := 8 + 20*rng.Float64()
+			r := (8 + 20*rng.Float64()) * fr.scale
 			c := col()
 			for y := int(y0 - r); y <= int(y0+r); y++ {
 				for x := int(x0 - r); x <= int(x0+r); x++ {
@@ -366,10 +403,10 @@ func deskClutter(fr *rgbf, rng *rand.Rand) {
 				}
 			}
 		case 2: // pen
-			put(0, 0, 80+150*rng.Float64(), 4+8*rng.Float64(), col())
+			put(0, 0, (80+150*rng.Float64())*fr.scale, (4+8*rng.Float64())*fr.scale, col())
 		case 3: // calendar grid
 			c := col()
-			n, s := 3+rng.IntN(5), 6+10*rng.Float64()
+			n, s := 3+rng.IntN(5), (6+10*rng.Float64())*fr.scale
 			for i := range n {
 				for j := range n {
 					if rng.IntN(3) > 0 {
@@ -379,9 +416,9 @@ func deskClutter(fr *rgbf, rng *rand.Rand) {
 			}
 		default: // striped mat
 			c := col()
-			s := 2 + 6*rng.Float64()
+			s := (2 + 6*rng.Float64()) * fr.scale
 			for i := range 4 + rng.IntN(10) {
-				put(float64(i)*2*s, 0, s, 30+60*rng.Float64(), c)
+				put(float64(i)*2*s, 0, s, (30+60*rng.Float64())*fr.scale, c)
 			}
 		}
 	}
@@ -472,6 +509,8 @@ func camOptics(rng *rand.Rand, cls camClass, s *symbolLayout, p *camParams, rot 
 	linear := s.linear
 	// Module size at the centre.
 	switch {
+	case cls == camLarge:
+		p.Module = largeModule(rng, s, p)
 	case cls == camSmall && linear:
 		p.Module = 1.5 + 0.1*rng.Float64()
 	case cls == camSmall:
@@ -539,12 +578,13 @@ func camOptics(rng *rand.Rand, cls camClass, s *symbolLayout, p *camParams, rot 
 // or, for a cut frame, the frame edge inside it.
 func placeTicket(rng *rand.Rand, f Format, s *symbolLayout, p *camParams, psi, floor float64, curveAlongU bool, rot []float64) (hmat, error) {
 	linear := s.linear
+	fw, fh := float64(p.W), float64(p.H)
 	var H hmat
 	for try := 0; ; try++ {
 		if try > 200 {
 			return hmat{}, fmt.Errorf("cannot place a %v ticket (module %.2f)", f, p.Module)
 		}
-		H = camera(p.Module, p.Rot*math.Pi/180, p.Tilt*math.Pi/180, psi)
+		H = cameraAt(p.Module, p.Rot*math.Pi/180, p.Tilt*math.Pi/180, psi, p.W, p.H, camFocal(p.W))
 		// Symbol centre at the origin of the plane.
 		shift := func(u, v float64) (float64, float64) { return u - s.w/2, v - s.h/2 }
 		proj := func(u, v float64) (float64, float64) {
@@ -570,7 +610,7 @@ func placeTicket(rng *rand.Rand, f Format, s *symbolLayout, p *camParams, psi, f
 			return
 		}
 		qx0, qy0, qx1, qy1 := bbox(-s.q, -s.q, s.w+s.q, s.h+s.q)
-		if qx1-qx0 > camW-4 || qy1-qy0 > camH-4 {
+		if qx1-qx0 > fw-4 || qy1-qy0 > fh-4 {
 			p.Module *= 0.95
 			if p.Module < floor {
 				p.Module, p.Tilt, p.Curve = floor*1.05, p.Tilt*0.8, p.Curve*1.3
@@ -579,8 +619,8 @@ func placeTicket(rng *rand.Rand, f Format, s *symbolLayout, p *camParams, psi, f
 		}
 		var tx, ty float64
 		if !p.Cut {
-			tx = 2 - qx0 + rng.Float64()*(camW-4-(qx1-qx0))
-			ty = 2 - qy0 + rng.Float64()*(camH-4-(qy1-qy0))
+			tx = 2 - qx0 + rng.Float64()*(fw-4-(qx1-qx0))
+			ty = 2 - qy0 + rng.Float64()*(fh-4-(qy1-qy0))
 		} else {
 			// Choose one side of the symbol (the ends of a linear code) and a cut 0–80 % of
 			// the way into its quiet zone; move the frame edge the side points to onto it.
@@ -608,19 +648,19 @@ func placeTicket(rng *rand.Rand, f Format, s *symbolLayout, p *camParams, psi, f
 				if ox < 0 {
 					tx = -x
 				} else {
-					tx = camW - 1 - x
+					tx = fw - 1 - x
 				}
-				ty = 2 - sy0 + rng.Float64()*math.Max(0, camH-4-(sy1-sy0))
+				ty = 2 - sy0 + rng.Float64()*math.Max(0, fh-4-(sy1-sy0))
 			} else {
 				if oy < 0 {
 					ty = -y
 				} else {
-					ty = camH - 1 - y
+					ty = fh - 1 - y
 				}
-				tx = 2 - sx0 + rng.Float64()*math.Max(0, camW-4-(sx1-sx0))
+				tx = 2 - sx0 + rng.Float64()*math.Max(0, fw-4-(sx1-sx0))
 			}
 			// The symbol itself (all its modules) must stay in the frame.
-			if sx0+tx < 1 || sy0+ty < 1 || sx1+tx > camW-2 || sy1+ty > camH-2 {
+			if sx0+tx < 1 || sy0+ty < 1 || sx1+tx > fw-2 || sy1+ty > fh-2 {
 				if len(rot) == 0 {
 					p.Rot = 360 * rng.Float64()
 				}
@@ -679,7 +719,7 @@ func rasterTicket(fr *rgbf, s *symbolLayout, p *camParams, H hmat, curveAlongU b
 	Hi := H.inverse()
 	uMin, uMax, vMin, vMax := look.uMin, look.uMax, look.vMin, look.vMax
 	// Rasterise: 2×2 supersamples per pixel, each mapped back onto the plane.
-	x0, y0, x1, y1 := camW, camH, 0, 0
+	x0, y0, x1, y1 := fr.w, fr.h, 0, 0
 	for i := 0; i <= 16; i++ {
 		for j := 0; j <= 16; j++ {
 			u, v := uMin+(uMax-uMin)*float64(i)/16-s.w/2, vMin+(vMax-vMin)*float64(j)/16-s.h/2
@@ -692,7 +732,7 @@ func rasterTicket(fr *rgbf, s *symbolLayout, p *camParams, H hmat, curveAlongU b
 			x0, y0, x1, y1 = min(x0, int(x)-3), min(y0, int(y)-3), max(x1, int(x)+4), max(y1, int(y)+4)
 		}
 	}
-	x0, y0, x1, y1 = max(0, x0), max(0, y0), min(camW, x1), min(camH, y1)
+	x0, y0, x1, y1 = max(0, x0), max(0, y0), min(fr.w, x1), min(fr.h, y1)
 	// Printed text line under the code: under the bars of a linear code, beyond the quiet
 	// zone of a matrix code (which needs it all round).
 	textV := s.h + s.q*0.3
@@ -744,18 +784,18 @@ func rasterTicket(fr *rgbf, s *symbolLayout, p *camParams, H hmat, curveAlongU b
 			if hits == 0 {
 				continue
 			}
-			i := 3 * (y*camW + x)
+			i := 3 * (y*fr.w + x)
 			for k := range 3 {
 				fr.pix[i+k] = (acc[k] + float64(4-hits)*fr.pix[i+k]) / 4
 			}
 		}
 	}
 	if p.Shadow {
-		for y := range camH {
-			for x := range camW {
+		for y := range fr.h {
+			for x := range fr.w {
 				t := (float64(x)*look.shadow.nx + float64(y)*look.shadow.ny - look.shadow.d) / look.shadow.soft
 				l := 1 - (1-look.shadow.k)*logistic(t)
-				i := 3 * (y*camW + x)
+				i := 3 * (y*fr.w + x)
 				for k := range 3 {
 					fr.pix[i+k] *= l
 				}

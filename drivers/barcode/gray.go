@@ -96,7 +96,7 @@ func (g *gray) resample(ox, oy, dux, duy, dvx, dvy float64, w, h int) gray {
 		row := out.pix[j*w : (j+1)*w]
 		for i := range row {
 			fi := float64(i) + 0.5
-			row[i] = byte(math.Round(g.at(bx+fi*dux, by+fi*duy)))
+			row[i] = byte(g.at(bx+fi*dux, by+fi*duy) + 0.5) // at is within 0–255: rounded
 		}
 	}
 	return out
@@ -194,7 +194,7 @@ func (g *gray) normalize(radius int, minStd float64) gray {
 			mean := a / n
 			sd := math.Sqrt(max(0, b/n-mean*mean))
 			v := 128 + 70*(float64(g.pix[y*w+x])-mean)/max(sd, minStd)
-			out.pix[y*w+x] = byte(max(0, min(255, math.Round(v))))
+			out.pix[y*w+x] = byte(max(0, min(255, v)) + 0.5)
 		}
 	}
 	return out

@@ -151,8 +151,9 @@ func markActive(cells []cellStat) {
 	slices.Sort(es)
 	thrLin := max(min(4*es[len(es)/4], 0.25*es[len(es)-1]), 15)
 	// Matrix cells: a lower floor, for faint symbols (no coherence to tell them from noise,
-	// but four times the noise floor is still far above it).
-	thrMat := max(min(4*esP25, 0.25*top), 0.005*top, 30)
+	// but three times the noise floor is still above it: a QR code 25 levels under the
+	// paper, modules of 5 px, reaches it).
+	thrMat := max(min(3*esP25, 0.25*top), 0.005*top, 30)
 	for i := range cells {
 		c := &cells[i]
 		c.active = c.e >= thr

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/makiuchi-d/gozxing"
+	"github.com/makiuchi-d/gozxing/common"
 	"github.com/makiuchi-d/gozxing/qrcode/detector"
 )
 
@@ -13,7 +14,7 @@ import (
 // finders put it and, when a glare spot, a finger or dirt covers it, often takes some other
 // black-white blob there for it and samples the grid through a wrong transform. On our
 // upright crops the symbol is affine to a few per cent, so the three finders fix the grid.
-func (d *Decoder) decodeQRAffine(bmp *gozxing.BinaryBitmap) (Result, bool) {
+func (d *Decoder) decodeQRAffine(g *gray, bmp *gozxing.BinaryBitmap) (Result, bool) {
 	bits, err := bmp.GetBlackMatrix()
 	if err != nil {
 		return Result{}, false
@@ -41,22 +42,47 @@ func (d *Decoder) decodeQRAffine(bmp *gozxing.BinaryBitmap) (Result, bool) {
 		return Result{}, false
 	}
 	qd := d.qr.GetDecoder()
-	// Try the measured dimension first, then its neighbours (module size misjudged).
+	read := func(grid *gozxing.BitMatrix) (Result, bool) {
+		dr, err := qd.Decode(grid, nil)
+		if err != nil || dr.GetText() == "" {
+			return Result{}, false
+		}
+		return Result{Text: dr.GetText(), Symbology: "]Q" + strconv.Itoa(dr.GetSymbologyModifier()),
+			Format: QRCode, Located: true}, true
+	}
+	// Try the measured dimension first, then its neighbours (module size misjudged): the
+	// binarized crop sampled through the finders' affine grid, then our own sampler
+	// (qr_grid.go) on the grey levels.
 	for _, dd := range []int{dim, dim + 4, dim - 4} {
 		if dd < 21 || dd > 177 {
 			continue
 		}
 		tf := detector.Detector_createTransform(tl, tr, bl, nil, dd)
-		grid, err := detector.Detector_sampleGrid(bits, tf, dd)
-		if err != nil {
-			continue
+		if grid, err := detector.Detector_sampleGrid(bits, tf, dd); err == nil {
+			if r, ok := read(grid); ok {
+				return r, true
+			}
 		}
-		dr, err := qd.Decode(grid, nil)
-		if err != nil || dr.GetText() == "" {
-			continue
+		if g == nil || dd != dim {
+			continue // our sampler on the measured dimension only: it costs more
 		}
-		return Result{Text: dr.GetText(), Symbology: "]Q" + strconv.Itoa(dr.GetSymbologyModifier()),
-			Format: QRCode, Located: true}, true
+		gt, aligned := qrGridTransform(g, tl, tr, bl, module, dd)
+		transforms := []*common.PerspectiveTransform{gt}
+		if aligned {
+			transforms = append(transforms, tf)
+		}
+		for _, t := range transforms {
+			lv := qrLevels(g, t, dd)
+			for _, r := range []int{2, 3} {
+				dark, conf := qrBits(lv, dd, r)
+				if res, ok := read(qrMatrix(dark, dd)); ok {
+					return res, true
+				}
+				if res, ok := qrSoftDecode(dark, conf, dd); ok {
+					return res, true
+				}
+			}
+		}
 	}
 	return Result{}, false
 }

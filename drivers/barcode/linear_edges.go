@@ -1,0 +1,357 @@
+package barcode
+
+import (
+	"math"
+	"slices"
+)
+
+// Bars read from their edges' positions rather than from a binarized row. Blur and motion
+// thin a narrow bar, or widen it, by about the same amount at each of its edges, so element
+// widths are off by a fraction of a module while the distance from one edge to the next
+// edge of the same kind (bar start to bar start, bar end to bar end) is not: Code 128 is
+// decoded from those four "similar edge" distances of each character, measured against the
+// character's own width (ISO/IEC 15417's reference decode; perspective changes the module
+// along the symbol), ITF by ranking the five bars and the five spaces of each digit pair (the
+// two widest are wide). The characters read are drawn again as an ideal row, which gozxing's
+// row decoders check (check character, quiet zones, lengths) and turn into text.
+
+// edge is a derivative extremum of a profile: its sample, its sub-sample position and its
+// signed strength (negative: a bar starts).
+type edge struct {
+	pos int
+	at  float64
+	v   float64
+}
+
+// findEdges returns the alternating extrema of p's derivative above 6 % of the strongest
+// (of two neighbours of one sign, the stronger), with sub-sample positions.
+func findEdges(p []float64) []edge {
+	n := len(p)
+	if n < 8 {
+		return nil
+	}
+	der := make([]float64, n)
+	var peak float64
+	for i := 1; i < n-1; i++ {
+		der[i] = p[i+1] - p[i-1]
+		peak = max(peak, math.Abs(der[i]))
+	}
+	thr := 0.06 * peak
+	edges := make([]edge, 0, 128)
+	for i := 1; i < n-1; i++ {
+		v := math.Abs(der[i])
+		if v < thr || v < math.Abs(der[i-1]) || v <= math.Abs(der[i+1]) {
+			continue
+		}
+		// Vertex of the parabola through the three magnitudes.
+		a, c := math.Abs(der[i-1]), math.Abs(der[i+1])
+		at := float64(i)
+		if den := a - 2*v + c; den < 0 {
+			at += 0.5 * (a - c) / den
+		}
+		e := edge{i, at, der[i]}
+		if k := len(edges) - 1; k >= 0 && (edges[k].v < 0) == (der[i] < 0) {
+			if v > math.Abs(edges[k].v) {
+				edges[k] = e
+			}
+			continue
+		}
+		edges = append(edges, e)
+	}
+	return edges
+}
+
+// edgeRow reads the band profile p by its edges, with the enabled decoders, both ways round:
+// the symbol as an ideal row for gozxing, or false.
+func (d *Decoder) edgeRow(p []float64) ([]bool, bool) {
+	w := edgeWidths(pruneEdges(findEdges(p)))
+	if len(w) < 20 {
+		return nil, false
+	}
+	rev := slices.Clone(w)
+	slices.Reverse(rev)
+	if len(rev)%2 == 0 {
+		rev = rev[1:] // it ended with a space: the reversed widths start with a bar
+	}
+	for _, ws := range [][]float64{w, rev} {
+		if d.opt.Formats&Code128 != 0 {
+			if row, ok := code128Edges(ws); ok {
+				return row, true
+			}
+		}
+		if d.opt.Formats&ITF != 0 {
+			if row, ok := itfEdges(ws); ok {
+				return row, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// pruneEdges removes pairs of adjacent edges both weaker than a third of the edges around
+// them (the median strength of the nine nearest): JPEG blocks and sensor noise inside a wide
+// bar or space, which would split it in three.
+func pruneEdges(edges []edge) []edge {
+	edges = slices.Clone(edges)
+	mags := make([]float64, 0, 9)
+	for k := 0; k+1 < len(edges); {
+		mags = mags[:0]
+		for i := max(0, k-4); i <= min(len(edges)-1, k+5); i++ {
+			mags = append(mags, math.Abs(edges[i].v))
+		}
+		slices.Sort(mags)
+		ref := mags[len(mags)/2]
+		if max(math.Abs(edges[k].v), math.Abs(edges[k+1].v)) < ref/3 {
+			edges = slices.Delete(edges, k, k+2)
+			k = max(0, k-2)
+			continue
+		}
+		k++
+	}
+	return edges
+}
+
+// edgeWidths returns the widths of the elements between the edges, from the first bar start
+// on (bar, space, bar, …).
+func edgeWidths(edges []edge) []float64 {
+	k := 0
+	for k < len(edges) && edges[k].v >= 0 {
+		k++
+	}
+	var w []float64
+	for ; k+1 < len(edges); k++ {
+		w = append(w, edges[k+1].at-edges[k].at)
+	}
+	return w
+}
+
+// idealRow draws elements given in modules (bar first) as a row of 2 samples per module
+// between quiet zones of 12 modules.
+func idealRow(modules []int) []bool {
+	var row []bool
+	row = append(row, make([]bool, 24)...)
+	for i, m := range modules {
+		for range 2 * m {
+			row = append(row, i%2 == 0)
+		}
+	}
+	return append(row, make([]bool, 24)...)
+}
+
+// code128Similar maps a character's four similar-edge distances (modules) to its value.
+var code128Similar = func() map[[4]int]int {
+	m := make(map[[4]int]int, len(code128Patterns))
+	for v, p := range code128Patterns {
+		m[similarEdges(p)] = v
+	}
+	return m
+}()
+
+// similarEdges returns e1…e4 of an element pattern: the sums of adjacent element pairs.
+func similarEdges(p []int) [4]int {
+	return [4]int{p[0] + p[1], p[1] + p[2], p[2] + p[3], p[3] + p[4]}
+}
+
+// code128Char reads the character of the six elements w (bar first): its value, or −1.
+func code128Char(w []float64) int {
+	var t float64
+	for _, x := range w[:6] {
+		t += x
+	}
+	mod := t / 11
+	var e [4]int
+	for i := range e {
+		e[i] = int(math.Round((w[i] + w[i+1]) / mod))
+	}
+	v, ok := code128Similar[e]
+	if !ok {
+		return -1
+	}
+	return v
+}
+
+// code128Edges reads a Code 128 symbol from element widths (bar first), from a start
+// character after a quiet zone to the stop before one, and returns it as an ideal row; ok
+// is false when no start leads to a stop through valid characters with the right check
+// character.
+func code128Edges(w []float64) ([]bool, bool) {
+	for s := 0; s+6 <= len(w); s += 2 {
+		v := code128Char(w[s:])
+		if v < 103 || v > 105 {
+			continue
+		}
+		mod := (w[s] + w[s+1] + w[s+2] + w[s+3] + w[s+4] + w[s+5]) / 11
+		if s > 0 && w[s-1] < quietModules*mod {
+			continue
+		}
+		vals := []int{v}
+		j := s + 6
+		for j+6 <= len(w) {
+			c := code128Char(w[j:])
+			if c < 0 {
+				break
+			}
+			vals = append(vals, c)
+			mod = (w[j] + w[j+1] + w[j+2] + w[j+3] + w[j+4] + w[j+5]) / 11
+			j += 6
+			if c == 106 {
+				break
+			}
+		}
+		if len(vals) < 4 || vals[len(vals)-1] != 106 {
+			continue
+		}
+		// The stop's final bar, then the quiet zone.
+		if j >= len(w) || w[j] < 1.2*mod || w[j] > 3*mod || (j+1 < len(w) && w[j+1] < quietModules*mod) {
+			continue
+		}
+		// Check character: the start's value plus each data character's value times its
+		// position, modulo 103.
+		sum := vals[0]
+		for i := 1; i < len(vals)-2; i++ {
+			sum += i * vals[i]
+		}
+		if sum%103 != vals[len(vals)-2] {
+			continue
+		}
+		var mods []int
+		for _, c := range vals {
+			mods = append(mods, code128Patterns[c]...)
+		}
+		return idealRow(mods), true
+	}
+	return nil, false
+}
+
+// quietModules is the space (in modules, or narrow elements) before a start and after a stop
+// that the edge decoders ask for: half the symbologies' quiet zone of 10, so that a read
+// never starts or ends inside a longer symbol.
+const quietModules = 5
+
+// itfEdges reads an ITF symbol from element widths (bar first): after a quiet zone, a start
+// of four narrow elements, digit pairs of ten interleaved elements whose two widest bars and
+// two widest spaces are wide, and a stop (wide bar, narrow space, narrow bar) before a quiet
+// zone. It returns the symbol as an ideal row (narrow 1, wide 3 modules).
+func itfEdges(w []float64) ([]bool, bool) {
+	for s := 0; s+4+10+3 <= len(w); s += 2 {
+		// Start: two narrow bars alike, two narrow spaces alike (bars and spaces may differ
+		// by ink spread or blur).
+		st := w[s : s+4]
+		b, sp := (st[0]+st[2])/2, (st[1]+st[3])/2
+		if max(st[0], st[2]) > 1.6*min(st[0], st[2]) || max(st[1], st[3]) > 1.6*min(st[1], st[3]) ||
+			max(b, sp) > 3*min(b, sp) {
+			continue
+		}
+		narrow := (b + sp) / 2
+		if s > 0 && w[s-1] < quietModules*narrow {
+			continue
+		}
+		mods := []int{1, 1, 1, 1}
+		j := s + 4
+		for j+10 <= len(w) {
+			pair := w[j : j+10]
+			var bars, spaces [5]float64
+			for k := range 5 {
+				bars[k], spaces[k] = pair[2*k], pair[2*k+1]
+			}
+			d1, nb, ok1 := itfDigit(bars, narrow)
+			d2, ns, ok2 := itfDigit(spaces, narrow)
+			if !ok1 || !ok2 {
+				break
+			}
+			// The narrow width follows the symbol (perspective); bars and spaces together
+			// cancel a bias of ink spread or blur.
+			narrow = (nb + ns) / 2
+			for k := range 5 {
+				mods = append(mods, itfModules(itfPatterns[d1][k]), itfModules(itfPatterns[d2][k]))
+			}
+			j += 10
+		}
+		if j == s+4 || j+3 > len(w) {
+			continue
+		}
+		// Stop: a wide bar, then a narrow space and bar, then the quiet zone.
+		if w[j] < 1.5*narrow || w[j+1] > 1.8*narrow || w[j+2] > 1.8*narrow ||
+			(j+3 < len(w) && w[j+3] < quietModules*narrow) {
+			continue
+		}
+		return idealRow(append(mods, 3, 1, 1)), true
+	}
+	return nil, false
+}
+
+// itfDigit reads the digit of five elements (the bars or the spaces of a pair): the two
+// widest are wide, and must stand clear of the three others, which must be about the
+// narrow width of the symbol so far. It returns the digit and the mean narrow element.
+func itfDigit(e [5]float64, narrow float64) (int, float64, bool) {
+	idx := []int{0, 1, 2, 3, 4}
+	slices.SortFunc(idx, func(a, b int) int {
+		switch {
+		case e[a] > e[b]:
+			return -1
+		case e[a] < e[b]:
+			return 1
+		}
+		return 0
+	})
+	wideMin, narrowMax := e[idx[1]], e[idx[2]]
+	if wideMin < 1.4*narrowMax || narrowMax > 2.2*narrow || wideMin < 1.5*narrow {
+		return 0, 0, false
+	}
+	var pat [5]bool
+	pat[idx[0]], pat[idx[1]] = true, true
+	for d, p := range itfPatterns {
+		if p == pat {
+			return d, (e[idx[2]] + e[idx[3]] + e[idx[4]]) / 3, true
+		}
+	}
+	return 0, 0, false
+}
+
+func itfModules(wide bool) int {
+	if wide {
+		return 3
+	}
+	return 1
+}
+
+// itfPatterns are the digits' five elements, true = wide (ISO/IEC 16390).
+var itfPatterns = [10][5]bool{
+	{false, false, true, true, false}, // 0
+	{true, false, false, false, true}, // 1
+	{false, true, false, false, true}, // 2
+	{true, true, false, false, false}, // 3
+	{false, false, true, false, true}, // 4
+	{true, false, true, false, false}, // 5
+	{false, true, true, false, false}, // 6
+	{false, false, false, true, true}, // 7
+	{true, false, false, true, false}, // 8
+	{false, true, false, true, false}, // 9
+}
+
+// code128Patterns are the element widths (modules, bar first) of the Code 128 values 0–106
+// (ISO/IEC 15417 table 1; 103–105 the starts A, B, C, 106 the stop with its final bar).
+var code128Patterns = [107][]int{
+	{2, 1, 2, 2, 2, 2}, {2, 2, 2, 1, 2, 2}, {2, 2, 2, 2, 2, 1}, {1, 2, 1, 2, 2, 3}, {1, 2, 1, 3, 2, 2},
+	{1, 3, 1, 2, 2, 2}, {1, 2, 2, 2, 1, 3}, {1, 2, 2, 3, 1, 2}, {1, 3, 2, 2, 1, 2}, {2, 2, 1, 2, 1, 3},
+	{2, 2, 1, 3, 1, 2}, {2, 3, 1, 2, 1, 2}, {1, 1, 2, 2, 3, 2}, {1, 2, 2, 1, 3, 2}, {1, 2, 2, 2, 3, 1},
+	{1, 1, 3, 2, 2, 2}, {1, 2, 3, 1, 2, 2}, {1, 2, 3, 2, 2, 1}, {2, 2, 3, 2, 1, 1}, {2, 2, 1, 1, 3, 2},
+	{2, 2, 1, 2, 3, 1}, {2, 1, 3, 2, 1, 2}, {2, 2, 3, 1, 1, 2}, {3, 1, 2, 1, 3, 1}, {3, 1, 1, 2, 2, 2},
+	{3, 2, 1, 1, 2, 2}, {3, 2, 1, 2, 2, 1}, {3, 1, 2, 2, 1, 2}, {3, 2, 2, 1, 1, 2}, {3, 2, 2, 2, 1, 1},
+	{2, 1, 2, 1, 2, 3}, {2, 1, 2, 3, 2, 1}, {2, 3, 2, 1, 2, 1}, {1, 1, 1, 3, 2, 3}, {1, 3, 1, 1, 2, 3},
+	{1, 3, 1, 3, 2, 1}, {1, 1, 2, 3, 1, 3}, {1, 3, 2, 1, 1, 3}, {1, 3, 2, 3, 1, 1}, {2, 1, 1, 3, 1, 3},
+	{2, 3, 1, 1, 1, 3}, {2, 3, 1, 3, 1, 1}, {1, 1, 2, 1, 3, 3}, {1, 1, 2, 3, 3, 1}, {1, 3, 2, 1, 3, 1},
+	{1, 1, 3, 1, 2, 3}, {1, 1, 3, 3, 2, 1}, {1, 3, 3, 1, 2, 1}, {3, 1, 3, 1, 2, 1}, {2, 1, 1, 3, 3, 1},
+	{2, 3, 1, 1, 3, 1}, {2, 1, 3, 1, 1, 3}, {2, 1, 3, 3, 1, 1}, {2, 1, 3, 1, 3, 1}, {3, 1, 1, 1, 2, 3},
+	{3, 1, 1, 3, 2, 1}, {3, 3, 1, 1, 2, 1}, {3, 1, 2, 1, 1, 3}, {3, 1, 2, 3, 1, 1}, {3, 3, 2, 1, 1, 1},
+	{3, 1, 4, 1, 1, 1}, {2, 2, 1, 4, 1, 1}, {4, 3, 1, 1, 1, 1}, {1, 1, 1, 2, 2, 4}, {1, 1, 1, 4, 2, 2},
+	{1, 2, 1, 1, 2, 4}, {1, 2, 1, 4, 2, 1}, {1, 4, 1, 1, 2, 2}, {1, 4, 1, 2, 2, 1}, {1, 1, 2, 2, 1, 4},
+	{1, 1, 2, 4, 1, 2}, {1, 2, 2, 1, 1, 4}, {1, 2, 2, 4, 1, 1}, {1, 4, 2, 1, 1, 2}, {1, 4, 2, 2, 1, 1},
+	{2, 4, 1, 2, 1, 1}, {2, 2, 1, 1, 1, 4}, {4, 1, 3, 1, 1, 1}, {2, 4, 1, 1, 1, 2}, {1, 3, 4, 1, 1, 1},
+	{1, 1, 1, 2, 4, 2}, {1, 2, 1, 1, 4, 2}, {1, 2, 1, 2, 4, 1}, {1, 1, 4, 2, 1, 2}, {1, 2, 4, 1, 1, 2},
+	{1, 2, 4, 2, 1, 1}, {4, 1, 1, 2, 1, 2}, {4, 2, 1, 1, 1, 2}, {4, 2, 1, 2, 1, 1}, {2, 1, 2, 1, 4, 1},
+	{2, 1, 4, 1, 2, 1}, {4, 1, 2, 1, 2, 1}, {1, 1, 1, 1, 4, 3}, {1, 1, 1, 3, 4, 1}, {1, 3, 1, 1, 4, 1},
+	{1, 1, 4, 1, 1, 3}, {1, 1, 4, 3, 1, 1}, {4, 1, 1, 1, 1, 3}, {4, 1, 1, 3, 1, 1}, {1, 1, 3, 1, 4, 1},
+	{1, 1, 4, 1, 3, 1}, {3, 1, 1, 1, 4, 1}, {4, 1, 1, 1, 3, 1}, {2, 1, 1, 4, 1, 2}, {2, 1, 1, 2, 1, 4},
+	{2, 1, 1, 2, 3, 2}, {2, 3, 3, 1, 1, 1, 2},
+}

@@ -1,0 +1,185 @@
+package barcode
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/makiuchi-d/gozxing"
+	"github.com/makiuchi-d/gozxing/oned"
+)
+
+// writerRuns returns the run lengths (modules, bar first) of what gozxing's writer makes of
+// contents as format, without the quiet zones.
+func writerRuns(t *testing.T, f gozxing.BarcodeFormat, contents string) []int {
+	t.Helper()
+	var w gozxing.Writer = oned.NewCode128Writer()
+	if f == gozxing.BarcodeFormat_ITF {
+		w = oned.NewITFWriter()
+	}
+	m, err := w.Encode(contents, f, 0, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []int
+	for x := 0; x < m.GetWidth(); {
+		v := m.Get(x, 0)
+		k := x
+		for k < m.GetWidth() && m.Get(k, 0) == v {
+			k++
+		}
+		if v || len(runs) > 0 {
+			runs = append(runs, k-x)
+		}
+		x = k
+	}
+	if len(runs)%2 == 0 {
+		runs = runs[:len(runs)-1] // the trailing quiet zone
+	}
+	return runs
+}
+
+// TestCode128Patterns: our table of Code 128 element widths is the one gozxing's writer
+// draws (every value: data pairs of code set C 00–99, the three starts, the stop, and the
+// check characters, which take every value), and each character's similar-edge distances
+// name it alone.
+func TestCode128Patterns(t *testing.T) {
+	if len(code128Similar) != len(code128Patterns) {
+		t.Fatalf("%d distinct similar-edge keys for %d characters", len(code128Similar), len(code128Patterns))
+	}
+	seen := map[int]bool{}
+	check := func(contents string, vals []int) {
+		runs := writerRuns(t, gozxing.BarcodeFormat_CODE_128, contents)
+		sum := vals[0]
+		for i := 1; i < len(vals); i++ {
+			sum += i * vals[i]
+		}
+		vals = append(vals, sum%103, 106)
+		k := 0
+		for _, v := range vals {
+			p := code128Patterns[v]
+			if k+len(p) > len(runs) || fmt.Sprint(runs[k:k+len(p)]) != fmt.Sprint(p) {
+				t.Fatalf("%q: value %d drawn as %v, table %v", contents, v, runs[k:min(len(runs), k+len(p))], p)
+			}
+			seen[v] = true
+			k += len(p)
+		}
+	}
+	for v := range 100 {
+		for u := range 100 {
+			check(fmt.Sprintf("%02d%02d", v, u), []int{105, v, u})
+		}
+	}
+	check("a", []int{104, 65})
+	check("\x01", []int{103, 65})
+	if len(seen) != 107 {
+		t.Fatalf("only %d of 107 values checked", len(seen))
+	}
+}
+
+// TestITFPatterns: our ITF digit patterns are those gozxing's writer draws.
+func TestITFPatterns(t *testing.T) {
+	for _, s := range []string{"0123456789", "9876543210", "30042012345631"} {
+		runs := writerRuns(t, gozxing.BarcodeFormat_ITF, s)
+		k := 4 // the start
+		for i := 0; i < len(s); i += 2 {
+			for e := range 5 {
+				for h, d := range []byte{s[i], s[i+1]} {
+					if got, want := runs[k+2*e+h] > 1, itfPatterns[d-'0'][e]; got != want {
+						t.Fatalf("%s digit %c element %d: wide %v, table %v", s, d, e, got, want)
+					}
+				}
+			}
+			k += 10
+		}
+	}
+}
+
+// TestEdgeDecodersReadDistortedWidths: element widths with every bar thinned (or widened)
+// by up to 0.4 module, jitter and a module that grows along the symbol (perspective) are
+// read by the similar-edge decoders, where run-length matching fails; a changed character
+// is refused.
+func TestEdgeDecodersReadDistortedWidths(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	d := NewDecoder(Options{Formats: OneD})
+	for trial := range 200 {
+		f, text := Code128, fmt.Sprintf("%012d", rng.Int64N(1e12))
+		zf := gozxing.BarcodeFormat_CODE_128
+		if trial%2 == 1 {
+			f, text, zf = ITF, fmt.Sprintf("%014d", rng.Int64N(1e14)), gozxing.BarcodeFormat_ITF
+		}
+		runs := writerRuns(t, zf, text)
+		bias := (rng.Float64()*2 - 1) * 0.4
+		grow := 1 + 0.4*rng.Float64()
+		w := make([]float64, len(runs))
+		for i, r := range runs {
+			m := 3 * (1 + (grow-1)*float64(i)/float64(len(runs)))
+			b := bias
+			if i%2 == 1 {
+				b = -bias
+			}
+			w[i] = (float64(r)+b)*m + rng.NormFloat64()*0.1*m
+		}
+		var row []bool
+		var ok bool
+		if f == Code128 {
+			row, ok = code128Edges(w)
+		} else {
+			row, ok = itfEdges(w)
+		}
+		if !ok {
+			t.Fatalf("%v %s (bias %.2f, growth %.2f): not read", f, text, bias, grow)
+		}
+		r, ok := d.decodeBits(row)
+		if !ok || r.Text != text {
+			t.Fatalf("%v %s: gozxing read the ideal row as %q, %v", f, text, r.Text, ok)
+		}
+		// A narrow element in the middle drawn wide: the check character (Code 128) or the
+		// patterns (ITF) refuse it, or it reads as another valid symbol, never as this text.
+		i := len(w) / 2
+		for runs[i] != 1 {
+			i++
+		}
+		w[i] += 2 * 3 * (1 + (grow-1)*float64(i)/float64(len(runs)))
+		if f == Code128 {
+			row, ok = code128Edges(w)
+		} else {
+			row, ok = itfEdges(w)
+		}
+		if ok {
+			if r, ok := d.decodeBits(row); ok && r.Text == text {
+				t.Fatalf("%v %s: a changed element still reads as the text", f, text)
+			}
+		}
+	}
+}
+
+// FuzzEdgeDecoders: any profile read by its edges (both decoders, both ways round) gives an
+// ideal row gozxing reads or nothing; never a panic.
+func FuzzEdgeDecoders(f *testing.F) {
+	bars, _ := Render(Code128, "004201234560", RenderOptions{Module: 2, Height: 1, QuietZone: 10})
+	f.Add(bars.Pix[:bars.Rect.Dx()])
+	itf, _ := Render(ITF, "30042012345631", RenderOptions{Module: 2, Height: 1, QuietZone: 10})
+	f.Add(itf.Pix[:itf.Rect.Dx()])
+	f.Add([]byte{255, 0, 255, 0, 0, 255, 255, 0, 255})
+	d := NewDecoder(Options{Formats: OneD})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 4000 {
+			return
+		}
+		p := make([]float64, len(b))
+		for i, v := range b {
+			p[i] = float64(v)
+		}
+		row, ok := d.edgeRow(p)
+		if !ok {
+			return
+		}
+		if len(row) == 0 {
+			t.Fatal("empty ideal row")
+		}
+		if r, ok := d.decodeBits(row); ok && (r.Text == "" || r.Format&OneD == 0) {
+			t.Fatalf("empty read %+v", r)
+		}
+	})
+}

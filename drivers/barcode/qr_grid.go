@@ -1,0 +1,182 @@
+package barcode
+
+import (
+	"math"
+	"slices"
+
+	"github.com/makiuchi-d/gozxing"
+	"github.com/makiuchi-d/gozxing/common"
+	"github.com/makiuchi-d/gozxing/qrcode/detector"
+)
+
+// A QR sampler of our own, for symbols gozxing's binarizer breaks up: a glare spot's halo
+// over the data, faint ink under shot noise, modules of two pixels. The grid comes from the
+// three finder patterns and, from version 2 on, the alignment pattern, found on the grey
+// levels (gozxing's search on the binarized crop takes a glare blob for it). Each module's
+// level is the mean of nine points over its central part, and is decided against the levels
+// of the modules around it rather than a per-pixel threshold. gozxing's QR decoder (format,
+// version, unmasking, Reed–Solomon, bit stream) then reads the module matrix.
+
+// decodeQRFaint reads a QR crop whose ink is faint under sensor noise: gozxing's binarizer
+// breaks the finder patterns' runs on it. The crop is smoothed over about a third of a module
+// (3×3 mean) before its local contrast is equalised over about three modules, then read as
+// the other crops are (gozxing, then the finders' grid).
+func (d *Decoder) decodeQRFaint(c *gray) (Result, bool) {
+	if d.opt.Formats&QRCode == 0 {
+		return Result{}, false
+	}
+	if d.budget -= c.w * c.h; d.budget < 0 {
+		return Result{}, false
+	}
+	s := c.sharpen(1, -1)
+	s.stretch()
+	n := s.normalize(max(6, int(0.06*float64(s.w))), 10)
+	src, err := gozxing.NewPlanarYUVLuminanceSource(n.pix, n.w, n.h, 0, 0, n.w, n.h, false)
+	if err != nil {
+		return Result{}, false
+	}
+	bmp, err := gozxing.NewBinaryBitmap(gozxing.NewHybridBinarizer(src))
+	if err != nil {
+		return Result{}, false
+	}
+	if res, err := d.qr.Decode(bmp, nil); err == nil {
+		if r, ok := d.result(res, true); ok {
+			return r, true
+		}
+	}
+	return d.decodeQRAffine(&n, bmp)
+}
+
+// qrGridTransform returns the transform from module coordinates (module (i, j) centred at
+// (i+½, j+½)) of a dim×dim symbol to crop pixels (gozxing's convention: pixel x spans
+// [x, x+1)), from the finder centres and, when found on g, the alignment pattern.
+func qrGridTransform(g *gray, tl, tr, bl gozxing.ResultPoint, module float64, dim int) (*common.PerspectiveTransform, bool) {
+	affine := detector.Detector_createTransform(tl, tr, bl, nil, dim)
+	if dim < 25 {
+		return affine, false
+	}
+	// The alignment pattern's centre is module (dim−7, dim−7): a dark centre, a light ring,
+	// a dark ring. Search ±2 modules around where the finders put it, on the grey levels.
+	c := float64(dim) - 6.5
+	pts := []float64{c, c, c + 1, c, c, c + 1}
+	affine.TransformPoints(pts)
+	ex, ey := [2]float64{pts[2] - pts[0], pts[3] - pts[1]}, [2]float64{pts[4] - pts[0], pts[5] - pts[1]}
+	best, bx, by := math.Inf(-1), 0.0, 0.0
+	for a := -2.0; a <= 2; a += 0.25 {
+		for b := -2.0; b <= 2; b += 0.25 {
+			x := pts[0] + a*ex[0] + b*ey[0] - 0.5
+			y := pts[1] + a*ex[1] + b*ey[1] - 0.5
+			var light, dark float64
+			for i := -2; i <= 2; i++ {
+				for j := -2; j <= 2; j++ {
+					v := g.at(x+float64(i)*ex[0]+float64(j)*ey[0], y+float64(i)*ex[1]+float64(j)*ey[1])
+					if max(abs(i), abs(j)) == 1 {
+						light += v
+					} else {
+						dark += v
+					}
+				}
+			}
+			// Mean of the light ring (8 modules) over the dark ones (17), with a slight
+			// preference for the predicted place.
+			if s := light/8 - dark/17 - 2*math.Hypot(a, b); s > best {
+				best, bx, by = s, x+0.5, y+0.5
+			}
+		}
+	}
+	if best <= 0 {
+		return affine, false
+	}
+	ap := detector.NewAlignmentPattern(bx, by, module)
+	return detector.Detector_createTransform(tl, tr, bl, ap, dim), true
+}
+
+func abs(i int) int {
+	if i < 0 {
+		return -i
+	}
+	return i
+}
+
+// qrLevels returns the level of each module of the dim×dim grid (row major): the mean of g
+// at nine points ±0.2 module around its centre.
+func qrLevels(g *gray, tf *common.PerspectiveTransform, dim int) []float64 {
+	pts := make([]float64, 0, 18*dim)
+	lv := make([]float64, dim*dim)
+	offs := [3]float64{0.3, 0.5, 0.7}
+	for j := range dim {
+		pts = pts[:0]
+		for i := range dim {
+			for _, dy := range offs {
+				for _, dx := range offs {
+					pts = append(pts, float64(i)+dx, float64(j)+dy)
+				}
+			}
+		}
+		tf.TransformPoints(pts)
+		for i := range dim {
+			var s float64
+			for k := range 9 {
+				p := pts[18*i+2*k:]
+				s += g.at(p[0]-0.5, p[1]-0.5)
+			}
+			lv[j*dim+i] = s / 9
+		}
+	}
+	return lv
+}
+
+// qrBits decides the modules: dark when the level is under the midpoint of the second
+// darkest and second lightest level among the modules within r of it (a QR symbol's mask
+// spreads dark and light modules evenly, so the window holds both), or, where that window's
+// range is under a quarter of the symbol's, under the symbol's midpoint. Each decision comes
+// with a confidence: the level's distance to the threshold over the window's range; 0 where
+// the window is washed out (a glare spot, a deep shadow); a third of it where the module is
+// lit well above the paper (a glare spot's halo).
+func qrBits(lv []float64, dim, r int) (dark []bool, conf []float64) {
+	sorted := slices.Clone(lv)
+	slices.Sort(sorted)
+	glo, ghi := sorted[len(sorted)/10], sorted[len(sorted)*9/10]
+	gmid := (glo + ghi) / 2
+	// Paper and ink: the median light and dark module. A module well above the paper is lit
+	// by glare, which also lightens the dark modules beside it: unsure, whatever it reads.
+	mid, _ := slices.BinarySearch(sorted, gmid)
+	ink, paper := sorted[mid/2], sorted[(mid+len(sorted))/2]
+	lit := paper + 0.25*(paper-ink)
+	dark = make([]bool, dim*dim)
+	conf = make([]float64, dim*dim)
+	for j := range dim {
+		for i := range dim {
+			// The second darkest and second lightest level of the window.
+			lo1, lo2 := math.Inf(1), math.Inf(1)
+			hi1, hi2 := math.Inf(-1), math.Inf(-1)
+			for y := max(0, j-r); y <= min(dim-1, j+r); y++ {
+				for _, v := range lv[y*dim+max(0, i-r) : y*dim+min(dim-1, i+r)+1] {
+					if v < lo1 {
+						lo1, lo2 = v, lo1
+					} else if v < lo2 {
+						lo2 = v
+					}
+					if v > hi1 {
+						hi1, hi2 = v, hi1
+					} else if v > hi2 {
+						hi2 = v
+					}
+				}
+			}
+			lo, hi := lo2, hi2
+			m := j*dim + i
+			thr := (lo + hi) / 2
+			if hi-lo < 0.25*(ghi-glo) {
+				thr = gmid
+			} else {
+				conf[m] = math.Abs(lv[m]-thr) / (hi - lo)
+				if lv[m] > lit {
+					conf[m] *= 0.3
+				}
+			}
+			dark[m] = lv[m] < thr
+		}
+	}
+	return dark, conf
+}
