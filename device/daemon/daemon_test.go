@@ -11,6 +11,7 @@ import (
 	"periph.io/x/conn/v3/gpio"
 
 	"github.com/packterm/pos/device/emulated"
+	"github.com/packterm/pos/internal/testblock"
 	"github.com/packterm/pos/validate/block"
 	"github.com/packterm/pos/validate/game"
 	"github.com/packterm/pos/validate/journal"
@@ -65,7 +66,7 @@ func TestRunOnBoard(t *testing.T) {
 
 func TestLoadDataFailsClosed(t *testing.T) {
 	dir := t.TempDir()
-	def, err := game.ParseSource([]byte(tinyDefinition))
+	def, err := game.ParseSource([]byte(testblock.Definition))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,32 +23,13 @@ import (
 	"github.com/packterm/pos/drivers/printer/printeremul"
 	"github.com/packterm/pos/drivers/scanner"
 	"github.com/packterm/pos/drivers/scanner/scanneremul"
+	"github.com/packterm/pos/internal/testblock"
 	"github.com/packterm/pos/validate/block"
 	"github.com/packterm/pos/validate/codes"
 	"github.com/packterm/pos/validate/game"
 	"github.com/packterm/pos/validate/journal"
 	"github.com/packterm/pos/validate/ledger"
 )
-
-// tinyDefinition is a feasible eight-pack game: one winning ticket per pack, lots of 3, 5, 10
-// and 30 €.
-const tinyDefinition = `{
-  "source": "test", "comment": "eight packs", "pack_price_eur": 10, "block_packs": 8, "tickets_per_pack": 8,
-  "pack": {"article": "3.1",
-    "tiers": [{"count": 1, "amount_eur": 30, "total_eur": 30}, {"count": 1, "amount_eur": 10, "total_eur": 10},
-              {"count": 5, "amount_eur": 5, "total_eur": 25}, {"count": 1, "amount_eur": 3, "total_eur": 3}],
-    "total_count": 8, "total_eur": 68, "cumulation_only_eur": [], "winners_per_pack": [1, 2, 3, 4, 5, 7], "min_eur": 3},
-  "games": [
-    {"number": 1, "article": "4.2", "name": "Le p'tit dej au caviar", "tiers": [{"count": 1, "amount_eur": 5, "total_eur": 5}], "total_count": 1, "total_eur": 5},
-    {"number": 2, "article": "4.3", "name": "Buller dans mon jacuzzi", "tiers": [{"count": 1, "amount_eur": 5, "total_eur": 5}], "total_count": 1, "total_eur": 5},
-    {"number": 3, "article": "4.4", "name": "La pause farniente", "tiers": [{"count": 1, "amount_eur": 10, "total_eur": 10}], "total_count": 1, "total_eur": 10},
-    {"number": 4, "article": "4.5", "name": "La virée shopping", "tiers": [{"count": 1, "amount_eur": 5, "total_eur": 5}], "total_count": 1, "total_eur": 5},
-    {"number": 5, "article": "4.6", "name": "Jouer avec les paparazzi", "tiers": [{"count": 1, "amount_eur": 30, "total_eur": 30}], "total_count": 1, "total_eur": 30},
-    {"number": 6, "article": "4.7", "name": "La sortie en limousine", "tiers": [{"count": 1, "amount_eur": 5, "total_eur": 5}], "total_count": 1, "total_eur": 5},
-    {"number": 7, "article": "4.8", "name": "La soirée privée", "tiers": [{"count": 1, "amount_eur": 3, "total_eur": 3}], "total_count": 1, "total_eur": 3},
-    {"number": 8, "article": "4.9", "name": "Bonus, l'after sur le yacht", "tiers": [{"count": 1, "amount_eur": 5, "total_eur": 5}], "total_count": 1, "total_eur": 5}
-  ]
-}`
 
 const (
 	testBlockNumber = 5
@@ -65,7 +46,7 @@ type testBlock struct {
 
 func newTestBlock(t testing.TB, seed byte) *testBlock {
 	t.Helper()
-	def, err := game.ParseSource([]byte(tinyDefinition))
+	def, err := game.ParseSource([]byte(testblock.Definition))
 	if err != nil {
 		t.Fatal(err)
 	}
