@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"syscall"
+
+	"github.com/packterm/pos/internal/regularfile"
 )
 
-// ErrNotRegular is returned by Load for a path that is not a regular file.
-var ErrNotRegular = errors.New("not a regular file")
+// ErrNotRegular is returned by Load for a path that is not a regular file (a FIFO, a
+// device, a socket or a directory: refused before anything is read).
+var ErrNotRegular = regularfile.ErrNotRegular
 
 // ErrTooLarge is returned by Load for a file over MaxFileSize.
 var ErrTooLarge = errors.New("file too large")
@@ -41,7 +41,7 @@ func Load(path string) (*Config, error) {
 }
 
 func readFile(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	f, size, err := regularfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
@@ -50,14 +50,11 @@ func readFile(path string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("config: %s: %w (%s)", path, ErrNotRegular, describeMode(st.Mode()))
-	}
 	if st.Mode().Perm()&0o002 != 0 {
 		return nil, fmt.Errorf("config: %s: %w (mode %04o): chmod o-w it", path, ErrWritable, st.Mode().Perm())
 	}
-	if st.Size() > MaxFileSize {
-		return nil, fmt.Errorf("config: %s: %w (%d bytes, at most %d)", path, ErrTooLarge, st.Size(), MaxFileSize)
+	if size > MaxFileSize {
+		return nil, fmt.Errorf("config: %s: %w (%d bytes, at most %d)", path, ErrTooLarge, size, MaxFileSize)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
@@ -67,20 +64,4 @@ func readFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("config: %s: %w (grew past %d bytes while read)", path, ErrTooLarge, MaxFileSize)
 	}
 	return data, nil
-}
-
-func describeMode(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	}
-	return "mode " + m.String()
 }

@@ -63,8 +63,10 @@ func kind(m fs.FileMode) string {
 		return "a FIFO"
 	case m&fs.ModeSocket != 0:
 		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
 	case m&fs.ModeDevice != 0:
-		return "a device"
+		return "a block device"
 	case m.IsDir():
 		return "a directory"
 	}
