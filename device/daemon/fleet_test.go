@@ -3,17 +3,15 @@ package daemon
 import (
 	"context"
 	"errors"
-	"io"
-	"net"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/packterm/pos/device/fleet"
+	"github.com/packterm/pos/device/fleet/fleettest"
 	"github.com/packterm/pos/device/fleet/server"
 	"github.com/packterm/pos/validate/codes"
 	"github.com/packterm/pos/validate/journal"
@@ -56,21 +54,7 @@ func newTestFleet(t *testing.T, retailers map[string]uint32) *testFleet {
 		t.Fatal(err)
 	}
 	t.Cleanup(op.Close)
-	f.js, _ = jetstream.New(op)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if f.stores, err = server.EnsureStores(ctx, f.js, 1); err != nil {
-		t.Fatal(err)
-	}
-	ready := make(chan struct{})
-	sctx, stop := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		server.NewService(op, f.stores, server.ServiceOptions{Registry: reg, Ready: ready}).Run(sctx)
-	}()
-	t.Cleanup(func() { stop(); <-done })
-	<-ready
+	f.js, f.stores = fleettest.RunService(t, op, reg)
 	return f
 }
 
@@ -106,69 +90,6 @@ func (f *testFleet) published(t *testing.T, id string) []journal.Record {
 	return out
 }
 
-// proxy is a TCP proxy we control between the terminal and the server: Block cuts every
-// connection and refuses new ones (the server out of reach), Heal lets them through.
-type proxy struct {
-	l      net.Listener
-	target string
-	mu     sync.Mutex
-	block  bool
-	conns  []net.Conn
-}
-
-func newProxy(t *testing.T, target string) *proxy {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &proxy{l: l, target: target}
-	go p.serve()
-	t.Cleanup(func() { l.Close(); p.Block() })
-	return p
-}
-
-func (p *proxy) URL() string { return "nats://" + p.l.Addr().String() }
-
-func (p *proxy) serve() {
-	for {
-		c, err := p.l.Accept()
-		if err != nil {
-			return
-		}
-		p.mu.Lock()
-		s, err := net.Dial("tcp", p.target)
-		if p.block || err != nil {
-			p.mu.Unlock()
-			c.Close()
-			if s != nil {
-				s.Close()
-			}
-			continue
-		}
-		p.conns = append(p.conns, c, s)
-		p.mu.Unlock()
-		go func() { io.Copy(s, c); s.Close() }()
-		go func() { io.Copy(c, s); c.Close() }()
-	}
-}
-
-func (p *proxy) Block() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.block = true
-	for _, c := range p.conns {
-		c.Close()
-	}
-	p.conns = nil
-}
-
-func (p *proxy) Heal() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.block = false
-}
-
 // A daemon with [fleet] url: each winner is claimed fleet-wide before it is paid (DÉJÀ
 // PAYÉ AILLEURS when another terminal holds it), journal records reach the JOURNAL stream;
 // with the server out of reach, payouts within the offline limit are paid unconfirmed and
@@ -179,7 +100,7 @@ func TestFleetOnBoard(t *testing.T) {
 	b := newBoard(t, tb)
 	b.installLedger(t, tb)
 	f := newTestFleet(t, map[string]uint32{"T-1": 1, "T-2": 1})
-	px := newProxy(t, f.srv.Addr().String())
+	px := fleettest.NewProxy(t, f.srv.Addr().String())
 	b.cfg.Fleet.URL, b.cfg.Fleet.Credentials = px.URL(), f.seeds["T-1"]
 	b.cfg.Limits.Offline = 5_00
 	o := Options{RestartQuiet: 100 * time.Millisecond, FleetStatusEvery: 200 * time.Millisecond}

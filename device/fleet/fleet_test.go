@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/packterm/pos/device/fleet"
+	"github.com/packterm/pos/device/fleet/fleettest"
 	"github.com/packterm/pos/device/fleet/server"
 	"github.com/packterm/pos/validate/journal"
 	"github.com/packterm/pos/validate/settle"
@@ -30,7 +31,7 @@ func streamRecords(t *testing.T, f *testFleet) ([]journal.Record, []server.BadMe
 func TestPublishCatchUpAndDedup(t *testing.T) {
 	f := newRegistry(t, 1)
 	f.start(t, 1, nil)
-	px := newProxy(t, f.nodes[0].Addr().String())
+	px := fleettest.NewProxy(t, f.nodes[0].Addr().String())
 	tm := f.terminal(t, "T000", px.URL(), nil)
 	waitOnline(t, tm.c)
 	ctx := context.Background()
@@ -131,7 +132,7 @@ func TestClaims(t *testing.T) {
 func TestPartitionConflict(t *testing.T) {
 	f := newRegistry(t, 2)
 	f.start(t, 1, nil)
-	px := newProxy(t, f.nodes[0].Addr().String())
+	px := fleettest.NewProxy(t, f.nodes[0].Addr().String())
 	a := f.terminal(t, "T000", f.urls[0], nil)
 	b := f.terminal(t, "T001", px.URL(), func(o *fleet.Options) { o.Timeout = 300 * time.Millisecond })
 	waitOnline(t, a.c)

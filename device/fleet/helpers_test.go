@@ -3,7 +3,6 @@ package fleet_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"path/filepath"
 	"sync"
@@ -208,69 +207,4 @@ func payout(id codes.TicketID, amount int64, unconfirmed bool) journal.Entry {
 		e.Reason = journal.ReasonUnconfirmed
 	}
 	return e
-}
-
-// proxy is a TCP proxy we control: Block cuts every connection and refuses new ones
-// (a partition), Heal lets them through again.
-type proxy struct {
-	l      net.Listener
-	target string
-	mu     sync.Mutex
-	block  bool
-	conns  []net.Conn
-}
-
-func newProxy(t testing.TB, target string) *proxy {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &proxy{l: l, target: target}
-	go p.serve()
-	t.Cleanup(func() { l.Close(); p.Block() })
-	return p
-}
-
-func (p *proxy) URL() string { return "nats://" + p.l.Addr().String() }
-
-func (p *proxy) serve() {
-	for {
-		c, err := p.l.Accept()
-		if err != nil {
-			return
-		}
-		p.mu.Lock()
-		if p.block {
-			p.mu.Unlock()
-			c.Close()
-			continue
-		}
-		s, err := net.Dial("tcp", p.target)
-		if err != nil {
-			p.mu.Unlock()
-			c.Close()
-			continue
-		}
-		p.conns = append(p.conns, c, s)
-		p.mu.Unlock()
-		go func() { io.Copy(s, c); s.Close() }()
-		go func() { io.Copy(c, s); c.Close() }()
-	}
-}
-
-func (p *proxy) Block() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.block = true
-	for _, c := range p.conns {
-		c.Close()
-	}
-	p.conns = nil
-}
-
-func (p *proxy) Heal() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.block = false
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/nats-io/nkeys"
 
 	"github.com/packterm/pos/device/fleet"
+	"github.com/packterm/pos/device/fleet/fleettest"
 	"github.com/packterm/pos/device/fleet/server"
 	"github.com/packterm/pos/validate/journal"
 )
@@ -97,21 +98,7 @@ func newJWTFleet(t *testing.T, terminals ...string) *jwtFleet {
 		t.Fatal(err)
 	}
 	t.Cleanup(op.Close)
-	f.js, _ = jetstream.New(op)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if f.stores, err = server.EnsureStores(ctx, f.js, 1); err != nil {
-		t.Fatal(err)
-	}
-	ready := make(chan struct{})
-	sctx, stop := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		server.NewService(op, f.stores, server.ServiceOptions{Registry: reg, Ready: ready}).Run(sctx)
-	}()
-	t.Cleanup(func() { stop(); <-done })
-	<-ready
+	f.js, f.stores = fleettest.RunService(t, op, reg)
 	return f
 }
 
