@@ -2,6 +2,7 @@ package fleet_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"path/filepath"
@@ -207,4 +208,21 @@ func payout(id codes.TicketID, amount int64, unconfirmed bool) journal.Entry {
 		e.Reason = journal.ReasonUnconfirmed
 	}
 	return e
+}
+
+// wantViolations waits up to within for n permission violations reported on perm (the
+// connection's error handler) and fails on any other error or on fewer.
+func wantViolations(t *testing.T, perm <-chan error, n int, within time.Duration) {
+	t.Helper()
+	deadline := time.After(within)
+	for got := 0; got < n; got++ {
+		select {
+		case err := <-perm:
+			if !errors.Is(err, nats.ErrPermissionViolation) {
+				t.Fatalf("want a permissions violation, got %v", err)
+			}
+		case <-deadline:
+			t.Fatalf("%d permission violations, want %d", got, n)
+		}
+	}
 }

@@ -164,18 +164,7 @@ func TestOperatorModeCreds(t *testing.T) {
 	nc.Subscribe(fleet.InboxPrefix+"T001.>", func(*nats.Msg) {})
 	nc.Subscribe("journal.>", func(*nats.Msg) {})
 	nc.Flush()
-	got := 0
-	for deadline := time.After(3 * time.Second); got < 5; {
-		select {
-		case err := <-perm:
-			if !errors.Is(err, nats.ErrPermissionViolation) {
-				t.Fatalf("want a permissions violation, got %v", err)
-			}
-			got++
-		case <-deadline:
-			t.Fatalf("%d permission violations, want 5", got)
-		}
-	}
+	wantViolations(t, perm, 5, 3*time.Second)
 	// The fleet client told it is T001 but holding T000's credentials: no claim goes through.
 	posing := f.terminal(t, "T001", f.creds["T000"])
 	time.Sleep(200 * time.Millisecond)

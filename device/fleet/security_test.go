@@ -49,18 +49,7 @@ func TestCannotPoseAsAnother(t *testing.T) {
 	nc.Subscribe(fleet.InboxPrefix+"T001.>", func(*nats.Msg) {})
 	nc.Subscribe("journal.>", func(*nats.Msg) {})
 	nc.Flush()
-	got := 0
-	for deadline := time.After(2 * time.Second); got < 4; {
-		select {
-		case err := <-perm:
-			if !errors.Is(err, nats.ErrPermissionViolation) {
-				t.Fatalf("want a permissions violation, got %v", err)
-			}
-			got++
-		case <-deadline:
-			t.Fatalf("%d permission violations, want 4", got)
-		}
-	}
+	wantViolations(t, perm, 4, 2*time.Second)
 	if e, err := f.stores.Claims.Get(context.Background(), fleet.ClaimKey(ticketN(8))); err == nil {
 		t.Fatalf("claim stored: %s", e.Value())
 	}
