@@ -96,7 +96,14 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 		}
 	}
 	if f.maintenance != "" {
-		if err := emulatedMaintenance(ctx, f, dir, cfg, log, stderr); err != nil {
+		mctx, stopLink := context.WithCancel(ctx)
+		wait, err := emulatedMaintenance(mctx, f, dir, cfg, log, stderr)
+		if wait != nil {
+			defer func() { stopLink(); wait() }()
+		} else {
+			stopLink()
+		}
+		if err != nil {
 			return fail(err)
 		}
 	}

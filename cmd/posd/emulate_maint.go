@@ -21,19 +21,20 @@ import (
 // configuration's), firmware signed by a key of the configuration's [keys] firmware into
 // slots under DIR/maint/slots, provisioned files verified as posd verifies them into
 // DIR/maint. The emulated terminal keeps running on its block: the files are there to
-// inspect or to pass back with --ledger and --packs.
-func emulatedMaintenance(ctx context.Context, f flags, dir string, cfg config.Config, log *slog.Logger, stderr io.Writer) error {
+// inspect or to pass back with --ledger and --packs. Once it listens, it returns a wait
+// that returns when the link has stopped (after ctx ended).
+func emulatedMaintenance(ctx context.Context, f flags, dir string, cfg config.Config, log *slog.Logger, stderr io.Writer) (wait func(), err error) {
 	pub := f.pub
 	if pub == "" {
 		d, err := emulated.LoadDemo(filepath.Join(dir, "demo"), demoBlock)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		pub = d.Pub
 	}
 	retailer, err := strconv.ParseUint(cfg.RetailerID, 10, 32)
 	if err != nil {
-		return fmt.Errorf("maintenance link: retailer %q: %w", cfg.RetailerID, err)
+		return nil, fmt.Errorf("maintenance link: retailer %q: %w", cfg.RetailerID, err)
 	}
 	mdir := filepath.Join(dir, "maint")
 	keys := filepath.Join(mdir, "operator.pub")
@@ -48,10 +49,12 @@ func emulatedMaintenance(ctx context.Context, f flags, dir string, cfg config.Co
 		Logger: log,
 	})
 	if err != nil {
-		return fmt.Errorf("maintenance link: %w (give --token-sha256, or --config with [technician] token_sha256)", err)
+		return nil, fmt.Errorf("maintenance link: %w (give --token-sha256, or --config with [technician] token_sha256)", err)
 	}
 	ready := make(chan error, 1)
+	done := make(chan struct{})
 	go func() {
+		defer close(done)
 		err := maint.Serve(ctx, srv, f.maintenance, maint.DefaultBaud, log, func(addr string) {
 			fmt.Fprintf(stderr, "posd: maintenance link on %s (files into %s)\n", addr, mdir)
 			ready <- nil
@@ -61,10 +64,11 @@ func emulatedMaintenance(ctx context.Context, f flags, dir string, cfg config.Co
 			log.Error("posd: maintenance link stopped", "err", err)
 		}
 	}()
+	wait = func() { <-done }
 	select {
 	case err := <-ready:
-		return err
+		return wait, err
 	case <-ctx.Done():
-		return nil
+		return wait, nil
 	}
 }

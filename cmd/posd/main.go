@@ -39,6 +39,7 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	stdout, stderr = &lockedWriter{w: stdout}, &lockedWriter{w: stderr}
 	var f flags
 	fs := flag.NewFlagSet("posd", flag.ContinueOnError)
 	fs.SetOutput(stderr)
