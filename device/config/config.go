@@ -50,6 +50,7 @@ type Scanner struct {
 	Suffix scanner.Suffix // [scanner] suffix: "CR" (default; also "ENTER"), "LF", "CRLF" or "TAB"
 	AIM    bool           // [scanner] aim: lines start with an AIM identifier (default false)
 	Input  string         // [scanner] input: evdev device of a keyboard-wedge scanner, instead of port
+	Keymap scanner.Keymap // [scanner] keymap: the layout a keyboard-wedge scanner types with, "us" (default) or "fr"
 }
 
 // Printer is the ESC/POS receipt printer.

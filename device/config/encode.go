@@ -37,6 +37,7 @@ type file struct {
 		Suffix string `toml:"suffix"`
 		AIM    bool   `toml:"aim"`
 		Input  string `toml:"input"`
+		Keymap string `toml:"keymap"`
 	} `toml:"scanner"`
 	Printer struct {
 		Port     string `toml:"port"`
@@ -82,6 +83,7 @@ func (c *Config) Encode(w io.Writer) error {
 	f.Display.Size = displayString(c.Display)
 	s := &f.Scanner
 	s.Port, s.Baud, s.AIM, s.Input = c.Scanner.Port, c.Scanner.Baud, c.Scanner.AIM, c.Scanner.Input
+	s.Keymap = c.Scanner.Keymap.String()
 	if c.Scanner.Suffix >= scanner.CR && c.Scanner.Suffix <= scanner.Tab {
 		s.Suffix = c.Scanner.Suffix.String()
 	} else {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/packterm/pos/drivers/scanner"
 )
 
 // want is one expected problem: its line, its key and part of its message.
@@ -37,7 +39,7 @@ func TestProblemKinds(t *testing.T) {
 		full bool // doc is the whole file, not what follows minimal
 	}{
 		{"unknown key, near", "[keys]\noperator = [\"/k.pub\"]\n[terminal]\nid = \"T-1\"\nretailer = 1\nretailr_name = \"x\"", []want{{6, "terminal.retailr_name", "did you mean retailer_name?"}}, true},
-		{"unknown key, far", "[scanner]\nspeed = 9600", []want{{7, "scanner.speed", "(keys: port, baud, suffix, aim, input)"}}, false},
+		{"unknown key, far", "[scanner]\nspeed = 9600", []want{{7, "scanner.speed", "(keys: port, baud, suffix, aim, input, keymap)"}}, false},
 		{"key of another table", "[display]\nbaud = 9600", []want{{7, "display.baud", "did you mean scanner.baud or printer.baud?"}}, false},
 		{"key above every table", "", nil, false}, // placeholder replaced below
 		{"unknown table, near", "[dispaly]\nsize = \"16x2\"", []want{{6, "dispaly", "did you mean [display]?"}}, false},
@@ -71,8 +73,10 @@ func TestProblemKinds(t *testing.T) {
 		{"pins not a table", "[board]\npins = \"GPIO26\"", []want{{7, "board.pins", "want a table [board.pins]"}}, false},
 		{"unknown display size", "[display]\nsize = \"40x2\"", []want{{7, "display.size", `unknown display size "40x2"`}}, false},
 		{"unknown suffix", "[scanner]\nsuffix = \"ESC\"", []want{{7, "scanner.suffix", `unknown suffix "ESC"`}}, false},
+		{"unknown keymap", "[scanner]\nkeymap = \"dvorak\"", []want{{7, "scanner.keymap", `unknown keymap "dvorak": want "us" (QWERTY) or "fr" (AZERTY)`}}, false},
 		{"odd baud", "[scanner]\nbaud = 14400", []want{{7, "scanner.baud", "not a standard rate"}}, false},
 		{"huge baud", "[scanner]\nbaud = 99999999999", []want{{7, "scanner.baud", "out of range"}}, false},
+		{"keyboard scanner, relative path", "[scanner]\nport = \"\"\ninput = \"input/event0\"", []want{{8, "scanner.input", "not absolute"}}, false},
 		{"two scanners", "[scanner]\nport = \"/dev/ttyS0\"\ninput = \"/dev/input/event0\"", []want{{8, "scanner.input", "not both"}}, false},
 		{"no scanner", "[scanner]\nport = \"\"", []want{{7, "scanner.port", "required"}}, false},
 		{"relative path", "[printer]\nport = \"ttyUSB0\"", []want{{7, "printer.port", `path "ttyUSB0" is not absolute`}}, false},
@@ -260,5 +264,16 @@ func TestProblemString(t *testing.T) {
 	e := Errors{{Line: 1, Msg: "a"}, {Line: 2, Msg: "b"}}
 	if got := fmt.Sprint(error(&e)); got != "line 1: a\nline 2: b" {
 		t.Errorf("Errors.Error() = %q", got)
+	}
+}
+
+// A keyboard scanner is named as in /dev/input/by-id, with its layout.
+func TestKeyboardScannerByName(t *testing.T) {
+	c, err := Parse([]byte(minimal + "[scanner]\ninput = \"usb-Datalogic_Gryphon-event-kbd\"\nkeymap = \"AZERTY\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Scanner.Input != "usb-Datalogic_Gryphon-event-kbd" || c.Scanner.Port != "" || c.Scanner.Keymap != scanner.KeymapFR {
+		t.Errorf("scanner %+v", c.Scanner)
 	}
 }

@@ -42,6 +42,7 @@ var fields = []field{
 	{"scanner", "suffix", decodeSuffix},
 	{"scanner", "aim", boolean(func(c *Config) *bool { return &c.Scanner.AIM })},
 	{"scanner", "input", str(func(c *Config) *string { return &c.Scanner.Input })},
+	{"scanner", "keymap", decodeKeymap},
 
 	{"printer", "port", str(func(c *Config) *string { return &c.Printer.Port })},
 	{"printer", "baud", integer(func(c *Config) *int { return &c.Printer.Baud })},
@@ -222,6 +223,19 @@ func decodeSuffix(c *Config, v any) string {
 		return fmt.Sprintf(`unknown suffix %q: want "CR" (or "ENTER"), "LF", "CRLF" or "TAB"`, s)
 	}
 	c.Scanner.Suffix = sfx
+	return ""
+}
+
+func decodeKeymap(c *Config, v any) string {
+	s, ok := v.(string)
+	if !ok {
+		return wrongType(`"us" or "fr"`, v)
+	}
+	km, err := scanner.ParseKeymap(s)
+	if err != nil {
+		return fmt.Sprintf(`unknown keymap %q: want "us" (QWERTY) or "fr" (AZERTY)`, s)
+	}
+	c.Scanner.Keymap = km
 	return ""
 }
 

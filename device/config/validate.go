@@ -174,8 +174,8 @@ func (c *Config) checkScanner(add func(key, msg string), addAlt func(key, alt, m
 			add("scanner.port", err.Error())
 		}
 	}
-	if s.Input != "" {
-		if err := checkPath(s.Input); err != nil {
+	if s.Input != "" && (strings.Contains(s.Input, "/") || strings.IndexByte(s.Input, 0) >= 0) {
+		if err := checkPath(s.Input); err != nil { // else a name in /dev/input/by-id
 			add("scanner.input", err.Error())
 		}
 	}

@@ -168,12 +168,9 @@ func (d *run) openDevices() error {
 	if err != nil {
 		return err
 	}
-	sport, err := serialport.Open(serialport.Config{Path: cfg.Scanner.Port, Baud: cfg.Scanner.Baud, Logger: d.log})
-	if err != nil {
+	if err := d.openScanner(); err != nil {
 		return err
 	}
-	d.onClose(sport.Close)
-	d.sc = scanner.NewSerial(sport, scanner.Config{Suffix: cfg.Scanner.Suffix, AIM: cfg.Scanner.AIM, Logger: d.log})
 	d.t, err = terminal.New(terminal.Config{
 		Terminal: cfg.TerminalID, RetailerName: cfg.RetailerName, PerTicket: cfg.Limits.PerTicket, PerDay: cfg.Limits.PerDay,
 		OfflineLimit: cfg.Limits.Offline, StateDir: filepath.Join(cfg.DataDir, "state"), UnlockTokenSHA256: cfg.Technician.TokenSHA256, Logger: d.log,
@@ -185,6 +182,30 @@ func (d *run) openDevices() error {
 	if cfg.Language != "" && cfg.Language != "fr" {
 		d.log.Warn("posd: only French retailer texts exist; configured language ignored", "language", cfg.Language)
 	}
+	return nil
+}
+
+// openScanner opens the scanner: a USB keyboard-wedge scanner through evdev when [scanner]
+// input names one (grabbed, typed with [scanner] keymap, reopened by name when unplugged),
+// else the serial port.
+func (d *run) openScanner() error {
+	s := d.cfg.Scanner
+	sc := scanner.Config{Suffix: s.Suffix, AIM: s.AIM, Logger: d.log}
+	if s.Input != "" {
+		kb, err := scanner.NewKeyboard(scanner.KeyboardConfig{Input: s.Input, Keymap: s.Keymap, Clock: d.clock, Logger: d.log})
+		if err != nil {
+			return err
+		}
+		d.onClose(kb.Close)
+		d.sc = scanner.NewKeyboardScanner(kb, sc)
+		return nil
+	}
+	port, err := serialport.Open(serialport.Config{Path: s.Port, Baud: s.Baud, Logger: d.log})
+	if err != nil {
+		return err
+	}
+	d.onClose(port.Close)
+	d.sc = scanner.NewSerial(port, sc)
 	return nil
 }
 

@@ -21,93 +21,14 @@ import (
 //
 // Events carry MSC_SCAN and SYN_REPORT as a real USB keyboard's do, 4 ms apart.
 type keyScript struct {
-	keymap Keymap
+	typist Typist
 	suffix Suffix
-	events []InputEvent
 	want   []string // "" marks a discarded line
 }
 
 var namedKeys = map[string]uint16{"ENTER": keyEnter, "TAB": keyTab, "KPENTER": keyKPEnter, "CAPSLOCK": keyCapsLock,
 	"F1": 59, "ESC": 1, "KP1": 79, "SHIFT": keyLeftShift, "]": 27}
 
-const evMsc, mscScan = 0x04, 0x04
-
-type recorder struct {
-	ks   *keyScript
-	t    int64 // µs
-	caps bool
-}
-
-func (r *recorder) ev(typ, code uint16, value int32) {
-	r.ks.events = append(r.ks.events, InputEvent{Sec: 1_700_000_000 + r.t/1e6, Usec: r.t % 1e6, Type: typ, Code: code, Value: value})
-}
-
-func (r *recorder) edge(code uint16, value int32) {
-	r.ev(evMsc, mscScan, int32(0x70000+int32(code)))
-	r.ev(evKey, code, value)
-	r.ev(evSyn, 0, 0)
-	r.t += 4000
-}
-
-func (r *recorder) tap(code uint16, mods ...uint16) {
-	for _, m := range mods {
-		r.edge(m, keyPressed)
-	}
-	r.edge(code, keyPressed)
-	r.edge(code, keyReleased)
-	for _, m := range mods {
-		r.edge(m, keyReleased)
-	}
-}
-
-// find returns the main-block key (lowest code first, no keypad) and level typing c on the
-// script's keymap.
-func (r *recorder) find(c rune) (code uint16, level int, ok bool) {
-	for level := range 3 {
-		for code := uint16(1); code < 128; code++ {
-			kc, ok := r.ks.keymap.keys()[code]
-			if !ok || (code >= 55 && code != 57 && code != 86) {
-				continue
-			}
-			if kc[level] == c && !(level < 2 && r.ks.keymap.dead(code, level)) {
-				return code, level, true
-			}
-		}
-	}
-	return 0, 0, false
-}
-
-func (r *recorder) typeRune(c rune) error {
-	for d, comp := range deadKeys {
-		for base, out := range comp {
-			if out == c && r.ks.keymap == KeymapFR {
-				level := 0
-				if d == '¨' {
-					level = 1
-				}
-				r.press(keyLeftBrace, level, false)
-				return r.typeRune(base)
-			}
-		}
-	}
-	code, level, ok := r.find(c)
-	if !ok {
-		return fmt.Errorf("%q not on the %v keymap", c, r.ks.keymap)
-	}
-	r.press(code, level, r.ks.keymap.keys()[code].letter())
-	return nil
-}
-
-func (r *recorder) press(code uint16, level int, letter bool) {
-	switch {
-	case level == 2:
-		r.tap(code, keyRightAlt)
-	case (level == 1) != (r.caps && letter):
-		r.tap(code, keyLeftShift)
-	default:
-		r.tap(code)
-	}
-}
 
 func keyCode(name string) (uint16, error) {
 	if c, ok := namedKeys[name]; ok {
@@ -119,7 +40,7 @@ func keyCode(name string) (uint16, error) {
 
 func parseScript(src string) (*keyScript, error) {
 	ks := &keyScript{}
-	r := &recorder{ks: ks}
+	r := &ks.typist
 	sc := bufio.NewScanner(strings.NewReader(src))
 	for ln := 1; sc.Scan(); ln++ {
 		line := sc.Text()
@@ -128,25 +49,18 @@ func parseScript(src string) (*keyScript, error) {
 		switch verb {
 		case "", "#":
 		case "keymap":
-			ks.keymap, err = ParseKeymap(arg)
+			r.Keymap, err = ParseKeymap(arg)
 		case "suffix":
 			ks.suffix, err = ParseSuffix(arg)
 		case "type":
-			for _, c := range arg {
-				if err = r.typeRune(c); err != nil {
-					break
-				}
-			}
+			err = r.Type(arg)
 		case "key", "ctrl":
 			var code uint16
 			if code, err = keyCode(arg); err == nil {
 				if verb == "ctrl" {
-					r.tap(code, keyLeftCtrl)
+					r.Key(code, keyLeftCtrl)
 				} else {
-					r.tap(code)
-				}
-				if code == keyCapsLock {
-					r.caps = !r.caps
+					r.Key(code)
 				}
 			}
 		case "hold":
@@ -189,10 +103,4 @@ func parseScript(src string) (*keyScript, error) {
 }
 
 // record encodes the script's events for a word size.
-func (ks *keyScript) record(word int) []byte {
-	var b []byte
-	for _, e := range ks.events {
-		b = AppendEvent(b, word, e)
-	}
-	return b
-}
+func (ks *keyScript) record(word int) []byte { return ks.typist.Record(word) }

@@ -21,7 +21,7 @@ func decodeAll(t testing.TB, rec []byte, word int, ks *keyScript, chunk int) []s
 	if err != nil {
 		t.Fatal(err)
 	}
-	keys := NewKeyDecoder(ks.keymap)
+	keys := NewKeyDecoder(ks.typist.Keymap)
 	fr := NewFramer(ks.suffix, 512)
 	var got []string
 	var evs []InputEvent
@@ -112,7 +112,7 @@ func TestEvdevLayoutsAgree(t *testing.T) {
 	}
 	// The keys of a US scanner read with the AZERTY keymap are not the code.
 	us, _ := parseScript("keymap us\ntype " + code + "\nkey ENTER\n")
-	us.keymap = KeymapFR
+	us.typist.Keymap = KeymapFR
 	if got := decodeAll(t, us.record(8), 8, us, 1<<20); len(got) == 1 && got[0] == code {
 		t.Fatal("keymap ignored")
 	}
