@@ -29,7 +29,6 @@ type keyScript struct {
 var namedKeys = map[string]uint16{"ENTER": keyEnter, "TAB": keyTab, "KPENTER": keyKPEnter, "CAPSLOCK": keyCapsLock,
 	"F1": 59, "ESC": 1, "KP1": 79, "SHIFT": keyLeftShift, "]": 27}
 
-
 func keyCode(name string) (uint16, error) {
 	if c, ok := namedKeys[name]; ok {
 		return c, nil
