@@ -44,8 +44,8 @@ var readFloor = map[string]map[Format]float64{
 // fewer than gozxing alone or zbarimg, in total and in every distortion class; a read of
 // another text fails at once.
 func TestCameraFrameSet(t *testing.T) {
-	if testing.Short() {
-		t.Skip("camera frame set skipped in -short mode")
+	if testing.Short() || raceEnabled {
+		t.Skip("camera frame set skipped in -short mode and under -race")
 	}
 	needZint(t)
 	per := 10
@@ -92,8 +92,8 @@ func checkSet(t *testing.T, set string, f Format, out []frameOutcome) {
 // yield a code, every symbology enabled and ITF of any length: a false read reaches the
 // terminal as a scan.
 func TestCameraClutterReadsNothing(t *testing.T) {
-	if testing.Short() {
-		t.Skip("camera clutter skipped in -short mode")
+	if testing.Short() || raceEnabled {
+		t.Skip("camera clutter skipped in -short mode and under -race")
 	}
 	needZint(t)
 	n := 110
@@ -132,8 +132,8 @@ func TestCameraClutterReadsNothing(t *testing.T) {
 // gets the frame turned by 90°), and no angle reads more than two frames fewer than another:
 // no orientation is favoured.
 func TestCameraRightAngles(t *testing.T) {
-	if testing.Short() {
-		t.Skip("camera frames skipped in -short mode")
+	if testing.Short() || raceEnabled {
+		t.Skip("camera frames skipped in -short mode and under -race")
 	}
 	needZint(t)
 	d := NewDecoder(Options{Formats: AllFormats, ITFLengths: []int{14}})

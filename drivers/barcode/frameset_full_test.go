@@ -16,8 +16,8 @@ import (
 // QR: QR must read about as often, a point less at most (the choice of symbology,
 // docs/codes.md).
 func TestFrameSet(t *testing.T) {
-	if testing.Short() {
-		t.Skip("full frame set skipped in -short mode (TestFramesSmoke covers it)")
+	if testing.Short() || raceEnabled {
+		t.Skip("full frame set skipped in -short mode and under -race (TestFramesSmoke covers it)")
 	}
 	n := 150
 	if fullSets() {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package barcode
+
+const raceEnabled = false
