@@ -77,6 +77,18 @@ func firmwareSlots(t *testing.T, k bundletest.Key, version string) (*slot.Store,
 	return store, bootAsPosboot(t, store, root)
 }
 
+// committedSlots is firmwareSlots with the installed slot marked good: the terminal runs
+// a committed firmware.
+func committedSlots(t *testing.T, k bundletest.Key, version string) (*slot.Store, *slot.Booted) {
+	t.Helper()
+	store, booted := firmwareSlots(t, k, version)
+	if err := store.MarkGood(); err != nil {
+		t.Fatal(err)
+	}
+	booted.Trial = false
+	return store, booted
+}
+
 // bootAsPosboot does what posboot does before it execs posd: Boot (count the start, maybe
 // roll back), then the slot's environment, read back by slot.BootedFromEnv as posd does.
 func bootAsPosboot(t *testing.T, store *slot.Store, root string) *slot.Booted {
@@ -114,11 +126,7 @@ func TestProvisionOverTheLink(t *testing.T) {
 	tb := newTestBlock(t, 6)
 	b := newBoard(t, tb)
 	fw := bundletest.NewKey()
-	store, booted := firmwareSlots(t, fw, "1.0.0")
-	if err := store.MarkGood(); err != nil {
-		t.Fatal(err)
-	}
-	booted.Trial = false
+	store, booted := committedSlots(t, fw, "1.0.0")
 	b.cfg.Maintenance = "tcp:" + freeAddr(t)
 	b.cfg.Keys.Firmware = []string{writeFirmwarePub(t, fw)}
 	o := Options{Booted: booted, RestartQuiet: 300 * time.Millisecond}
@@ -183,11 +191,7 @@ func TestFirmwareOverTheLink(t *testing.T) {
 	b := newBoard(t, tb)
 	b.installLedger(t, tb)
 	fw := bundletest.NewKey()
-	store, booted := firmwareSlots(t, fw, "1.0.0")
-	if err := store.MarkGood(); err != nil {
-		t.Fatal(err)
-	}
-	booted.Trial = false
+	store, booted := committedSlots(t, fw, "1.0.0")
 	b.cfg.Maintenance = "tcp:" + freeAddr(t)
 	b.cfg.Keys.Firmware = []string{writeFirmwarePub(t, fw)}
 	o := Options{Booted: booted, RestartQuiet: 200 * time.Millisecond}
@@ -230,9 +234,7 @@ func TestMaintenanceFailsClosed(t *testing.T) {
 	tb := newTestBlock(t, 8)
 	b := newBoard(t, tb)
 	fw := bundletest.NewKey()
-	store, booted := firmwareSlots(t, fw, "1.0.0")
-	store.MarkGood()
-	booted.Trial = false
+	store, booted := committedSlots(t, fw, "1.0.0")
 	b.cfg.Maintenance = "tcp:" + freeAddr(t)
 	d := b.start(t, Options{Booted: booted})
 	target := FirmwareTarget("rpi")
