@@ -708,6 +708,16 @@ func (d *Decoder) decodeMatrix(g *gray, r region, magnified bool) (Result, bool)
 		if res, ok := d.decode2D(&n, true); ok {
 			return res, true
 		}
+		// A faint symbol (found over the lower floor only) through our DataMatrix reader
+		// too: equalised, its ink stands out of the paper's noise.
+		if r.faint {
+			if res, ok := d.decodeDM(dmCrop(&n, func(k float64) gray {
+				c := crop(k)
+				return c.normalize(max(6, int(0.06*float64(c.w))), 10)
+			}, s)); ok {
+				return res, true
+			}
+		}
 		// Over about one module and a half: a glare spot's halo, a steep shadow.
 		n = c.normalize(max(4, int(0.03*float64(c.w))), 10)
 		return d.decode2D(&n, true)
