@@ -54,6 +54,9 @@ type Decoder struct {
 	dmDec   *dmdecoder.Decoder
 	row     *gozxing.BitArray
 	budget  int // crop pixels left for the 2D readers in this frame
+	// qrFinders is set when decodeQRAffine found three finder patterns that make a QR
+	// symbol's grid (whether or not it read).
+	qrFinders bool
 }
 
 type rowDecoder interface {
@@ -147,16 +150,24 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 	return nil
 }
 
-// scanLevel locates candidates on pyramid level l and tries them: cheap attempts on every
-// candidate first, best first; the costly magnified matrix crops only when those fail. A
-// linear candidate that does not read on a reduced level is read again one level finer
-// (bars reduced to a pixel or less). It reports whether anything read and whether emit
-// asked to stop.
+// scanLevel locates candidates on pyramid level l and tries them in passes, cheapest first:
+// every linear candidate and the plain crop of every matrix candidate, best first; then the
+// matrix candidates' contrast-equalised crops; then the costly magnified crops of the best
+// one (matrixPass). A linear candidate that does not read on a reduced level is read again
+// one level finer (bars reduced to a pixel or less). It reports whether anything read and
+// whether emit asked to stop.
 func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found, stop bool) {
 	g := pyr.level(l)
 	regions := locate(g)
 	read := make([]bool, len(regions))
-	for stage := range 2 {
+	crops := make([]*gray, len(regions)) // plain matrix crops, kept for the equalised pass
+	bestMatrix := 0.0
+	for _, r := range regions {
+		if !r.linear {
+			bestMatrix = max(bestMatrix, r.score)
+		}
+	}
+	for pass := range matrixPasses {
 		tried1D, tried2D := 0, 0
 		for i, r := range regions {
 			if read[i] {
@@ -164,16 +175,18 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 			}
 			var res Result
 			var ok bool
-			if r.linear && stage == 0 && d.opt.Formats&OneD != 0 && tried1D < 4 {
+			if r.linear && pass == plainPass && d.opt.Formats&OneD != 0 && tried1D < 4 {
 				tried1D++
 				res, ok = d.decodeLinear(g, r)
 				if !ok && l > 0 {
 					res, ok = d.decodeLinear(pyr.level(l-1), r.scaled(2))
 				}
 			}
-			if !r.linear && d.opt.Formats&TwoD != 0 && tried2D < 4-3*stage {
+			// A matrix candidate an order of magnitude less symbol-like than the best is
+			// clutter (the symbols of the tuning frames that read scored ≥ 0.2 of the best).
+			if !r.linear && d.opt.Formats&TwoD != 0 && tried2D < pass.candidates() && r.score >= minMatrixScore*bestMatrix {
 				tried2D++
-				res, ok = d.decodeMatrix(g, r, stage == 1)
+				res, ok = d.decodeMatrix(g, r, pass, &crops[i])
 			}
 			if ok {
 				read[i], found = true, true
@@ -676,51 +689,61 @@ func (d *Decoder) result(r *gozxing.Result, located bool) (Result, bool) {
 	return Result{Text: r.GetText(), Symbology: sym, Format: f, Located: located}, true
 }
 
+// matrixPass is one pass of scanLevel over the matrix candidates.
+type matrixPass int
+
+const (
+	plainPass     matrixPass = iota // the upright crop: QR (gozxing, then our sampler), our DataMatrix reader
+	equalisedPass                   // the crop with its local contrast equalised, to gozxing's 2D readers
+	magnifiedPass                   // faint QR, then small symbols magnified (the best candidate only)
+	matrixPasses
+)
+
+// candidates is the number of matrix candidates a pass tries, best first.
+func (p matrixPass) candidates() int {
+	if p == magnifiedPass {
+		return 1
+	}
+	return 4
+}
+
 // decodeMatrix resamples a matrix candidate upright (module grid on the axes), with a
 // margin for the quiet zone, then runs gozxing's QR and DataMatrix readers on that crop
-// alone: first at about 240 pixels; then, for small or soft symbols, magnified 4× (gozxing's
+// alone, as the pass says: the plain crop at about 240 pixels (kept in *plain for the next
+// pass), its local contrast equalised, or, for small or soft symbols, magnified 4× (gozxing's
 // binarizer and finder-pattern search want modules several pixels wide), plain and sharpened
 // (unsharp mask over about two source pixels) against lens blur.
-func (d *Decoder) decodeMatrix(g *gray, r region, magnified bool) (Result, bool) {
+func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, plain **gray) (Result, bool) {
 	s, k0 := cropSpan(r)
 	k1 := min(4, 640/(2*s))
 	crop := func(k float64) gray { return matrixCropAt(g, r, s, k) }
 	if 2*s*k0 < 24 || 2*s > 1200 {
 		return Result{}, false
 	}
-	if g.neighbourCorr(int(r.cx-s), int(r.cy-s), int(r.cx+s), int(r.cy+s)) < minNeighbourCorr {
-		return Result{}, false // sensor noise, not print
-	}
-	if !magnified {
+	if *plain == nil {
+		if g.neighbourCorr(int(r.cx-s), int(r.cy-s), int(r.cx+s), int(r.cy+s)) < minNeighbourCorr {
+			return Result{}, false // sensor noise, not print
+		}
 		c := crop(k0)
-		// QR first (gozxing's finder search fails fast on other crops), then our
-		// DataMatrix reader (dm_*.go); gozxing's DataMatrix detector gets the
-		// contrast-equalised crops below.
-		if res, ok := d.decode2DOnly(&c, QRCode); ok {
+		*plain = &c
+	}
+	c := *plain
+	switch pass {
+	case plainPass:
+		// QR first (gozxing's finder search fails fast on other crops), then, unless
+		// three QR finder patterns were found, our DataMatrix reader (dm_*.go, the
+		// costlier); gozxing's DataMatrix detector gets the contrast-equalised crops of
+		// the next pass.
+		d.qrFinders = false
+		if res, ok := d.decode2DOnly(c, QRCode); ok {
 			return res, true
 		}
-		if res, ok := d.decodeDM(dmCrop(&c, crop, s)); ok {
-			return res, true
+		if d.qrFinders {
+			return Result{}, false // a QR symbol that did not read yet: not a DataMatrix one
 		}
-		// Local contrast equalised over about three modules' worth of crop: faded print,
-		// grey ink, a shadow edge across the symbol.
-		n := c.normalize(max(6, int(0.06*float64(c.w))), 10)
-		if res, ok := d.decode2D(&n, true); ok {
-			return res, true
-		}
-		// A faint symbol (found over the lower floor only) through our DataMatrix reader
-		// too: equalised, its ink stands out of the paper's noise.
-		if r.faint {
-			if res, ok := d.decodeDM(dmCrop(&n, func(k float64) gray {
-				c := crop(k)
-				return c.normalize(max(6, int(0.06*float64(c.w))), 10)
-			}, s)); ok {
-				return res, true
-			}
-		}
-		// Over about one module and a half: a glare spot's halo, a steep shadow.
-		n = c.normalize(max(4, int(0.03*float64(c.w))), 10)
-		return d.decode2D(&n, true)
+		return d.decodeDM(dmCrop(c, crop, s))
+	case equalisedPass:
+		return d.decodeEqualised(c, r, s, crop)
 	}
 	// Faint QR ink under sensor noise (qr_grid.go): on the best candidate only, with the
 	// costly attempts.
@@ -734,19 +757,45 @@ func (d *Decoder) decodeMatrix(g *gray, r region, magnified bool) (Result, bool)
 	if 2*s > 320 || max(r.halfU, r.halfV) > 1.8*min(r.halfU, r.halfV) {
 		return Result{}, false
 	}
-	c := crop(k1)
+	m := crop(k1)
 	if k1 > k0*1.2 {
-		if res, ok := d.decode2D(&c, true); ok {
+		if res, ok := d.decode2D(&m, true); ok {
 			return res, true
 		}
 	}
-	c = c.sharpen(max(1, int(2*k1)), 1.5)
-	if res, ok := d.decode2D(&c, true); ok {
+	m = m.sharpen(max(1, int(2*k1)), 1.5)
+	if res, ok := d.decode2D(&m, true); ok {
 		return res, true
 	}
 	// A global threshold sometimes holds where the local one breaks up soft modules.
-	return d.decode2DWith(&c, true, gozxing.NewGlobalHistgramBinarizer)
+	return d.decode2DWith(&m, true, gozxing.NewGlobalHistgramBinarizer)
 }
+
+// decodeEqualised reads a matrix candidate's crop c with its local contrast equalised over
+// about three modules' worth of crop (faded print, grey ink, a shadow edge across the
+// symbol), then over about one module and a half (a glare spot's halo, a steep shadow).
+func (d *Decoder) decodeEqualised(c *gray, r region, s float64, crop func(k float64) gray) (Result, bool) {
+	n := c.normalize(max(6, int(0.06*float64(c.w))), 10)
+	if res, ok := d.decode2D(&n, true); ok {
+		return res, true
+	}
+	// A faint symbol (found over the lower floor only) through our DataMatrix reader
+	// too: equalised, its ink stands out of the paper's noise.
+	if r.faint {
+		if res, ok := d.decodeDM(dmCrop(&n, func(k float64) gray {
+			c := crop(k)
+			return c.normalize(max(6, int(0.06*float64(c.w))), 10)
+		}, s)); ok {
+			return res, true
+		}
+	}
+	n = c.normalize(max(4, int(0.03*float64(c.w))), 10)
+	return d.decode2D(&n, true)
+}
+
+// minMatrixScore is the share of the best matrix candidate's score under which a matrix
+// candidate is not tried.
+const minMatrixScore = 0.1
 
 // cropSpan returns the half side s of a matrix candidate's upright crop in frame pixels
 // (the region with a margin for the quiet zone) and the scale k0 of its first crop (about

@@ -59,7 +59,6 @@ func locate(g *gray) []region {
 	// Faint matrix symbols: the clusters over the lower floor, unless one of them is a
 	// cluster already found (those with their clutter neighbours cut off by the higher one).
 	clear(label)
-	strong := len(regions)
 	faint := appendComponents(nil, cells, label, cw, ch, false, true)
 	// The faint cells alone (over the lower floor, under the higher one): a faint symbol
 	// beside busy clutter joins it at the lower floor, and the crop of both is mostly clutter.
@@ -67,7 +66,7 @@ func locate(g *gray) []region {
 	faint = appendComponents(faint, cells, label, cw, ch, false, true, true)
 	for _, r := range faint {
 		dup := false
-		for _, q := range regions[:strong] {
+		for _, q := range regions {
 			if !q.linear && math.Hypot(r.cx-q.cx, r.cy-q.cy) < 0.5*max(q.halfU, q.halfV) &&
 				math.Abs(max(r.halfU, r.halfV)-max(q.halfU, q.halfV)) < 0.3*max(q.halfU, q.halfV) {
 				dup = true
