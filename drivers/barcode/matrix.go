@@ -57,7 +57,15 @@ func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, plain **gray)
 		if res, ok := d.decode2DOnly(c, QRCode); ok {
 			return res, true
 		}
-		if d.qrFinders {
+		finders := d.qrFinders // on the plain crop: the equalised one shows spurious ones
+		// Equalised over about three modules' worth of crop (faded print, grey ink, a
+		// shadow edge across the symbol): cheap, and it reads many a QR symbol that would
+		// otherwise wait for every other candidate's DataMatrix search.
+		n := c.normalize(max(6, int(0.06*float64(c.w))), 10)
+		if res, ok := d.decode2D(&n, true); ok {
+			return res, true
+		}
+		if finders {
 			return Result{}, false // a QR symbol that did not read yet: not a DataMatrix one
 		}
 		return d.decodeDM(dmCrop(c, crop, s))
@@ -90,17 +98,15 @@ func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, plain **gray)
 	return d.decode2DWith(&m, true, gozxing.NewGlobalHistgramBinarizer)
 }
 
-// decodeEqualised reads a matrix candidate's crop c with its local contrast equalised over
-// about three modules' worth of crop (faded print, grey ink, a shadow edge across the
-// symbol), then over about one module and a half (a glare spot's halo, a steep shadow).
+// decodeEqualised reads a matrix candidate's crop c with its local contrast equalised: over
+// about three modules' worth of crop with our DataMatrix reader when the candidate is faint
+// (gozxing's readers had that crop in the plain pass), then over about one module and a half
+// (a glare spot's halo, a steep shadow) with gozxing's.
 func (d *Decoder) decodeEqualised(c *gray, r region, s float64, crop func(k float64) gray) (Result, bool) {
-	n := c.normalize(max(6, int(0.06*float64(c.w))), 10)
-	if res, ok := d.decode2D(&n, true); ok {
-		return res, true
-	}
-	// A faint symbol (found over the lower floor only) through our DataMatrix reader
-	// too: equalised, its ink stands out of the paper's noise.
+	// A faint symbol (found over the lower floor only) through our DataMatrix reader:
+	// equalised, its ink stands out of the paper's noise.
 	if r.faint {
+		n := c.normalize(max(6, int(0.06*float64(c.w))), 10)
 		if res, ok := d.decodeDM(dmCrop(&n, func(k float64) gray {
 			c := crop(k)
 			return c.normalize(max(6, int(0.06*float64(c.w))), 10)
@@ -108,7 +114,7 @@ func (d *Decoder) decodeEqualised(c *gray, r region, s float64, crop func(k floa
 			return res, true
 		}
 	}
-	n = c.normalize(max(4, int(0.03*float64(c.w))), 10)
+	n := c.normalize(max(4, int(0.03*float64(c.w))), 10)
 	return d.decode2D(&n, true)
 }
 
