@@ -8,6 +8,8 @@
 #   BENCH='Evaluate' scripts/bench.sh  only benchmarks matching a regexp
 #   BENCH='Decode.*Frame' scripts/bench.sh ./drivers/barcode  the camera decoder: 640×480 desk,
 #       camera, empty and noise frames, and large phone photos (DecodeLargeFrame, timed apart)
+#   BENCH='DecodeCameraSymbology' BENCHTIME=176x scripts/bench.sh ./drivers/barcode  median and
+#       p99 per symbology over 88 camera frames each (176x: every frame twice)
 #   SIZES=0 scripts/bench.sh        without the binary sizes
 #
 # The table ends with the size of each binary per target (package "dist", benchmark

@@ -54,6 +54,9 @@ type Decoder struct {
 	dmDec   *dmdecoder.Decoder
 	row     *gozxing.BitArray
 	budget  int // crop pixels left for the 2D readers in this frame
+	// qrFinders is set when decodeQRAffine found three finder patterns that make a QR
+	// symbol's grid (whether or not it read).
+	qrFinders bool
 }
 
 type rowDecoder interface {
@@ -147,16 +150,24 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 	return nil
 }
 
-// scanLevel locates candidates on pyramid level l and tries them: cheap attempts on every
-// candidate first, best first; the costly magnified matrix crops only when those fail. A
-// linear candidate that does not read on a reduced level is read again one level finer
-// (bars reduced to a pixel or less). It reports whether anything read and whether emit
-// asked to stop.
+// scanLevel locates candidates on pyramid level l and tries them in passes, cheapest first:
+// every linear candidate and the plain crop of every matrix candidate, best first; then the
+// matrix candidates' contrast-equalised crops; then the costly magnified crops of the best
+// one (matrixPass). A linear candidate that does not read on a reduced level is read again
+// one level finer (bars reduced to a pixel or less). It reports whether anything read and
+// whether emit asked to stop.
 func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found, stop bool) {
 	g := pyr.level(l)
 	regions := locate(g)
 	read := make([]bool, len(regions))
-	for stage := range 2 {
+	crops := make([]*gray, len(regions)) // plain matrix crops, kept for the equalised pass
+	bestMatrix := 0.0
+	for _, r := range regions {
+		if !r.linear {
+			bestMatrix = max(bestMatrix, r.score)
+		}
+	}
+	for pass := range matrixPasses {
 		tried1D, tried2D := 0, 0
 		for i, r := range regions {
 			if read[i] {
@@ -164,16 +175,18 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 			}
 			var res Result
 			var ok bool
-			if r.linear && stage == 0 && d.opt.Formats&OneD != 0 && tried1D < 4 {
+			if r.linear && pass == plainPass && d.opt.Formats&OneD != 0 && tried1D < 4 {
 				tried1D++
 				res, ok = d.decodeLinear(g, r)
 				if !ok && l > 0 {
 					res, ok = d.decodeLinear(pyr.level(l-1), r.scaled(2))
 				}
 			}
-			if !r.linear && d.opt.Formats&TwoD != 0 && tried2D < 4-3*stage {
+			// A matrix candidate an order of magnitude less symbol-like than the best is
+			// clutter (the symbols of the tuning frames that read scored ≥ 0.2 of the best).
+			if !r.linear && d.opt.Formats&TwoD != 0 && tried2D < pass.candidates() && r.score >= minMatrixScore*bestMatrix {
 				tried2D++
-				res, ok = d.decodeMatrix(g, r, stage == 1)
+				res, ok = d.decodeMatrix(g, r, pass, &crops[i])
 			}
 			if ok {
 				read[i], found = true, true
@@ -675,139 +688,3 @@ func (d *Decoder) result(r *gozxing.Result, located bool) (Result, bool) {
 	}
 	return Result{Text: r.GetText(), Symbology: sym, Format: f, Located: located}, true
 }
-
-// decodeMatrix resamples a matrix candidate upright (module grid on the axes), with a
-// margin for the quiet zone, then runs gozxing's QR and DataMatrix readers on that crop
-// alone: first at about 240 pixels; then, for small or soft symbols, magnified 4× (gozxing's
-// binarizer and finder-pattern search want modules several pixels wide), plain and sharpened
-// (unsharp mask over about two source pixels) against lens blur.
-func (d *Decoder) decodeMatrix(g *gray, r region, magnified bool) (Result, bool) {
-	s, k0 := cropSpan(r)
-	k1 := min(4, 640/(2*s))
-	crop := func(k float64) gray { return matrixCropAt(g, r, s, k) }
-	if 2*s*k0 < 24 || 2*s > 1200 {
-		return Result{}, false
-	}
-	if g.neighbourCorr(int(r.cx-s), int(r.cy-s), int(r.cx+s), int(r.cy+s)) < minNeighbourCorr {
-		return Result{}, false // sensor noise, not print
-	}
-	if !magnified {
-		c := crop(k0)
-		// QR first (gozxing's finder search fails fast on other crops), then our
-		// DataMatrix reader (dm_*.go); gozxing's DataMatrix detector gets the
-		// contrast-equalised crops below.
-		if res, ok := d.decode2DOnly(&c, QRCode); ok {
-			return res, true
-		}
-		if res, ok := d.decodeDM(dmCrop(&c, crop, s)); ok {
-			return res, true
-		}
-		// Local contrast equalised over about three modules' worth of crop: faded print,
-		// grey ink, a shadow edge across the symbol.
-		n := c.normalize(max(6, int(0.06*float64(c.w))), 10)
-		if res, ok := d.decode2D(&n, true); ok {
-			return res, true
-		}
-		// Over about one module and a half: a glare spot's halo, a steep shadow.
-		n = c.normalize(max(4, int(0.03*float64(c.w))), 10)
-		return d.decode2D(&n, true)
-	}
-	// Faint QR ink under sensor noise (qr_grid.go): on the best candidate only, with the
-	// costly attempts.
-	faint := crop(k0)
-	if res, ok := d.decodeQRFaint(&faint); ok {
-		return res, true
-	}
-	// Only small symbols need magnifying; on a large busy region (noise, a page of text)
-	// gozxing's finder-pattern search turns cubic in its candidates and costs seconds.
-	// Matrix symbols are square: an elongated cluster (a line of text) is not worth it.
-	if 2*s > 320 || max(r.halfU, r.halfV) > 1.8*min(r.halfU, r.halfV) {
-		return Result{}, false
-	}
-	c := crop(k1)
-	if k1 > k0*1.2 {
-		if res, ok := d.decode2D(&c, true); ok {
-			return res, true
-		}
-	}
-	c = c.sharpen(max(1, int(2*k1)), 1.5)
-	if res, ok := d.decode2D(&c, true); ok {
-		return res, true
-	}
-	// A global threshold sometimes holds where the local one breaks up soft modules.
-	return d.decode2DWith(&c, true, gozxing.NewGlobalHistgramBinarizer)
-}
-
-// cropSpan returns the half side s of a matrix candidate's upright crop in frame pixels
-// (the region with a margin for the quiet zone) and the scale k0 of its first crop (about
-// 240 pixels).
-func cropSpan(r region) (s, k0 float64) {
-	s = max(r.halfU, r.halfV)
-	s += max(0.3*s, 12)
-	return s, min(4, max(1, 240/(2*s)))
-}
-
-// matrixCropAt resamples the square of half side s around a matrix candidate upright (its
-// module grid on the axes), k crop pixels per frame pixel, contrast-stretched.
-func matrixCropAt(g *gray, r region, s, k float64) gray {
-	cos, sin := math.Cos(r.angle), math.Sin(r.angle)
-	ox := r.cx - s*(cos-sin)
-	oy := r.cy - s*(sin+cos)
-	n := int(2 * s * k)
-	c := g.resample(ox, oy, cos/k, sin/k, -sin/k, cos/k, n, n)
-	c.stretch()
-	return c
-}
-
-func (d *Decoder) decode2D(g *gray, located bool) (Result, bool) {
-	return d.decode2DWith(g, located, gozxing.NewHybridBinarizer)
-}
-
-func (d *Decoder) decode2DWith(g *gray, located bool, binarizer func(gozxing.LuminanceSource) gozxing.Binarizer) (Result, bool) {
-	// gozxing's 2D search costs about its image area (more on busy crops): each frame gets a
-	// budget of pixels, so that a frame full of clutter stays within a camera frame time.
-	if d.budget -= g.w * g.h; d.budget < 0 {
-		return Result{}, false
-	}
-	src, err := gozxing.NewPlanarYUVLuminanceSource(g.pix, g.w, g.h, 0, 0, g.w, g.h, false)
-	if err != nil {
-		return Result{}, false
-	}
-	bmp, err := gozxing.NewBinaryBitmap(binarizer(src))
-	if err != nil {
-		return Result{}, false
-	}
-	if d.opt.Formats&QRCode != 0 {
-		res, err := d.qr.Decode(bmp, nil)
-		if err == nil {
-			if r, ok := d.result(res, located); ok {
-				return r, true
-			}
-		}
-		// No valid symbol through gozxing's transform: perhaps a false alignment pattern
-		// (decodeQRAffine).
-		if located {
-			if r, ok := d.decodeQRAffine(g, bmp); ok {
-				return r, true
-			}
-		}
-	}
-	if d.opt.Formats&DataMatrix != 0 {
-		if res, err := d.dm.Decode(bmp, nil); err == nil {
-			if r, ok := d.result(res, located); ok {
-				return r, true
-			}
-		}
-	}
-	return Result{}, false
-}
-
-// matrixBudget is the number of crop pixels a frame may hand to gozxing's 2D readers:
-// about twenty-six 240-pixel crops or three and a half at 640 pixels (≈ 30 ms on this
-// machine's cores; 1.4·10⁶ before the faint-QR attempt took its share); candidates beyond it
-// are skipped.
-const matrixBudget = 1_500_000
-
-// minNeighbourCorr is the adjacent-pixel correlation under which a region is taken for
-// noise (gray.neighbourCorr): printed symbols photographed measure 0.6 and more.
-const minNeighbourCorr = 0.35

@@ -37,6 +37,7 @@ type region struct {
 	axis         float64 // linear: direction of the cells' long axis (the line through the symbol)
 	halfU, halfV float64
 	score        float64
+	faint        bool // matrix: found over the lower floor only (a faint symbol)
 }
 
 // locate returns candidate regions, best first: linear ones (coherent cells with one
@@ -58,10 +59,14 @@ func locate(g *gray) []region {
 	// Faint matrix symbols: the clusters over the lower floor, unless one of them is a
 	// cluster already found (those with their clutter neighbours cut off by the higher one).
 	clear(label)
-	strong := len(regions)
-	for _, r := range appendComponents(nil, cells, label, cw, ch, false, true) {
+	faint := appendComponents(nil, cells, label, cw, ch, false, true)
+	// The faint cells alone (over the lower floor, under the higher one): a faint symbol
+	// beside busy clutter joins it at the lower floor, and the crop of both is mostly clutter.
+	clear(label)
+	faint = appendComponents(faint, cells, label, cw, ch, false, true, true)
+	for _, r := range faint {
 		dup := false
-		for _, q := range regions[:strong] {
+		for _, q := range regions {
 			if !q.linear && math.Hypot(r.cx-q.cx, r.cy-q.cy) < 0.5*max(q.halfU, q.halfV) &&
 				math.Abs(max(r.halfU, r.halfV)-max(q.halfU, q.halfV)) < 0.3*max(q.halfU, q.halfV) {
 				dup = true
@@ -69,6 +74,7 @@ func locate(g *gray) []region {
 			}
 		}
 		if !dup {
+			r.faint = true
 			regions = append(regions, r)
 		}
 	}
@@ -173,9 +179,13 @@ func angleDiff(a, b float64) float64 {
 
 func appendComponents(out []region, cells []cellStat, label []int32, cw, ch int, linear bool, faint ...bool) []region {
 	low := len(faint) > 0 && faint[0]
+	only := len(faint) > 1 && faint[1]
 	member := func(c *cellStat) bool {
 		if linear {
 			return c.activeLin && c.coh >= linMinCoh
+		}
+		if only {
+			return c.faint && !c.active && c.coh < matrixMaxCoh
 		}
 		if low {
 			return c.faint && c.coh < matrixMaxCoh

@@ -41,6 +41,7 @@ func (d *Decoder) decodeQRAffine(g *gray, bmp *gozxing.BinaryBitmap) (Result, bo
 	case 3:
 		return Result{}, false
 	}
+	d.qrFinders = true
 	qd := d.qr.GetDecoder()
 	read := func(grid *gozxing.BitMatrix) (Result, bool) {
 		dr, err := qd.Decode(grid, nil)

@@ -1,0 +1,197 @@
+package barcode
+
+import (
+	"math"
+
+	"github.com/makiuchi-d/gozxing"
+)
+
+// The matrix candidates' crops (scanLevel's passes) and gozxing's 2D readers on them.
+
+// matrixPass is one pass of scanLevel over the matrix candidates.
+type matrixPass int
+
+const (
+	plainPass     matrixPass = iota // the upright crop: QR (gozxing, then our sampler), our DataMatrix reader
+	equalisedPass                   // the crop with its local contrast equalised, to gozxing's 2D readers
+	magnifiedPass                   // faint QR, then small symbols magnified (the best candidate only)
+	matrixPasses
+)
+
+// candidates is the number of matrix candidates a pass tries, best first.
+func (p matrixPass) candidates() int {
+	if p == magnifiedPass {
+		return 1
+	}
+	return 4
+}
+
+// decodeMatrix resamples a matrix candidate upright (module grid on the axes), with a
+// margin for the quiet zone, then runs gozxing's QR and DataMatrix readers on that crop
+// alone, as the pass says: the plain crop at about 240 pixels (kept in *plain for the next
+// pass), its local contrast equalised, or, for small or soft symbols, magnified 4× (gozxing's
+// binarizer and finder-pattern search want modules several pixels wide), plain and sharpened
+// (unsharp mask over about two source pixels) against lens blur.
+func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, plain **gray) (Result, bool) {
+	s, k0 := cropSpan(r)
+	k1 := min(4, 640/(2*s))
+	crop := func(k float64) gray { return matrixCropAt(g, r, s, k) }
+	if 2*s*k0 < 24 || 2*s > 1200 {
+		return Result{}, false
+	}
+	if *plain == nil {
+		if g.neighbourCorr(int(r.cx-s), int(r.cy-s), int(r.cx+s), int(r.cy+s)) < minNeighbourCorr {
+			return Result{}, false // sensor noise, not print
+		}
+		c := crop(k0)
+		*plain = &c
+	}
+	c := *plain
+	switch pass {
+	case plainPass:
+		// QR first (gozxing's finder search fails fast on other crops), then, unless
+		// three QR finder patterns were found, our DataMatrix reader (dm_*.go, the
+		// costlier); gozxing's DataMatrix detector gets the contrast-equalised crops of
+		// the next pass.
+		d.qrFinders = false
+		if res, ok := d.decode2DOnly(c, QRCode); ok {
+			return res, true
+		}
+		finders := d.qrFinders // on the plain crop: the equalised one shows spurious ones
+		// Equalised over about three modules' worth of crop (faded print, grey ink, a
+		// shadow edge across the symbol): cheap, and it reads many a QR symbol that would
+		// otherwise wait for every other candidate's DataMatrix search.
+		n := c.normalize(max(6, int(0.06*float64(c.w))), 10)
+		if res, ok := d.decode2D(&n, true); ok {
+			return res, true
+		}
+		if finders {
+			return Result{}, false // a QR symbol that did not read yet: not a DataMatrix one
+		}
+		return d.decodeDM(dmCrop(c, crop, s))
+	case equalisedPass:
+		return d.decodeEqualised(c, r, s, crop)
+	}
+	// Faint QR ink under sensor noise (qr_grid.go): on the best candidate only, with the
+	// costly attempts.
+	faint := crop(k0)
+	if res, ok := d.decodeQRFaint(&faint); ok {
+		return res, true
+	}
+	// Only small symbols need magnifying; on a large busy region (noise, a page of text)
+	// gozxing's finder-pattern search turns cubic in its candidates and costs seconds.
+	// Matrix symbols are square: an elongated cluster (a line of text) is not worth it.
+	if 2*s > 320 || max(r.halfU, r.halfV) > 1.8*min(r.halfU, r.halfV) {
+		return Result{}, false
+	}
+	m := crop(k1)
+	if k1 > k0*1.2 {
+		if res, ok := d.decode2D(&m, true); ok {
+			return res, true
+		}
+	}
+	m = m.sharpen(max(1, int(2*k1)), 1.5)
+	if res, ok := d.decode2D(&m, true); ok {
+		return res, true
+	}
+	// A global threshold sometimes holds where the local one breaks up soft modules.
+	return d.decode2DWith(&m, true, gozxing.NewGlobalHistgramBinarizer)
+}
+
+// decodeEqualised reads a matrix candidate's crop c with its local contrast equalised: over
+// about three modules' worth of crop with our DataMatrix reader when the candidate is faint
+// (gozxing's readers had that crop in the plain pass), then over about one module and a half
+// (a glare spot's halo, a steep shadow) with gozxing's.
+func (d *Decoder) decodeEqualised(c *gray, r region, s float64, crop func(k float64) gray) (Result, bool) {
+	// A faint symbol (found over the lower floor only) through our DataMatrix reader:
+	// equalised, its ink stands out of the paper's noise.
+	if r.faint {
+		n := c.normalize(max(6, int(0.06*float64(c.w))), 10)
+		if res, ok := d.decodeDM(dmCrop(&n, func(k float64) gray {
+			c := crop(k)
+			return c.normalize(max(6, int(0.06*float64(c.w))), 10)
+		}, s)); ok {
+			return res, true
+		}
+	}
+	n := c.normalize(max(4, int(0.03*float64(c.w))), 10)
+	return d.decode2D(&n, true)
+}
+
+// minMatrixScore is the share of the best matrix candidate's score under which a matrix
+// candidate is not tried.
+const minMatrixScore = 0.1
+
+// cropSpan returns the half side s of a matrix candidate's upright crop in frame pixels
+// (the region with a margin for the quiet zone) and the scale k0 of its first crop (about
+// 240 pixels).
+func cropSpan(r region) (s, k0 float64) {
+	s = max(r.halfU, r.halfV)
+	s += max(0.3*s, 12)
+	return s, min(4, max(1, 240/(2*s)))
+}
+
+// matrixCropAt resamples the square of half side s around a matrix candidate upright (its
+// module grid on the axes), k crop pixels per frame pixel, contrast-stretched.
+func matrixCropAt(g *gray, r region, s, k float64) gray {
+	cos, sin := math.Cos(r.angle), math.Sin(r.angle)
+	ox := r.cx - s*(cos-sin)
+	oy := r.cy - s*(sin+cos)
+	n := int(2 * s * k)
+	c := g.resample(ox, oy, cos/k, sin/k, -sin/k, cos/k, n, n)
+	c.stretch()
+	return c
+}
+
+func (d *Decoder) decode2D(g *gray, located bool) (Result, bool) {
+	return d.decode2DWith(g, located, gozxing.NewHybridBinarizer)
+}
+
+func (d *Decoder) decode2DWith(g *gray, located bool, binarizer func(gozxing.LuminanceSource) gozxing.Binarizer) (Result, bool) {
+	// gozxing's 2D search costs about its image area (more on busy crops): each frame gets a
+	// budget of pixels, so that a frame full of clutter stays within a camera frame time.
+	if d.budget -= g.w * g.h; d.budget < 0 {
+		return Result{}, false
+	}
+	src, err := gozxing.NewPlanarYUVLuminanceSource(g.pix, g.w, g.h, 0, 0, g.w, g.h, false)
+	if err != nil {
+		return Result{}, false
+	}
+	bmp, err := gozxing.NewBinaryBitmap(binarizer(src))
+	if err != nil {
+		return Result{}, false
+	}
+	if d.opt.Formats&QRCode != 0 {
+		res, err := d.qr.Decode(bmp, nil)
+		if err == nil {
+			if r, ok := d.result(res, located); ok {
+				return r, true
+			}
+		}
+		// No valid symbol through gozxing's transform: perhaps a false alignment pattern
+		// (decodeQRAffine).
+		if located {
+			if r, ok := d.decodeQRAffine(g, bmp); ok {
+				return r, true
+			}
+		}
+	}
+	if d.opt.Formats&DataMatrix != 0 {
+		if res, err := d.dm.Decode(bmp, nil); err == nil {
+			if r, ok := d.result(res, located); ok {
+				return r, true
+			}
+		}
+	}
+	return Result{}, false
+}
+
+// matrixBudget is the number of crop pixels a frame may hand to gozxing's 2D readers:
+// about twenty-six 240-pixel crops or three and a half at 640 pixels (≈ 30 ms on this
+// machine's cores; 1.4·10⁶ before the faint-QR attempt took its share); candidates beyond it
+// are skipped.
+const matrixBudget = 1_500_000
+
+// minNeighbourCorr is the adjacent-pixel correlation under which a region is taken for
+// noise (gray.neighbourCorr): printed symbols photographed measure 0.6 and more.
+const minNeighbourCorr = 0.35
