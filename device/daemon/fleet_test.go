@@ -111,6 +111,10 @@ func TestFleetOnBoard(t *testing.T) {
 	wait(t, "the fleet connection", d.r.Fleet.Online)
 	d.scan(b, packCode(1), "PAQUET NON LIVRÉ") // no status list yet
 
+	// The block has few winners above the offline limit: the one paid offline is set aside
+	// first.
+	big, bigCode := tb.winner(t, func(lot int64) bool { return lot > 5_00 && lot <= 150_00 })
+
 	// Another terminal of the fleet paid this ticket first.
 	other := otherTerminal(t, f, "T-2")
 	taken, takenCode := tb.winner(t, func(lot int64) bool { return lot <= 150_00 })
@@ -141,7 +145,6 @@ func TestFleetOnBoard(t *testing.T) {
 	small, smallCode := tb.winner(t, func(lot int64) bool { return lot <= 5_00 })
 	d.scan(b, smallCode, "GAGNANT")
 	d.press(b, "PAYÉ")
-	big, bigCode := tb.winner(t, func(lot int64) bool { return lot > 5_00 && lot <= 150_00 })
 	d.scan(b, bigCode, "GAGNANT")
 	d.press(b, "RÉSEAU INJOIGNABLE", "NON PAYÉ")
 	if _, ok := f.claim(t, small); ok {

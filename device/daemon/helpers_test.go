@@ -1,12 +1,15 @@
 package daemon
 
 import (
+	"cmp"
 	"context"
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/hex"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -77,7 +80,10 @@ func (tb *testBlock) winner(t testing.TB, f func(lot int64) bool) (codes.TicketI
 // winnerWhere is the validation code of a winning ticket not used yet that passes f.
 func (tb *testBlock) winnerWhere(t testing.TB, f func(block.Ticket) bool) (codes.TicketID, string) {
 	t.Helper()
-	for id, tk := range tb.tickets {
+	// In ticket order, not the map's: a run picks the same tickets every time.
+	ids := slices.SortedFunc(maps.Keys(tb.tickets), func(a, b codes.TicketID) int { return cmp.Compare(a.String(), b.String()) })
+	for _, id := range ids {
+		tk := tb.tickets[id]
 		if tk.Tier > 0 && !tb.used[id] && f(tk) {
 			tb.used[id] = true
 			return id, codes.ValidationCodeOf(id, tk.Secret).String()
