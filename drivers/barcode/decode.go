@@ -153,8 +153,9 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 // scanLevel locates candidates on pyramid level l and tries them in passes, cheapest first:
 // every linear candidate and the plain crop of every matrix candidate, best first; then the
 // matrix candidates' contrast-equalised crops; then the costly magnified crops of the best
-// one (matrixPass). A linear candidate that does not read on a reduced level is read again
-// one level finer (bars reduced to a pixel or less). It reports whether anything read and
+// one; last, the plain and equalised crops of the next matrix candidates in rank
+// (matrixPass). A linear candidate that does not read on a reduced level is read again one
+// level finer (bars reduced to a pixel or less). It reports whether anything read and
 // whether emit asked to stop.
 func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found, stop bool) {
 	g := pyr.level(l)
@@ -168,8 +169,17 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 		}
 	}
 	for pass := range matrixPasses {
-		tried1D, tried2D := 0, 0
+		tried1D, rank2D := 0, 0
+		first, last := pass.candidates()
 		for i, r := range regions {
+			// A matrix candidate an order of magnitude less symbol-like than the best is
+			// clutter (the symbols of the tuning frames that read scored ≥ 0.2 of the best).
+			// The others are ranked, those read included, so that each pass's ranks stay
+			// the same candidates.
+			matrix := !r.linear && d.opt.Formats&TwoD != 0 && r.score >= minMatrixScore*bestMatrix
+			if matrix {
+				rank2D++
+			}
 			if read[i] {
 				continue
 			}
@@ -182,10 +192,7 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 					res, ok = d.decodeLinear(pyr.level(l-1), r.scaled(2))
 				}
 			}
-			// A matrix candidate an order of magnitude less symbol-like than the best is
-			// clutter (the symbols of the tuning frames that read scored ≥ 0.2 of the best).
-			if !r.linear && d.opt.Formats&TwoD != 0 && tried2D < pass.candidates() && r.score >= minMatrixScore*bestMatrix {
-				tried2D++
+			if matrix && rank2D > first && rank2D <= last {
 				res, ok = d.decodeMatrix(g, r, pass, &crops[i])
 			}
 			if ok {

@@ -15,15 +15,22 @@ const (
 	plainPass     matrixPass = iota // the upright crop: QR (gozxing, then our sampler), our DataMatrix reader
 	equalisedPass                   // the crop with its local contrast equalised, to gozxing's 2D readers
 	magnifiedPass                   // faint QR, then small symbols magnified (the best candidate only)
+	laterPass                       // the next candidates in rank, plain then equalised, when nothing read
 	matrixPasses
 )
 
-// candidates is the number of matrix candidates a pass tries, best first.
-func (p matrixPass) candidates() int {
-	if p == magnifiedPass {
-		return 1
+// candidates returns the ranks of the matrix candidates a pass tries, best first: from
+// first+1 to last. The later pass reaches the candidates the others leave out (a faint
+// symbol that ranks below four busy clutter clusters); Decode gets there only when nothing
+// read, so a frame that reads costs no more, and one that does not pays up to four crops more.
+func (p matrixPass) candidates() (first, last int) {
+	switch p {
+	case magnifiedPass:
+		return 0, 1
+	case laterPass:
+		return 4, 8
 	}
-	return 4
+	return 0, 4
 }
 
 // decodeMatrix resamples a matrix candidate upright (module grid on the axes), with a
@@ -70,6 +77,11 @@ func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, plain **gray)
 		}
 		return d.decodeDM(dmCrop(c, crop, s))
 	case equalisedPass:
+		return d.decodeEqualised(c, r, s, crop)
+	case laterPass:
+		if res, ok := d.decodeMatrix(g, r, plainPass, plain); ok {
+			return res, true
+		}
 		return d.decodeEqualised(c, r, s, crop)
 	}
 	// Faint QR ink under sensor noise (qr_grid.go): on the best candidate only, with the
