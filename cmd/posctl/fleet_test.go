@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nkeys"
 
 	"github.com/packterm/pos/device/fleet"
+	"github.com/packterm/pos/device/fleet/fleettest"
 	"github.com/packterm/pos/device/fleet/server"
 	"github.com/packterm/pos/validate/block"
 	"github.com/packterm/pos/validate/codes"
@@ -86,17 +87,7 @@ func TestFleetCommands(t *testing.T) {
 		return s
 	}
 	term := func(id string) (*journal.Journal, *fleet.Client) {
-		dir := t.TempDir()
-		j, err := journal.Open(dir, journal.Options{Terminal: id})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { j.Close() })
-		c, err := fleet.Connect(fleet.Options{Terminal: id, URL: url, Credentials: filepath.Join(creds, id+".nk"), Journal: j, StateDir: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(c.Close)
+		c, j := fleettest.Connect(t, fleet.Options{Terminal: id, URL: url, Credentials: filepath.Join(creds, id+".nk")})
 		for deadline := time.Now().Add(10 * time.Second); !c.Online(); time.Sleep(20 * time.Millisecond) {
 			if time.Now().After(deadline) {
 				t.Fatal("terminal never connected")

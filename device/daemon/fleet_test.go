@@ -204,17 +204,7 @@ func TestFleetOnBoard(t *testing.T) {
 // otherTerminal is a second terminal's fleet client (its own journal).
 func otherTerminal(t *testing.T, f *testFleet, id string) *fleet.Client {
 	t.Helper()
-	dir := t.TempDir()
-	j, err := journal.Open(dir, journal.Options{Terminal: id})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { j.Close() })
-	c, err := fleet.Connect(fleet.Options{Terminal: id, URL: f.srv.URL(), Credentials: f.seeds[id], Journal: j, StateDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
+	c, _ := fleettest.Connect(t, fleet.Options{Terminal: id, URL: f.srv.URL(), Credentials: f.seeds[id]})
 	wait(t, "the other terminal's connection", c.Online)
 	return c
 }

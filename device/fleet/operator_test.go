@@ -104,17 +104,7 @@ func newJWTFleet(t *testing.T, terminals ...string) *jwtFleet {
 
 func (f *jwtFleet) terminal(t *testing.T, id, creds string) *terminal {
 	t.Helper()
-	dir := t.TempDir()
-	j, err := journal.Open(dir, journal.Options{Terminal: id})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { j.Close() })
-	c, err := fleet.Connect(fleet.Options{Terminal: id, URL: f.url, Credentials: creds, Journal: j, StateDir: dir, Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
+	c, j := fleettest.Connect(t, fleet.Options{Terminal: id, URL: f.url, Credentials: creds, Timeout: time.Second})
 	return &terminal{id: id, j: j, c: c}
 }
 
