@@ -57,6 +57,8 @@ type Decoder struct {
 	// qrFinders is set when decodeQRAffine found three finder patterns that make a QR
 	// symbol's grid (whether or not it read).
 	qrFinders bool
+	// partsTried is set once the smoothed pass has read a candidate's parts (decodeParts).
+	partsTried bool
 }
 
 type rowDecoder interface {
@@ -169,16 +171,27 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 		}
 	}
 	for pass := range matrixPasses {
-		tried1D, rank2D := 0, 0
+		tried1D, rank2D, rankLow := 0, 0, 0
 		first, last := pass.candidates()
+		if pass == smoothedPass {
+			d.budget = max(d.budget, smoothedBudget)
+			d.partsTried = false
+		}
 		for i, r := range regions {
 			// A matrix candidate an order of magnitude less symbol-like than the best is
-			// clutter (the symbols of the tuning frames that read scored ≥ 0.2 of the best).
-			// The others are ranked, those read included, so that each pass's ranks stay
-			// the same candidates.
+			// mostly clutter (the symbols of the tuning frames that read scored ≥ 0.2 of the
+			// best). The others are ranked, those read included, so that each pass's ranks
+			// stay the same candidates.
 			matrix := !r.linear && d.opt.Formats&TwoD != 0 && r.score >= minMatrixScore*bestMatrix
 			if matrix {
 				rank2D++
+			}
+			// The score sums over a cluster's cells: a large busy cluster of clutter (a
+			// page of dot-matrix text) can outscore a small symbol tenfold. The later pass
+			// also tries the first few candidates under the floor.
+			low := !r.linear && d.opt.Formats&TwoD != 0 && !matrix && (pass == laterPass || pass == smoothedPass)
+			if low {
+				rankLow++
 			}
 			if read[i] {
 				continue
@@ -192,7 +205,7 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 					res, ok = d.decodeLinear(pyr.level(l-1), r.scaled(2))
 				}
 			}
-			if matrix && rank2D > first && rank2D <= last {
+			if (matrix && rank2D > first && rank2D <= last) || (low && rankLow <= pass.lowCandidates()) {
 				res, ok = d.decodeMatrix(g, r, pass, &crops[i])
 			}
 			if ok {

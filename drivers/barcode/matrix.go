@@ -16,6 +16,7 @@ const (
 	equalisedPass                   // the crop with its local contrast equalised, to gozxing's 2D readers
 	magnifiedPass                   // faint QR, then small symbols magnified (the best candidate only)
 	laterPass                       // the next candidates in rank, plain then equalised, when nothing read
+	smoothedPass                    // the first candidates smoothed against sensor noise, when nothing read
 	matrixPasses
 )
 
@@ -29,6 +30,8 @@ func (p matrixPass) candidates() (first, last int) {
 		return 0, 1
 	case laterPass:
 		return 4, 8
+	case smoothedPass:
+		return 0, 2
 	}
 	return 0, 4
 }
@@ -83,6 +86,15 @@ func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, plain **gray)
 			return res, true
 		}
 		return d.decodeEqualised(c, r, s, crop)
+	case smoothedPass:
+		if res, ok := d.decodeSmoothed(c); ok {
+			return res, true
+		}
+		if !d.partsTried {
+			d.partsTried = true // the best candidate's parts only: each costs a crop or two
+			return d.decodeParts(g, r)
+		}
+		return Result{}, false
 	}
 	// Faint QR ink under sensor noise (qr_grid.go): on the best candidate only, with the
 	// costly attempts.
@@ -117,7 +129,7 @@ func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, plain **gray)
 func (d *Decoder) decodeEqualised(c *gray, r region, s float64, crop func(k float64) gray) (Result, bool) {
 	// A faint symbol (found over the lower floor only) through our DataMatrix reader:
 	// equalised, its ink stands out of the paper's noise.
-	if r.faint {
+	if r.faint || true {
 		n := c.normalize(max(6, int(0.06*float64(c.w))), 10)
 		if res, ok := d.decodeDM(dmCrop(&n, func(k float64) gray {
 			c := crop(k)
@@ -130,9 +142,93 @@ func (d *Decoder) decodeEqualised(c *gray, r region, s float64, crop func(k floa
 	return d.decode2D(&n, true)
 }
 
+// decodeSmoothed reads a matrix candidate's crop c whose ink is faint under sensor noise
+// (contrast 25–50 levels under noise of σ 5–7: a pixel in thirty on the wrong side of any
+// threshold, enough to break finder runs and overwhelm Reed–Solomon): smoothed over a 7×7
+// box, about a module and a half of a 240-pixel crop, then equalised over a tenth of it,
+// through gozxing's 2D readers and our DataMatrix reader.
+func (d *Decoder) decodeSmoothed(c *gray) (Result, bool) {
+	b := c.sharpen(3, -1)
+	b.stretch()
+	n := b.normalize(max(6, int(0.1*float64(b.w))), 10)
+	if res, ok := d.decode2D(&n, true); ok {
+		return res, true
+	}
+	return d.decodeDM(&n)
+}
+
+// decodeParts reads a matrix candidate too large for the magnified pass as parts of it: a
+// small symbol whose cluster took in clutter beside it (a block of dot-matrix text, a
+// striped mat) makes a crop in which it is a few pixels per module and which is too large
+// to magnify. An elongated candidate is read as the two squares at the ends of its long
+// side, a large square one as its four overlapping quarters; each part as a candidate of
+// its own, plain then magnified.
+func (d *Decoder) decodeParts(g *gray, r region) (Result, bool) {
+	long, short := max(r.halfU, r.halfV), min(r.halfU, r.halfV)
+	ux, uy := math.Cos(r.angle), math.Sin(r.angle)
+	vx, vy := -uy, ux
+	var parts []region
+	switch s, _ := cropSpan(r); {
+	case long >= 1.5*short:
+		if r.halfV > r.halfU {
+			ux, uy = vx, vy
+		}
+		for _, sign := range []float64{-1, 1} {
+			e := r
+			e.halfU, e.halfV = short, short
+			e.cx += sign * (long - short) * ux
+			e.cy += sign * (long - short) * uy
+			parts = append(parts, e)
+		}
+	case 2*s > 320:
+		for _, q := range [][2]float64{{-1, -1}, {1, -1}, {-1, 1}, {1, 1}} {
+			e := r
+			e.halfU, e.halfV = 0.6*long, 0.6*long
+			e.cx += 0.45 * (q[0]*r.halfU*ux + q[1]*r.halfV*vx)
+			e.cy += 0.45 * (q[0]*r.halfU*uy + q[1]*r.halfV*vy)
+			parts = append(parts, e)
+		}
+	}
+	for _, e := range parts {
+		if res, ok := d.decodePart(g, e); ok {
+			return res, true
+		}
+	}
+	return Result{}, false
+}
+
+// decodePart reads one part of a candidate (decodeParts) magnified to about 400 pixels, so
+// that a small symbol's modules span several: equalised through gozxing's 2D readers, then
+// plain through our DataMatrix reader.
+func (d *Decoder) decodePart(g *gray, e region) (Result, bool) {
+	s, _ := cropSpan(e)
+	c := matrixCropAt(g, e, s, min(4, 400/(2*s)))
+	n := c.normalize(max(6, int(0.06*float64(c.w))), 10)
+	if res, ok := d.decode2D(&n, true); ok {
+		return res, true
+	}
+	return d.decodeDM(dmCrop(&c, func(k float64) gray { return matrixCropAt(g, e, s, k) }, s))
+}
+
+// smoothedBudget is the crop pixels the smoothed pass may hand to gozxing's 2D readers when
+// the earlier passes have spent the frame's budget.
+const smoothedBudget = 700_000
+
 // minMatrixScore is the share of the best matrix candidate's score under which a matrix
 // candidate is not tried.
 const minMatrixScore = 0.1
+
+// lowCandidates is the number of matrix candidates under minMatrixScore that the pass
+// tries, best first (the later passes only, which run when nothing else read).
+func (p matrixPass) lowCandidates() int {
+	switch p {
+	case laterPass:
+		return 4
+	case smoothedPass:
+		return 1
+	}
+	return 0
+}
 
 // cropSpan returns the half side s of a matrix candidate's upright crop in frame pixels
 // (the region with a margin for the quiet zone) and the scale k0 of its first crop (about
