@@ -155,8 +155,11 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 // scanLevel locates candidates on pyramid level l and tries them in passes, cheapest first:
 // every linear candidate and the plain crop of every matrix candidate, best first; then the
 // matrix candidates' contrast-equalised crops; then the costly magnified crops of the best
-// one; last, the plain and equalised crops of the next matrix candidates in rank
-// (matrixPass). A linear candidate that does not read on a reduced level is read again one
+// one; then the plain and equalised crops of the next matrix candidates in rank and of the
+// best few under the score floor; last, against sensor noise, the first linear candidates
+// on the level smoothed over 3×3 pixels and the first matrix candidates' crops smoothed,
+// the best one also in parts (matrixPass). The last two passes run only when nothing read
+// before them, so a frame that reads early pays nothing for them. A linear candidate that does not read on a reduced level is read again one
 // level finer (bars reduced to a pixel or less). It reports whether anything read and
 // whether emit asked to stop.
 func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found, stop bool) {
@@ -164,6 +167,7 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 	regions := locate(g)
 	read := make([]bool, len(regions))
 	crops := make([]*gray, len(regions)) // plain matrix crops, kept for the equalised pass
+	var smooth *gray                     // g smoothed, for the linear candidates of the smoothed pass
 	bestMatrix := 0.0
 	for _, r := range regions {
 		if !r.linear {
@@ -204,6 +208,16 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 				if !ok && l > 0 {
 					res, ok = d.decodeLinear(pyr.level(l-1), r.scaled(2))
 				}
+			}
+			// Faint bars under sensor noise: the level smoothed over 3×3 pixels, which the
+			// edge finders' derivatives need (the bands average along the bars only).
+			if r.linear && pass == smoothedPass && d.opt.Formats&OneD != 0 && tried1D < 4 {
+				tried1D++
+				if smooth == nil {
+					s := g.sharpen(1, -1)
+					smooth = &s
+				}
+				res, ok = d.decodeLinear(smooth, r)
 			}
 			if (matrix && rank2D > first && rank2D <= last) || (low && rankLow <= pass.lowCandidates()) {
 				res, ok = d.decodeMatrix(g, r, pass, &crops[i])

@@ -80,12 +80,12 @@ func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, plain **gray)
 		}
 		return d.decodeDM(dmCrop(c, crop, s))
 	case equalisedPass:
-		return d.decodeEqualised(c, r, s, crop)
+		return d.decodeEqualised(c, s, crop)
 	case laterPass:
 		if res, ok := d.decodeMatrix(g, r, plainPass, plain); ok {
 			return res, true
 		}
-		return d.decodeEqualised(c, r, s, crop)
+		return d.decodeEqualised(c, s, crop)
 	case smoothedPass:
 		if res, ok := d.decodeSmoothed(c); ok {
 			return res, true
@@ -123,22 +123,21 @@ func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, plain **gray)
 }
 
 // decodeEqualised reads a matrix candidate's crop c with its local contrast equalised: over
-// about three modules' worth of crop with our DataMatrix reader when the candidate is faint
-// (gozxing's readers had that crop in the plain pass), then over about one module and a half
-// (a glare spot's halo, a steep shadow) with gozxing's.
-func (d *Decoder) decodeEqualised(c *gray, r region, s float64, crop func(k float64) gray) (Result, bool) {
-	// A faint symbol (found over the lower floor only) through our DataMatrix reader:
-	// equalised, its ink stands out of the paper's noise.
-	if r.faint || true {
-		n := c.normalize(max(6, int(0.06*float64(c.w))), 10)
-		if res, ok := d.decodeDM(dmCrop(&n, func(k float64) gray {
-			c := crop(k)
-			return c.normalize(max(6, int(0.06*float64(c.w))), 10)
-		}, s)); ok {
-			return res, true
-		}
+// about three modules' worth of crop with our DataMatrix reader (gozxing's readers had that
+// crop in the plain pass), then over about one module and a half (a glare spot's halo, a
+// steep shadow) with gozxing's.
+func (d *Decoder) decodeEqualised(c *gray, s float64, crop func(k float64) gray) (Result, bool) {
+	// Faint ink (whether the candidate was found over the lower floor only or not: a faint
+	// symbol beside busy clutter joins its cluster) through our DataMatrix reader:
+	// equalised, it stands out of the paper's noise.
+	n := c.normalize(max(6, int(0.06*float64(c.w))), 10)
+	if res, ok := d.decodeDM(dmCrop(&n, func(k float64) gray {
+		c := crop(k)
+		return c.normalize(max(6, int(0.06*float64(c.w))), 10)
+	}, s)); ok {
+		return res, true
 	}
-	n := c.normalize(max(4, int(0.03*float64(c.w))), 10)
+	n = c.normalize(max(4, int(0.03*float64(c.w))), 10)
 	return d.decode2D(&n, true)
 }
 
