@@ -175,7 +175,7 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 		}
 	}
 	for pass := range matrixPasses {
-		tried1D, rank2D, rankLow := 0, 0, 0
+		tried1D, triedFaint, rank2D, rankLow := 0, 0, 0, 0
 		first, last := pass.candidates()
 		if pass == smoothedPass {
 			d.budget = max(d.budget, smoothedBudget)
@@ -202,7 +202,7 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 			}
 			var res Result
 			var ok bool
-			if r.linear && pass == plainPass && d.opt.Formats&OneD != 0 && tried1D < 4 {
+			if r.linear && !r.faint && pass == plainPass && d.opt.Formats&OneD != 0 && tried1D < 4 {
 				tried1D++
 				res, ok = d.decodeLinear(g, r)
 				if !ok && l > 0 {
@@ -211,8 +211,12 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 			}
 			// Faint bars under sensor noise: the level smoothed over 3×3 pixels, which the
 			// edge finders' derivatives need (the bands average along the bars only).
-			if r.linear && pass == smoothedPass && d.opt.Formats&OneD != 0 && tried1D < 4 {
-				tried1D++
+			if r.linear && pass == smoothedPass && d.opt.Formats&OneD != 0 && (tried1D < 4 || r.faint && triedFaint < 2) {
+				if r.faint {
+					triedFaint++
+				} else {
+					tried1D++
+				}
 				if smooth == nil {
 					s := g.sharpen(1, -1)
 					smooth = &s
@@ -246,11 +250,21 @@ func (d *Decoder) decodeLinear(g *gray, r region) (Result, bool) {
 	// A region that took in clutter coherent at the same angle (a striped mat beside a faint
 	// code) misleads the angle refinement and the fit, which follow the strongest contrast.
 	// Narrow it to the lines richest in bar edges, whatever their contrast, and read again.
-	n, ok := fitByEdges(g, r)
-	if !ok || (math.Hypot(n.cx-r.cx, n.cy-r.cy) < 4 && n.halfV > 0.7*r.halfV) {
-		return Result{}, false
+	if n, ok := fitByEdges(g, r); ok && (math.Hypot(n.cx-r.cx, n.cy-r.cy) >= 4 || n.halfV <= 0.7*r.halfV) {
+		if res, ok := d.readLinear(g, n); ok {
+			return res, true
+		}
 	}
-	return d.readLinear(g, n)
+	// The bars' angle is the energy-weighted mean of the component's cells: faint bars that
+	// took in a striped mat of strong contrast at another angle (the cells join through
+	// neighbours within 17° of each other) get the mat's. The line through the cells is the
+	// symbol's, so read again with the bars across it (refineAngle corrects up to 12° more).
+	if delta := angleDiff(r.axis, r.angle); delta > 5*math.Pi/180 {
+		a := r
+		a.angle = r.axis
+		return d.readLinear(g, a)
+	}
+	return Result{}, false
 }
 
 // readLinear is decodeLinear on one region.

@@ -26,6 +26,8 @@ type cellStat struct {
 	active        bool    // busy: a matrix candidate's cell
 	activeLin     bool    // busy or coherent enough for a linear candidate's cell
 	faint         bool    // above the lower floor of faint matrix symbols
+	faintLin      bool    // above that floor and coherent: faint bars beside strong clutter
+	cohN, angN    float64 // coherence and direction of the tensor summed over the 3×3 cells around
 }
 
 // region is a candidate symbol: a rotated rectangle in frame pixels. For a linear code u
@@ -37,7 +39,7 @@ type region struct {
 	axis         float64 // linear: direction of the cells' long axis (the line through the symbol)
 	halfU, halfV float64
 	score        float64
-	faint        bool // matrix: found over the lower floor only (a faint symbol)
+	faint        bool // found over the lower floor only (a faint symbol)
 }
 
 // locate returns candidate regions, best first: linear ones (coherent cells with one
@@ -53,6 +55,16 @@ func locate(g *gray) []region {
 	// Linear codes: coherent cells whose orientations agree within ~17°.
 	regions = appendComponents(regions, cells, label, cw, ch, true)
 	regions = mergeLinear(regions)
+	// Faint bars: coherent cells over the lower floor. Strong clutter (a striped mat) lifts
+	// the floors, which are relative to the busiest cell, over bars 25 levels under the paper.
+	clear(label)
+	markFaintLinear(cells, cw, ch)
+	for _, r := range mergeLinear(appendComponents(nil, cells, label, cw, ch, true, true)) {
+		if !hasLinear(regions, r) {
+			r.faint = true
+			regions = append(regions, r)
+		}
+	}
 	clear(label)
 	// Matrix codes: any busy cells; kept when the cluster as a whole is incoherent.
 	regions = appendComponents(regions, cells, label, cw, ch, false)
@@ -166,6 +178,30 @@ func markActive(cells []cellStat) {
 		c.faint = c.e >= thrMat
 		c.activeLin = c.active || c.e*c.coh >= thrLin
 	}
+}
+
+// markFaintLinear marks the cells of faint bars: over the lower floor, and coherent over their
+// 3×3 neighbourhood (sensor noise on bars 25 levels under the paper takes a single cell's
+// coherence down to 0.3–0.5; summed over nine cells, the bars' direction holds).
+func markFaintLinear(cells []cellStat, cw, ch int) {
+	for y := range ch {
+		for x := range cw {
+			var sxx, syy, sxy float64
+			for j := max(0, y-1); j <= min(ch-1, y+1); j++ {
+				for i := max(0, x-1); i <= min(cw-1, x+1); i++ {
+					n := &cells[j*cw+i]
+					sxx, syy, sxy = sxx+n.sxx, syy+n.syy, sxy+n.sxy
+				}
+			}
+			c := &cells[y*cw+x]
+			if sum := sxx + syy; sum > 0 {
+				d := sxx - syy
+				c.cohN = math.Sqrt(d*d+4*sxy*sxy) / sum
+				c.angN = 0.5 * math.Atan2(2*sxy, d)
+			}
+			c.faintLin = c.faint && c.cohN >= faintLinMinCoh
+		}
+	}
 
 }
 
@@ -181,6 +217,9 @@ func appendComponents(out []region, cells []cellStat, label []int32, cw, ch int,
 	low := len(faint) > 0 && faint[0]
 	only := len(faint) > 1 && faint[1]
 	member := func(c *cellStat) bool {
+		if linear && low {
+			return c.faintLin
+		}
 		if linear {
 			return c.activeLin && c.coh >= linMinCoh
 		}
@@ -223,7 +262,10 @@ func appendComponents(out []region, cells []cellStat, label []int32, cw, ch int,
 					if label[j] != 0 || !member(&cells[j]) {
 						continue
 					}
-					if linear && angleDiff(cells[i].ang, cells[j].ang) > 0.3 {
+					if linear && !low && angleDiff(cells[i].ang, cells[j].ang) > 0.3 {
+						continue
+					}
+					if linear && low && angleDiff(cells[i].angN, cells[j].angN) > 0.3 {
 						continue
 					}
 					label[j] = next
@@ -231,14 +273,14 @@ func appendComponents(out []region, cells []cellStat, label []int32, cw, ch int,
 				}
 			}
 		}
-		if r, ok := componentRegion(cells, comp, cw, linear); ok {
+		if r, ok := componentRegion(cells, comp, cw, linear, low); ok {
 			out = append(out, r)
 		}
 	}
 	return out
 }
 
-func componentRegion(cells []cellStat, comp []int, cw int, linear bool) (region, bool) {
+func componentRegion(cells []cellStat, comp []int, cw int, linear, low bool) (region, bool) {
 	if len(comp) < 3 {
 		return region{}, false
 	}
@@ -261,7 +303,7 @@ func componentRegion(cells []cellStat, comp []int, cw int, linear bool) (region,
 	coh := math.Sqrt(d*d+4*sxy*sxy) / (sxx + syy)
 	var ang float64
 	if linear {
-		if coh < linMinCompCoh {
+		if coh < linMinCompCoh && (!low || coh < faintLinMinCompCoh) {
 			return region{}, false
 		}
 		ang = 0.5 * math.Atan2(2*sxy, d)
@@ -348,6 +390,24 @@ func mergeLinear(rs []region) []region {
 	}
 	return rs
 }
+
+// hasLinear reports whether rs holds a linear region at about r's place and angle.
+func hasLinear(rs []region, r region) bool {
+	for _, q := range rs {
+		if q.linear && angleDiff(q.angle, r.angle) < 0.15 &&
+			math.Hypot(r.cx-q.cx, r.cy-q.cy) < 0.5*max(q.halfU, r.halfU) {
+			return true
+		}
+	}
+	return false
+}
+
+// faintLinMinCoh is the coherence over its 3×3 neighbourhood of a cell of faint bars.
+const faintLinMinCoh = 0.3
+
+// faintLinMinCompCoh is the coherence a component of faint bars needs in all (summed over its
+// cells, noise included).
+const faintLinMinCompCoh = 0.3
 
 // linMinCoh and linMinCompCoh are the coherence a cell and a whole component need to count as
 // bars. Sensor noise adds energy in every direction, so faint bars on bright (noisier) paper

@@ -94,7 +94,9 @@ func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, plain **gray)
 			d.partsTried = true // the best candidate's parts only: each costs a crop or two
 			return d.decodeParts(g, r)
 		}
-		return Result{}, false
+		// The magnified pass had the best candidate only: a small symbol can rank second
+		// to a cluster of clutter.
+		return d.decodeMatrix(g, r, magnifiedPass, plain)
 	}
 	// Faint QR ink under sensor noise (qr_grid.go): on the best candidate only, with the
 	// costly attempts.
