@@ -59,6 +59,8 @@ type Decoder struct {
 	qrFinders bool
 	// partsTried is set once the smoothed pass has read a candidate's parts (decodeParts).
 	partsTried bool
+	// eq holds the equalised plain crops of the level being scanned (equalised).
+	eq map[*gray]*gray
 }
 
 type rowDecoder interface {
@@ -157,17 +159,19 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 // matrix candidates' contrast-equalised crops; then the costly magnified crops of the best
 // one; then the plain and equalised crops of the next matrix candidates in rank and of the
 // best few under the score floor; last, against sensor noise, the first linear candidates
-// on the level smoothed over 3×3 pixels and the first matrix candidates' crops smoothed,
-// the best one also in parts (matrixPass). The last two passes run only when nothing read
-// before them, so a frame that reads early pays nothing for them. A linear candidate that does not read on a reduced level is read again one
-// level finer (bars reduced to a pixel or less). It reports whether anything read and
-// whether emit asked to stop.
+// (and the faint ones) on the level smoothed over 3×3 pixels and the first matrix
+// candidates' crops smoothed, the best one also in parts (matrixPass). The last two passes
+// run only when nothing read before them, so a frame that reads early pays nothing for
+// them. A linear candidate that does not read on a reduced level is read again one level
+// finer (bars reduced to a pixel or less). It reports whether anything read and whether
+// emit asked to stop.
 func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found, stop bool) {
 	g := pyr.level(l)
 	regions := locate(g)
 	read := make([]bool, len(regions))
 	crops := make([]*gray, len(regions)) // plain matrix crops, kept for the equalised pass
-	var smooth *gray                     // g smoothed, for the linear candidates of the smoothed pass
+	clear(d.eq)
+	var smooth *gray // g smoothed, for the linear candidates of the smoothed pass
 	bestMatrix := 0.0
 	for _, r := range regions {
 		if !r.linear {
@@ -221,7 +225,7 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 					s := g.sharpen(1, -1)
 					smooth = &s
 				}
-				res, ok = d.decodeLinear(smooth, r)
+				res, ok = d.decodeLinearSmoothed(smooth, r)
 			}
 			if (matrix && rank2D > first && rank2D <= last) || (low && rankLow <= pass.lowCandidates()) {
 				res, ok = d.decodeMatrix(g, r, pass, &crops[i])
@@ -255,11 +259,20 @@ func (d *Decoder) decodeLinear(g *gray, r region) (Result, bool) {
 			return res, true
 		}
 	}
-	// The bars' angle is the energy-weighted mean of the component's cells: faint bars that
-	// took in a striped mat of strong contrast at another angle (the cells join through
-	// neighbours within 17° of each other) get the mat's. The line through the cells is the
-	// symbol's, so read again with the bars across it (refineAngle corrects up to 12° more).
-	if delta := angleDiff(r.axis, r.angle); delta > 5*math.Pi/180 {
+	return Result{}, false
+}
+
+// decodeLinearSmoothed reads a linear candidate on the smoothed level (the smoothed pass):
+// as decodeLinear, then across the line through its cells. The bars' angle is the
+// energy-weighted mean of the component's cells: faint bars that took in a striped mat of
+// strong contrast at another angle (the cells join through neighbours within 17° of each
+// other) get the mat's. The line through the cells is the symbol's, so the bars are read
+// across it too (refineAngle corrects up to 12° more).
+func (d *Decoder) decodeLinearSmoothed(g *gray, r region) (Result, bool) {
+	if res, ok := d.decodeLinear(g, r); ok {
+		return res, true
+	}
+	if angleDiff(r.axis, r.angle) > 5*math.Pi/180 {
 		a := r
 		a.angle = r.axis
 		return d.readLinear(g, a)

@@ -103,7 +103,8 @@ func (g *gray) resample(ox, oy, dux, duy, dvx, dvy float64, w, h int) gray {
 }
 
 // sharpen returns g with an unsharp mask of the given radius (box) and amount, which
-// restores the edges of modules softened by lens blur before binarization.
+// restores the edges of modules softened by lens blur before binarization; amount −1 is
+// the box mean (a blur).
 func (g *gray) sharpen(radius int, amount float64) gray {
 	out := gray{w: g.w, h: g.h, pix: make([]byte, len(g.pix))}
 	// Box blur via an integral image.
@@ -118,12 +119,19 @@ func (g *gray) sharpen(radius int, amount float64) gray {
 	}
 	for y := 0; y < h; y++ {
 		y0, y1 := max(0, y-radius), min(h, y+radius+1)
-		for x := 0; x < w; x++ {
+		top, bot := integ[y0*(w+1):(y0+1)*(w+1)], integ[y1*(w+1):(y1+1)*(w+1)]
+		src, dst := g.pix[y*w:(y+1)*w], out.pix[y*w:(y+1)*w]
+		for x := range dst {
 			x0, x1 := max(0, x-radius), min(w, x+radius+1)
-			s := integ[y1*(w+1)+x1] - integ[y0*(w+1)+x1] - integ[y1*(w+1)+x0] + integ[y0*(w+1)+x0]
-			mean := float64(s) / float64((y1-y0)*(x1-x0))
-			v := float64(g.pix[y*w+x])
-			out.pix[y*w+x] = byte(max(0, min(255, math.Round(v+amount*(v-mean)))))
+			s := bot[x1] - top[x1] - bot[x0] + top[x0]
+			area := int32((y1 - y0) * (x1 - x0))
+			if amount == -1 { // the box mean alone, rounded, in integers
+				dst[x] = byte((s + area/2) / area)
+				continue
+			}
+			mean := float64(s) / float64(area)
+			v := float64(src[x])
+			dst[x] = byte(max(0, min(255, math.Round(v+amount*(v-mean)))))
 		}
 	}
 	return out
@@ -184,17 +192,24 @@ func (g *gray) normalize(radius int, minStd float64) gray {
 			s2[(y+1)*(w+1)+x+1] = s2[y*(w+1)+x+1] + r2
 		}
 	}
+	minVar := minStd * minStd
 	for y := 0; y < h; y++ {
 		y0, y1 := max(0, y-radius), min(h, y+radius+1)
-		for x := 0; x < w; x++ {
+		t1, b1 := s1[y0*(w+1):(y0+1)*(w+1)], s1[y1*(w+1):(y1+1)*(w+1)]
+		t2, b2 := s2[y0*(w+1):(y0+1)*(w+1)], s2[y1*(w+1):(y1+1)*(w+1)]
+		src, dst := g.pix[y*w:(y+1)*w], out.pix[y*w:(y+1)*w]
+		for x := range dst {
 			x0, x1 := max(0, x-radius), min(w, x+radius+1)
 			n := float64((y1 - y0) * (x1 - x0))
-			a := float64(s1[y1*(w+1)+x1] - s1[y0*(w+1)+x1] - s1[y1*(w+1)+x0] + s1[y0*(w+1)+x0])
-			b := float64(s2[y1*(w+1)+x1] - s2[y0*(w+1)+x1] - s2[y1*(w+1)+x0] + s2[y0*(w+1)+x0])
+			a := float64(b1[x1] - t1[x1] - b1[x0] + t1[x0])
+			b := float64(b2[x1] - t2[x1] - b2[x0] + t2[x0])
 			mean := a / n
-			sd := math.Sqrt(max(0, b/n-mean*mean))
-			v := 128 + 70*(float64(g.pix[y*w+x])-mean)/max(sd, minStd)
-			out.pix[y*w+x] = byte(max(0, min(255, v)) + 0.5)
+			sd := minStd // max(√variance, minStd), without the root on flat paper
+			if v := b/n - mean*mean; v > minVar {
+				sd = math.Sqrt(v)
+			}
+			v := 128 + 70*(float64(src[x])-mean)/sd
+			dst[x] = byte(max(0, min(255, v)) + 0.5)
 		}
 	}
 	return out

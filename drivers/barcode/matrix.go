@@ -71,8 +71,8 @@ func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, plain **gray)
 		// Equalised over about three modules' worth of crop (faded print, grey ink, a
 		// shadow edge across the symbol): cheap, and it reads many a QR symbol that would
 		// otherwise wait for every other candidate's DataMatrix search.
-		n := c.normalize(max(6, int(0.06*float64(c.w))), 10)
-		if res, ok := d.decode2D(&n, true); ok {
+		n := d.equalised(c)
+		if res, ok := d.decode2D(n, true); ok {
 			return res, true
 		}
 		if finders {
@@ -80,13 +80,21 @@ func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, plain **gray)
 		}
 		return d.decodeDM(dmCrop(c, crop, s))
 	case equalisedPass:
-		return d.decodeEqualised(c, s, crop)
+		return d.decodeEqualised(c, r, s, crop)
 	case laterPass:
 		if res, ok := d.decodeMatrix(g, r, plainPass, plain); ok {
 			return res, true
 		}
-		return d.decodeEqualised(c, s, crop)
+		return d.decodeEqualised(c, r, s, crop)
 	case smoothedPass:
+		// Faint ink among busy clutter joins its cluster, which is then not found over
+		// the lower floor only: our DataMatrix reader on the equalised crop, as the
+		// equalised pass does for a faint candidate, then the crop smoothed.
+		if !r.faint {
+			if res, ok := d.decodeDMEqualised(c, s, crop); ok {
+				return res, true
+			}
+		}
 		if res, ok := d.decodeSmoothed(c); ok {
 			return res, true
 		}
@@ -125,22 +133,42 @@ func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, plain **gray)
 }
 
 // decodeEqualised reads a matrix candidate's crop c with its local contrast equalised: over
-// about three modules' worth of crop with our DataMatrix reader (gozxing's readers had that
-// crop in the plain pass), then over about one module and a half (a glare spot's halo, a
-// steep shadow) with gozxing's.
-func (d *Decoder) decodeEqualised(c *gray, s float64, crop func(k float64) gray) (Result, bool) {
-	// Faint ink (whether the candidate was found over the lower floor only or not: a faint
-	// symbol beside busy clutter joins its cluster) through our DataMatrix reader:
-	// equalised, it stands out of the paper's noise.
-	n := c.normalize(max(6, int(0.06*float64(c.w))), 10)
-	if res, ok := d.decodeDM(dmCrop(&n, func(k float64) gray {
+// about three modules' worth of crop with our DataMatrix reader when the candidate is faint
+// (gozxing's readers had that crop in the plain pass), then over about one module and a half
+// (a glare spot's halo, a steep shadow) with gozxing's.
+func (d *Decoder) decodeEqualised(c *gray, r region, s float64, crop func(k float64) gray) (Result, bool) {
+	// A faint symbol (found over the lower floor only) through our DataMatrix reader:
+	// equalised, its ink stands out of the paper's noise.
+	if r.faint {
+		if res, ok := d.decodeDMEqualised(c, s, crop); ok {
+			return res, true
+		}
+	}
+	n := c.normalize(max(4, int(0.03*float64(c.w))), 10)
+	return d.decode2D(&n, true)
+}
+
+// decodeDMEqualised reads the equalised crop (equalised) with our DataMatrix reader.
+func (d *Decoder) decodeDMEqualised(c *gray, s float64, crop func(k float64) gray) (Result, bool) {
+	return d.decodeDM(dmCrop(d.equalised(c), func(k float64) gray {
 		c := crop(k)
 		return c.normalize(max(6, int(0.06*float64(c.w))), 10)
-	}, s)); ok {
-		return res, true
+	}, s))
+}
+
+// equalised returns the plain crop c with its local contrast equalised over about three
+// modules (6 % of its side), made once per crop: the plain pass reads it with gozxing's
+// readers, the equalised pass with our DataMatrix reader.
+func (d *Decoder) equalised(c *gray) *gray {
+	if n, ok := d.eq[c]; ok {
+		return n
 	}
-	n = c.normalize(max(4, int(0.03*float64(c.w))), 10)
-	return d.decode2D(&n, true)
+	n := c.normalize(max(6, int(0.06*float64(c.w))), 10)
+	if d.eq == nil {
+		d.eq = map[*gray]*gray{}
+	}
+	d.eq[c] = &n
+	return &n
 }
 
 // decodeSmoothed reads a matrix candidate's crop c whose ink is faint under sensor noise
@@ -226,7 +254,7 @@ func (p matrixPass) lowCandidates() int {
 	case laterPass:
 		return 4
 	case smoothedPass:
-		return 1
+		return 2
 	}
 	return 0
 }
