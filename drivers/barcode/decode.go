@@ -59,8 +59,6 @@ type Decoder struct {
 	qrFinders bool
 	// partsTried is set once the smoothed pass has read a candidate's parts (decodeParts).
 	partsTried bool
-	// eq holds the equalised plain crops of the level being scanned (equalised).
-	eq map[*gray]*gray
 }
 
 type rowDecoder interface {
@@ -169,9 +167,8 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 	g := pyr.level(l)
 	regions := locate(g)
 	read := make([]bool, len(regions))
-	crops := make([]*gray, len(regions)) // plain matrix crops, kept for the equalised pass
-	clear(d.eq)
-	var smooth *gray // g smoothed, for the linear candidates of the smoothed pass
+	crops := make([]matrixCrops, len(regions)) // kept for the later passes
+	var smooth *gray                           // g smoothed, for the linear candidates of the smoothed pass
 	bestMatrix := 0.0
 	for _, r := range regions {
 		if !r.linear {
@@ -222,7 +219,7 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 					tried1D++
 				}
 				if smooth == nil {
-					s := g.sharpen(1, -1)
+					s := g.boxMean(1)
 					smooth = &s
 				}
 				res, ok = d.decodeLinearSmoothed(smooth, r)

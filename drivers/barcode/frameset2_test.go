@@ -81,7 +81,7 @@ func checkSet(t *testing.T, set string, f Format, out []frameOutcome) {
 		by[o.class].add(o)
 	}
 	for c, a := range by {
-		if compareOthers() && a.ours < a.zxing || a.ours < a.zbar {
+		if compareOthers() && (a.ours < a.zxing || a.ours < a.zbar) {
 			t.Errorf("%s %v %s: ours %d < gozxing %d or zbarimg %d of %d", set, f, c, a.ours, a.zxing, a.zbar, a.n)
 		}
 	}

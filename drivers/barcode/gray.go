@@ -103,11 +103,17 @@ func (g *gray) resample(ox, oy, dux, duy, dvx, dvy float64, w, h int) gray {
 }
 
 // sharpen returns g with an unsharp mask of the given radius (box) and amount, which
-// restores the edges of modules softened by lens blur before binarization; amount −1 is
-// the box mean (a blur).
-func (g *gray) sharpen(radius int, amount float64) gray {
+// restores the edges of modules softened by lens blur before binarization.
+func (g *gray) sharpen(radius int, amount float64) gray { return g.boxed(radius, amount, false) }
+
+// boxMean returns g blurred: each pixel the rounded mean of its (2·radius+1)² neighbourhood
+// (sensor noise smoothed before faint ink is thresholded).
+func (g *gray) boxMean(radius int) gray { return g.boxed(radius, 0, true) }
+
+// boxed is sharpen, or with meanOnly the box mean alone (in integers).
+func (g *gray) boxed(radius int, amount float64, meanOnly bool) gray {
 	out := gray{w: g.w, h: g.h, pix: make([]byte, len(g.pix))}
-	// Box blur via an integral image.
+	// Box sums via an integral image.
 	w, h := g.w, g.h
 	integ := make([]int32, (w+1)*(h+1))
 	for y := 0; y < h; y++ {
@@ -125,7 +131,7 @@ func (g *gray) sharpen(radius int, amount float64) gray {
 			x0, x1 := max(0, x-radius), min(w, x+radius+1)
 			s := bot[x1] - top[x1] - bot[x0] + top[x0]
 			area := int32((y1 - y0) * (x1 - x0))
-			if amount == -1 { // the box mean alone, rounded, in integers
+			if meanOnly {
 				dst[x] = byte((s + area/2) / area)
 				continue
 			}
@@ -172,6 +178,10 @@ func (g *gray) stretch() {
 		g.pix[i] = lut[v]
 	}
 }
+
+// equalise is normalize over about three modules of a matrix crop (6 % of its side, at least
+// 6 pixels): faded print, grey ink, a shadow edge across the symbol.
+func (g *gray) equalise() gray { return g.normalize(max(6, int(0.06*float64(g.w))), 10) }
 
 // normalize returns g with its local contrast equalised: each pixel's difference to the
 // mean of its (2·radius+1)² neighbourhood, divided by the local standard deviation (at least

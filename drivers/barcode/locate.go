@@ -134,14 +134,9 @@ func cellStats(g *gray) (cells []cellStat, cw, ch int) {
 					}
 				}
 			}
-			sum := c.sxx + c.syy
-			c.e = sum / 64
+			c.e = (c.sxx + c.syy) / 64
 			c.fine = c.e / (max(0, s2/64-(s1/64)*(s1/64)) + 25)
-			if sum > 0 {
-				d := c.sxx - c.syy
-				c.coh = math.Sqrt(d*d+4*c.sxy*c.sxy) / sum
-				c.ang = 0.5 * math.Atan2(2*c.sxy, d)
-			}
+			c.coh, c.ang = orientation(c.sxx, c.syy, c.sxy)
 		}
 	}
 	return cells, cw, ch
@@ -194,15 +189,21 @@ func markFaintLinear(cells []cellStat, cw, ch int) {
 				}
 			}
 			c := &cells[y*cw+x]
-			if sum := sxx + syy; sum > 0 {
-				d := sxx - syy
-				c.cohN = math.Sqrt(d*d+4*sxy*sxy) / sum
-				c.angN = 0.5 * math.Atan2(2*sxy, d)
-			}
+			c.cohN, c.angN = orientation(sxx, syy, sxy)
 			c.faintLin = c.faint && c.cohN >= faintLinMinCoh
 		}
 	}
+}
 
+// orientation returns the coherence in [0, 1] (1: one direction) and the dominant gradient
+// direction mod π of the structure tensor sums (sxx, syy, sxy); 0, 0 without gradient.
+func orientation(sxx, syy, sxy float64) (coh, ang float64) {
+	sum := sxx + syy
+	if sum <= 0 {
+		return 0, 0
+	}
+	d := sxx - syy
+	return math.Sqrt(d*d+4*sxy*sxy) / sum, 0.5 * math.Atan2(2*sxy, d)
 }
 
 func angleDiff(a, b float64) float64 {
@@ -262,11 +263,15 @@ func appendComponents(out []region, cells []cellStat, label []int32, cw, ch int,
 					if label[j] != 0 || !member(&cells[j]) {
 						continue
 					}
-					if linear && !low && angleDiff(cells[i].ang, cells[j].ang) > 0.3 {
-						continue
-					}
-					if linear && low && angleDiff(cells[i].angN, cells[j].angN) > 0.3 {
-						continue
+					if linear {
+						// Faint bars' cells agree through their neighbourhoods' directions.
+						a, b := cells[i].ang, cells[j].ang
+						if low {
+							a, b = cells[i].angN, cells[j].angN
+						}
+						if angleDiff(a, b) > 0.3 {
+							continue
+						}
 					}
 					label[j] = next
 					stack = append(stack, j)
@@ -299,14 +304,15 @@ func componentRegion(cells []cellStat, comp []int, cw int, linear, low bool) (re
 	}
 	n := float64(len(comp))
 	mx, my = mx/n*cellSize, my/n*cellSize
-	d := sxx - syy
-	coh := math.Sqrt(d*d+4*sxy*sxy) / (sxx + syy)
-	var ang float64
+	coh, ang := orientation(sxx, syy, sxy) // the cells have energy over a floor: sxx+syy > 0
 	if linear {
-		if coh < linMinCompCoh && (!low || coh < faintLinMinCompCoh) {
+		minCoh := linMinCompCoh
+		if low {
+			minCoh = faintLinMinCompCoh
+		}
+		if coh < minCoh {
 			return region{}, false
 		}
-		ang = 0.5 * math.Atan2(2*sxy, d)
 	} else {
 		if coh > 0.6 || len(comp) < 4 {
 			return region{}, false

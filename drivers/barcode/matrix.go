@@ -38,25 +38,25 @@ func (p matrixPass) candidates() (first, last int) {
 
 // decodeMatrix resamples a matrix candidate upright (module grid on the axes), with a
 // margin for the quiet zone, then runs gozxing's QR and DataMatrix readers on that crop
-// alone, as the pass says: the plain crop at about 240 pixels (kept in *plain for the next
-// pass), its local contrast equalised, or, for small or soft symbols, magnified 4× (gozxing's
+// alone, as the pass says: the plain crop at about 240 pixels (kept in cc for the next
+// passes), its local contrast equalised, or, for small or soft symbols, magnified 4× (gozxing's
 // binarizer and finder-pattern search want modules several pixels wide), plain and sharpened
 // (unsharp mask over about two source pixels) against lens blur.
-func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, plain **gray) (Result, bool) {
+func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, cc *matrixCrops) (Result, bool) {
 	s, k0 := cropSpan(r)
 	k1 := min(4, 640/(2*s))
 	crop := func(k float64) gray { return matrixCropAt(g, r, s, k) }
 	if 2*s*k0 < 24 || 2*s > 1200 {
 		return Result{}, false
 	}
-	if *plain == nil {
+	if cc.plain == nil {
 		if g.neighbourCorr(int(r.cx-s), int(r.cy-s), int(r.cx+s), int(r.cy+s)) < minNeighbourCorr {
 			return Result{}, false // sensor noise, not print
 		}
 		c := crop(k0)
-		*plain = &c
+		cc.plain = &c
 	}
-	c := *plain
+	c := cc.plain
 	switch pass {
 	case plainPass:
 		// QR first (gozxing's finder search fails fast on other crops), then, unless
@@ -71,8 +71,7 @@ func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, plain **gray)
 		// Equalised over about three modules' worth of crop (faded print, grey ink, a
 		// shadow edge across the symbol): cheap, and it reads many a QR symbol that would
 		// otherwise wait for every other candidate's DataMatrix search.
-		n := d.equalised(c)
-		if res, ok := d.decode2D(n, true); ok {
+		if res, ok := d.decode2D(cc.equalised(), true); ok {
 			return res, true
 		}
 		if finders {
@@ -80,18 +79,18 @@ func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, plain **gray)
 		}
 		return d.decodeDM(dmCrop(c, crop, s))
 	case equalisedPass:
-		return d.decodeEqualised(c, r, s, crop)
+		return d.decodeEqualised(cc, r, s, crop)
 	case laterPass:
-		if res, ok := d.decodeMatrix(g, r, plainPass, plain); ok {
+		if res, ok := d.decodeMatrix(g, r, plainPass, cc); ok {
 			return res, true
 		}
-		return d.decodeEqualised(c, r, s, crop)
+		return d.decodeEqualised(cc, r, s, crop)
 	case smoothedPass:
 		// Faint ink among busy clutter joins its cluster, which is then not found over
 		// the lower floor only: our DataMatrix reader on the equalised crop, as the
 		// equalised pass does for a faint candidate, then the crop smoothed.
 		if !r.faint {
-			if res, ok := d.decodeDMEqualised(c, s, crop); ok {
+			if res, ok := d.decodeDMEqualised(cc, s, crop); ok {
 				return res, true
 			}
 		}
@@ -104,7 +103,7 @@ func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, plain **gray)
 		}
 		// The magnified pass had the best candidate only: a small symbol can rank second
 		// to a cluster of clutter.
-		return d.decodeMatrix(g, r, magnifiedPass, plain)
+		return d.decodeMatrix(g, r, magnifiedPass, cc)
 	}
 	// Faint QR ink under sensor noise (qr_grid.go): on the best candidate only, with the
 	// costly attempts.
@@ -132,43 +131,45 @@ func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, plain **gray)
 	return d.decode2DWith(&m, true, gozxing.NewGlobalHistgramBinarizer)
 }
 
-// decodeEqualised reads a matrix candidate's crop c with its local contrast equalised: over
+// decodeEqualised reads a matrix candidate's plain crop with its local contrast equalised: over
 // about three modules' worth of crop with our DataMatrix reader when the candidate is faint
 // (gozxing's readers had that crop in the plain pass), then over about one module and a half
 // (a glare spot's halo, a steep shadow) with gozxing's.
-func (d *Decoder) decodeEqualised(c *gray, r region, s float64, crop func(k float64) gray) (Result, bool) {
+func (d *Decoder) decodeEqualised(cc *matrixCrops, r region, s float64, crop func(k float64) gray) (Result, bool) {
 	// A faint symbol (found over the lower floor only) through our DataMatrix reader:
 	// equalised, its ink stands out of the paper's noise.
 	if r.faint {
-		if res, ok := d.decodeDMEqualised(c, s, crop); ok {
+		if res, ok := d.decodeDMEqualised(cc, s, crop); ok {
 			return res, true
 		}
 	}
-	n := c.normalize(max(4, int(0.03*float64(c.w))), 10)
+	n := cc.plain.normalize(max(4, int(0.03*float64(cc.plain.w))), 10)
 	return d.decode2D(&n, true)
 }
 
-// decodeDMEqualised reads the equalised crop (equalised) with our DataMatrix reader.
-func (d *Decoder) decodeDMEqualised(c *gray, s float64, crop func(k float64) gray) (Result, bool) {
-	return d.decodeDM(dmCrop(d.equalised(c), func(k float64) gray {
+// decodeDMEqualised reads a candidate's equalised crop with our DataMatrix reader (a crop
+// over its size limit made again smaller, then equalised).
+func (d *Decoder) decodeDMEqualised(cc *matrixCrops, s float64, crop func(k float64) gray) (Result, bool) {
+	return d.decodeDM(dmCrop(cc.equalised(), func(k float64) gray {
 		c := crop(k)
-		return c.normalize(max(6, int(0.06*float64(c.w))), 10)
+		return c.equalise()
 	}, s))
 }
 
-// equalised returns the plain crop c with its local contrast equalised over about three
-// modules (6 % of its side), made once per crop: the plain pass reads it with gozxing's
-// readers, the equalised pass with our DataMatrix reader.
-func (d *Decoder) equalised(c *gray) *gray {
-	if n, ok := d.eq[c]; ok {
-		return n
+// matrixCrops are a matrix candidate's crops, made once and kept for the later passes.
+type matrixCrops struct {
+	plain *gray // upright at about 240 pixels, contrast-stretched (decodeMatrix)
+	eq    *gray // plain equalised over about three modules (equalised)
+}
+
+// equalised returns the plain crop equalised (gray.equalise), made on first use: the plain
+// pass reads it with gozxing's readers, later passes with our DataMatrix reader.
+func (cc *matrixCrops) equalised() *gray {
+	if cc.eq == nil {
+		n := cc.plain.equalise()
+		cc.eq = &n
 	}
-	n := c.normalize(max(6, int(0.06*float64(c.w))), 10)
-	if d.eq == nil {
-		d.eq = map[*gray]*gray{}
-	}
-	d.eq[c] = &n
-	return &n
+	return cc.eq
 }
 
 // decodeSmoothed reads a matrix candidate's crop c whose ink is faint under sensor noise
@@ -177,7 +178,7 @@ func (d *Decoder) equalised(c *gray) *gray {
 // box, about a module and a half of a 240-pixel crop, then equalised over a tenth of it,
 // through gozxing's 2D readers and our DataMatrix reader.
 func (d *Decoder) decodeSmoothed(c *gray) (Result, bool) {
-	b := c.sharpen(3, -1)
+	b := c.boxMean(3)
 	b.stretch()
 	n := b.normalize(max(6, int(0.1*float64(b.w))), 10)
 	if res, ok := d.decode2D(&n, true); ok {
@@ -190,8 +191,8 @@ func (d *Decoder) decodeSmoothed(c *gray) (Result, bool) {
 // small symbol whose cluster took in clutter beside it (a block of dot-matrix text, a
 // striped mat) makes a crop in which it is a few pixels per module and which is too large
 // to magnify. An elongated candidate is read as the two squares at the ends of its long
-// side, a large square one as its four overlapping quarters; each part as a candidate of
-// its own, plain then magnified.
+// side, a large square one as its four overlapping quarters; each part magnified
+// (decodePart).
 func (d *Decoder) decodeParts(g *gray, r region) (Result, bool) {
 	long, short := max(r.halfU, r.halfV), min(r.halfU, r.halfV)
 	ux, uy := math.Cos(r.angle), math.Sin(r.angle)
@@ -232,7 +233,7 @@ func (d *Decoder) decodeParts(g *gray, r region) (Result, bool) {
 func (d *Decoder) decodePart(g *gray, e region) (Result, bool) {
 	s, _ := cropSpan(e)
 	c := matrixCropAt(g, e, s, min(4, 400/(2*s)))
-	n := c.normalize(max(6, int(0.06*float64(c.w))), 10)
+	n := c.equalise()
 	if res, ok := d.decode2D(&n, true); ok {
 		return res, true
 	}

@@ -28,9 +28,9 @@ func (d *Decoder) decodeQRFaint(c *gray) (Result, bool) {
 	if d.budget -= c.w * c.h; d.budget < 0 {
 		return Result{}, false
 	}
-	s := c.sharpen(1, -1)
+	s := c.boxMean(1)
 	s.stretch()
-	n := s.normalize(max(6, int(0.06*float64(s.w))), 10)
+	n := s.equalise()
 	src, err := gozxing.NewPlanarYUVLuminanceSource(n.pix, n.w, n.h, 0, 0, n.w, n.h, false)
 	if err != nil {
 		return Result{}, false
