@@ -433,7 +433,7 @@ func (d *Decoder) dmRead(s *dmSampler) (Result, bool) {
 			}
 		}
 	}
-	return Result{}, false
+	return d.dmSoftRead(s)
 }
 
 // dmDecodeBits runs gozxing's DataMatrix decoder (Reed–Solomon, then the text) on a module

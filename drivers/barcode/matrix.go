@@ -144,7 +144,14 @@ func (d *Decoder) decodeEqualised(cc *matrixCrops, r region, s float64, crop fun
 		}
 	}
 	n := cc.plain.normalize(max(4, int(0.03*float64(cc.plain.w))), 10)
-	return d.decode2D(&n, true)
+	if res, ok := d.decode2D(&n, true); ok {
+		return res, true
+	}
+	// A hard shadow edge across the symbol: divided by the paper's level (gray_light.go).
+	if f, uneven := cc.plain.flatten(max(3, int(0.04*float64(cc.plain.w)))); uneven {
+		return d.decode2D(&f, true)
+	}
+	return Result{}, false
 }
 
 // decodeDMEqualised reads a candidate's equalised crop with our DataMatrix reader (a crop

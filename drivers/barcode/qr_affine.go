@@ -75,7 +75,7 @@ func (d *Decoder) decodeQRAffine(g *gray, bmp *gozxing.BinaryBitmap) (Result, bo
 		for _, t := range transforms {
 			lv := qrLevels(g, t, dd)
 			for _, r := range []int{2, 3} {
-				dark, conf := qrBits(lv, dd, r)
+				dark, conf := moduleBits(lv, dd, dd, r)
 				if res, ok := read(qrMatrix(dark, dd)); ok {
 					return res, true
 				}

@@ -2,7 +2,6 @@ package barcode
 
 import (
 	"math"
-	"slices"
 
 	"github.com/makiuchi-d/gozxing"
 	"github.com/makiuchi-d/gozxing/common"
@@ -124,59 +123,4 @@ func qrLevels(g *gray, tf *common.PerspectiveTransform, dim int) []float64 {
 		}
 	}
 	return lv
-}
-
-// qrBits decides the modules: dark when the level is under the midpoint of the second
-// darkest and second lightest level among the modules within r of it (a QR symbol's mask
-// spreads dark and light modules evenly, so the window holds both), or, where that window's
-// range is under a quarter of the symbol's, under the symbol's midpoint. Each decision comes
-// with a confidence: the level's distance to the threshold over the window's range; 0 where
-// the window is washed out (a glare spot, a deep shadow); a third of it where the module is
-// lit well above the paper (a glare spot's halo).
-func qrBits(lv []float64, dim, r int) (dark []bool, conf []float64) {
-	sorted := slices.Clone(lv)
-	slices.Sort(sorted)
-	glo, ghi := sorted[len(sorted)/10], sorted[len(sorted)*9/10]
-	gmid := (glo + ghi) / 2
-	// Paper and ink: the median light and dark module. A module well above the paper is lit
-	// by glare, which also lightens the dark modules beside it: unsure, whatever it reads.
-	mid, _ := slices.BinarySearch(sorted, gmid)
-	ink, paper := sorted[mid/2], sorted[(mid+len(sorted))/2]
-	lit := paper + 0.25*(paper-ink)
-	dark = make([]bool, dim*dim)
-	conf = make([]float64, dim*dim)
-	for j := range dim {
-		for i := range dim {
-			// The second darkest and second lightest level of the window.
-			lo1, lo2 := math.Inf(1), math.Inf(1)
-			hi1, hi2 := math.Inf(-1), math.Inf(-1)
-			for y := max(0, j-r); y <= min(dim-1, j+r); y++ {
-				for _, v := range lv[y*dim+max(0, i-r) : y*dim+min(dim-1, i+r)+1] {
-					if v < lo1 {
-						lo1, lo2 = v, lo1
-					} else if v < lo2 {
-						lo2 = v
-					}
-					if v > hi1 {
-						hi1, hi2 = v, hi1
-					} else if v > hi2 {
-						hi2 = v
-					}
-				}
-			}
-			lo, hi := lo2, hi2
-			m := j*dim + i
-			thr := (lo + hi) / 2
-			if hi-lo < 0.25*(ghi-glo) {
-				thr = gmid
-			} else {
-				conf[m] = math.Abs(lv[m]-thr) / (hi - lo)
-				if lv[m] > lit {
-					conf[m] *= 0.3
-				}
-			}
-			dark[m] = lv[m] < thr
-		}
-	}
-	return dark, conf
 }

@@ -1,7 +1,6 @@
 package barcode
 
 import (
-	"slices"
 	"strconv"
 
 	"github.com/makiuchi-d/gozxing"
@@ -9,10 +8,9 @@ import (
 )
 
 // qrSoftDecode reads a QR module matrix whose modules come with a confidence (0: unseen,
-// under a glare spot): the codewords of each block whose modules are the least sure are
-// erased, a few more at a time, until Reed–Solomon corrects the block (rsCorrect, with check
-// codewords to spare). Format and version information, the data masks, the interleaving
-// into blocks and the bit stream are gozxing's.
+// under a glare spot): each block is corrected by softCorrect (soft.go). Format and version
+// information, the data masks, the interleaving into blocks and the bit stream are
+// gozxing's.
 func qrSoftDecode(dark []bool, conf []float64, dim int) (Result, bool) {
 	parser, err := decoder.NewBitMatrixParser(qrMatrix(dark, dim))
 	if err != nil {
@@ -34,19 +32,16 @@ func qrSoftDecode(dark []bool, conf []float64, dim int) (Result, bool) {
 	if len(order) < 8*total {
 		return Result{}, false
 	}
-	raw := make([]byte, total)
-	rel := make([]float64, total)
-	for k := range raw {
-		rel[k] = 1
-		for b := range 8 {
-			m := order[8*k+b]
-			raw[k] <<= 1
-			if un.Get(m%dim, m/dim) {
-				raw[k] |= 1
-			}
-			rel[k] = min(rel[k], conf[m])
-		}
+	// The codewords read from the unmasked matrix.
+	bits := make([][8]int, total)
+	for k := range bits {
+		copy(bits[k][:], order[8*k:8*k+8])
 	}
+	undark := make([]bool, len(dark))
+	for m := range undark {
+		undark[m] = un.Get(m%dim, m/dim)
+	}
+	raw, sc := softCodewords(undark, conf, bits)
 	blocks, where, err := qrBlocks(raw, version, ecl)
 	if err != nil {
 		return Result{}, false
@@ -55,35 +50,16 @@ func qrSoftDecode(dark []bool, conf []float64, dim int) (Result, bool) {
 	for bi, b := range blocks {
 		cw := b.GetCodewords()
 		nData := b.GetNumDataCodewords()
-		nsym := len(cw) - nData
-		// The block's codewords, least sure first, among those unsure enough to erase.
-		var unsure []int
-		for p := range cw {
-			if rel[where[bi][p]] < qrEraseBelow {
-				unsure = append(unsure, p)
-			}
+		bsc := make([]softCodeword, len(cw))
+		for p, k := range where[bi] {
+			bsc[p] = sc[k]
 		}
-		slices.SortStableFunc(unsure, func(a, c int) int {
-			ra, rc := rel[where[bi][a]], rel[where[bi][c]]
-			switch {
-			case ra < rc:
-				return -1
-			case ra > rc:
-				return 1
-			}
-			return 0
-		})
-		ok := false
-		for rho := 0; rho <= min(len(unsure), nsym-rsSlack); rho++ {
-			try := slices.Clone(cw)
-			if _, ok = rsCorrect(try, nsym, unsure[:rho]); ok {
-				data = append(data, try[:nData]...)
-				break
-			}
-		}
+		// The format information vouches for the grid: rsSlack's check codewords suffice.
+		fixed, ok := softCorrect(qrField, cw, len(cw)-nData, bsc, 8*rsSlack)
 		if !ok {
 			return Result{}, false
 		}
+		data = append(data, fixed[:nData]...)
 	}
 	dr, err := decoder.DecodedBitStreamParser_Decode(data, version, ecl, nil)
 	if err != nil || dr.GetText() == "" {
@@ -92,9 +68,6 @@ func qrSoftDecode(dark []bool, conf []float64, dim int) (Result, bool) {
 	return Result{Text: dr.GetText(), Symbology: "]Q" + strconv.Itoa(dr.GetSymbologyModifier()),
 		Format: QRCode, Located: true}, true
 }
-
-// qrEraseBelow is the confidence under which a codeword may be erased.
-const qrEraseBelow = 0.2
 
 // qrBlocks splits the raw codewords into gozxing's data blocks and returns, for each block,
 // the raw index of each of its codewords.

@@ -7,14 +7,15 @@ import (
 	"github.com/makiuchi-d/gozxing/common/reedsolomon"
 )
 
-// rsBlock encodes k random data codewords with nsym check codewords (gozxing's encoder).
-func rsBlock(t testing.TB, rng *rand.Rand, k, nsym int) []byte {
+// rsBlock encodes k random data codewords with nsym check codewords (gozxing's encoder, in
+// the field gf).
+func rsBlock(t testing.TB, gf *reedsolomon.GenericGF, rng *rand.Rand, k, nsym int) []byte {
 	t.Helper()
 	ints := make([]int, k+nsym)
 	for i := range k {
 		ints[i] = rng.IntN(256)
 	}
-	if err := reedsolomon.NewReedSolomonEncoder(reedsolomon.GenericGF_QR_CODE_FIELD_256).Encode(ints, nsym); err != nil {
+	if err := reedsolomon.NewReedSolomonEncoder(gf).Encode(ints, nsym); err != nil {
 		t.Fatal(err)
 	}
 	out := make([]byte, len(ints))
@@ -24,17 +25,27 @@ func rsBlock(t testing.TB, rng *rand.Rand, k, nsym int) []byte {
 	return out
 }
 
-// TestRSCorrectErasures: blocks of QR's shapes with e errors and ρ erasures (2e + ρ within
-// the check codewords less rsSlack) are corrected exactly; an erasure may hit a codeword that
-// is right. Beyond that the block is refused or, rarely, decoded into another codeword, never
-// left half-changed.
+// TestRSCorrectErasures: blocks of QR's and DataMatrix's shapes, each in its field, with e
+// errors and ρ erasures (2e + ρ within the check codewords less rsSlack) are corrected
+// exactly; an erasure may hit a codeword that is right. Beyond that the block is refused or,
+// rarely, decoded into another codeword, never left half-changed.
 func TestRSCorrectErasures(t *testing.T) {
+	t.Run("qr", func(t *testing.T) {
+		testRSCorrect(t, qrField, reedsolomon.GenericGF_QR_CODE_FIELD_256,
+			[][2]int{{19, 7}, {28, 16}, {13, 13}, {9, 17}, {15, 28}, {43, 30}, {116, 30}})
+	})
+	t.Run("datamatrix", func(t *testing.T) {
+		testRSCorrect(t, dmField, reedsolomon.GenericGF_DATA_MATRIX_FIELD_256,
+			[][2]int{{3, 5}, {8, 10}, {30, 20}, {36, 24}, {44, 28}, {49, 28}, {62, 36}, {156, 62}})
+	})
+}
+
+func testRSCorrect(t *testing.T, f *rsField, gf *reedsolomon.GenericGF, shapes [][2]int) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	shapes := [][2]int{{19, 7}, {28, 16}, {13, 13}, {9, 17}, {15, 28}, {43, 30}, {116, 30}}
 	for _, sh := range shapes {
 		k, nsym := sh[0], sh[1]
 		for trial := range 200 {
-			orig := rsBlock(t, rng, k, nsym)
+			orig := rsBlock(t, gf, rng, k, nsym)
 			n := k + nsym
 			budget := nsym - rsSlack
 			rho := rng.IntN(budget + 1)
@@ -50,7 +61,7 @@ func TestRSCorrectErasures(t *testing.T) {
 			for _, p := range perm[rho : rho+errs] {
 				cw[p] ^= byte(1 + rng.IntN(255))
 			}
-			got, ok := rsCorrect(cw, nsym, erased)
+			got, ok := f.correct(cw, nsym, erased)
 			if !ok || string(cw) != string(orig) {
 				t.Fatalf("(%d,%d) trial %d: %d erasures, %d errors: ok %v, got %d errors, block right %v",
 					n, k, trial, rho, errs, ok, got, string(cw) == string(orig))
@@ -64,10 +75,10 @@ func TestRSCorrectErasures(t *testing.T) {
 				bad[p] ^= byte(1 + rng.IntN(255))
 			}
 			before := append([]byte(nil), bad...)
-			if _, ok := rsCorrect(bad, nsym, nil); !ok && string(bad) != string(before) {
+			if _, ok := f.correct(bad, nsym, nil); !ok && string(bad) != string(before) {
 				t.Fatalf("(%d,%d): refused block was changed", n, k)
 			} else if ok {
-				if _, ok2 := rsCorrect(append([]byte(nil), bad...), nsym, nil); !ok2 {
+				if _, ok2 := f.correct(append([]byte(nil), bad...), nsym, nil); !ok2 {
 					t.Fatalf("(%d,%d): accepted block is not a codeword", n, k)
 				}
 			}
@@ -87,14 +98,14 @@ func FuzzRSCorrect(f *testing.F) {
 			erased[i] = int(e)
 		}
 		before := append([]byte(nil), cw...)
-		_, ok := rsCorrect(cw, int(nsym), erased)
+		_, ok := qrField.correct(cw, int(nsym), erased)
 		if !ok {
 			if string(cw) != string(before) {
 				t.Fatal("refused block was changed")
 			}
 			return
 		}
-		if _, ok := rsCorrect(append([]byte(nil), cw...), int(nsym), nil); !ok {
+		if _, ok := qrField.correct(append([]byte(nil), cw...), int(nsym), nil); !ok {
 			t.Fatal("corrected block is not a codeword")
 		}
 	})

@@ -1,0 +1,231 @@
+package barcode
+
+import (
+	"math"
+	"math/bits"
+	"slices"
+)
+
+// Soft decisions for the matrix symbologies' own samplers (QR: qr_grid.go, DataMatrix:
+// dm_sample.go): each module is decided against the modules around it and comes with a
+// confidence; a Reed–Solomon block that does not correct as read gets its least sure
+// codewords erased, then the weakest bits of its least sure codewords flipped
+// (softCorrect).
+
+// moduleBits decides the modules of a cols×rows grid of levels (row major): dark when the
+// level is under the midpoint of the second darkest and second lightest level among the
+// modules within r of it (a symbol's mask or randomisation spreads dark and light modules
+// evenly, so the window holds both), or, where that window's range is under a tenth of the
+// symbol's (a glare spot, a deep shadow: washed out), under the symbol's midpoint. Each
+// decision comes with a confidence: the level's distance to the threshold over the
+// window's range, scaled down where that range is under half the symbol's; 0 where washed
+// out; a third of it where the module is lit well above the paper (a glare spot's halo);
+// a tenth of it under a cover (coveredModules).
+func moduleBits(lv []float64, cols, rows, r int) (dark []bool, conf []float64) {
+	sorted := slices.Clone(lv)
+	slices.Sort(sorted)
+	glo, ghi := sorted[len(sorted)/10], sorted[len(sorted)*9/10]
+	gmid := (glo + ghi) / 2
+	// Paper and ink: the median light and dark module. A module well above the paper is lit
+	// by glare, which also lightens the dark modules beside it: unsure, whatever it reads.
+	mid, _ := slices.BinarySearch(sorted, gmid)
+	ink, paper := sorted[mid/2], sorted[(mid+len(sorted))/2]
+	lit := paper + 0.25*(paper-ink)
+	dark = make([]bool, len(lv))
+	conf = make([]float64, len(lv))
+	for j := range rows {
+		for i := range cols {
+			lo, hi := windowRange(lv, cols, rows, i, j, r)
+			m := j*cols + i
+			thr := (lo + hi) / 2
+			if hi-lo < 0.1*(ghi-glo) {
+				thr = gmid
+			} else {
+				conf[m] = math.Abs(lv[m]-thr) / (hi - lo) * min(1, (hi-lo)/(0.5*(ghi-glo)))
+				if lv[m] > lit {
+					conf[m] *= 0.3
+				}
+			}
+			dark[m] = lv[m] < thr
+		}
+	}
+	coveredModules(lv, cols, rows, conf)
+	return dark, conf
+}
+
+// windowRange returns the second darkest and second lightest level of the modules within
+// r of module (i, j).
+func windowRange(lv []float64, cols, rows, i, j, r int) (lo, hi float64) {
+	lo1, lo2 := math.Inf(1), math.Inf(1)
+	hi1, hi2 := math.Inf(-1), math.Inf(-1)
+	for y := max(0, j-r); y <= min(rows-1, j+r); y++ {
+		for _, v := range lv[y*cols+max(0, i-r) : y*cols+min(cols-1, i+r)+1] {
+			if v < lo1 {
+				lo1, lo2 = v, lo1
+			} else if v < lo2 {
+				lo2 = v
+			}
+			if v > hi1 {
+				hi1, hi2 = v, hi1
+			} else if v > hi2 {
+				hi2 = v
+			}
+		}
+	}
+	return lo2, hi2
+}
+
+// coveredModules lowers the confidence of the modules under something that hides the
+// symbol (a finger, a sticker): where two neighbouring 3×3 windows of modules each span
+// under a quarter of the levels around them (7×7 modules), which a symbol's mask makes
+// rare, the modules of those windows and one module round them are unsure, whatever they
+// read. The comparison is local, so that a shadow's lower contrast is not taken for a cover.
+func coveredModules(lv []float64, cols, rows int, conf []float64) {
+	if cols < 7 || rows < 7 {
+		return
+	}
+	span := func(i, j, r int) float64 {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for y := max(0, j-r); y <= min(rows-1, j+r); y++ {
+			for _, v := range lv[y*cols+max(0, i-r) : y*cols+min(cols-1, i+r)+1] {
+				lo, hi = min(lo, v), max(hi, v)
+			}
+		}
+		return hi - lo
+	}
+	flat := make([]bool, len(lv))
+	for j := 1; j < rows-1; j++ {
+		for i := 1; i < cols-1; i++ {
+			flat[j*cols+i] = span(i, j, 1) < 0.25*span(i, j, 3)
+		}
+	}
+	for j := 1; j < rows-1; j++ {
+		for i := 1; i < cols-1; i++ {
+			m := j*cols + i
+			if !flat[m] || !(flat[m-1] || flat[m+1] || flat[m-cols] || flat[m+cols]) {
+				continue
+			}
+			for y := max(0, j-2); y <= min(rows-1, j+2); y++ {
+				for x := max(0, i-2); x <= min(cols-1, i+2); x++ {
+					conf[y*cols+x] *= 0.1
+				}
+			}
+		}
+	}
+}
+
+// softCodewords packs the decided modules into codewords: bits[k] lists codeword k's
+// modules, most significant bit first (−1: none). It returns each codeword with its
+// confidence (that of its least sure module), the bit read from that module, and the bits
+// read from sure modules (confidence ≥ softSure).
+func softCodewords(dark []bool, conf []float64, bits [][8]int) (raw []byte, sc []softCodeword) {
+	raw, sc = make([]byte, len(bits)), make([]softCodeword, len(bits))
+	for k, mods := range bits {
+		sc[k].rel = 1
+		for b, m := range mods {
+			raw[k] <<= 1
+			if m < 0 {
+				continue
+			}
+			if dark[m] {
+				raw[k] |= 1
+			}
+			if conf[m] < sc[k].rel {
+				sc[k].rel, sc[k].weak = conf[m], 0x80>>b
+			}
+			if conf[m] >= softSure {
+				sc[k].sure |= 0x80 >> b
+			}
+		}
+	}
+	return raw, sc
+}
+
+// softCodeword is what the modules say of one codeword besides its value.
+type softCodeword struct {
+	rel  float64 // the confidence of its least sure module
+	weak byte    // the bit read from that module
+	sure byte    // the bits read from sure modules
+}
+
+// softSure is the confidence from which a module's reading counts as evidence against a
+// correction that changes it.
+const softSure = 0.3
+
+// softCorrect corrects one Reed–Solomon block cw (nsym check codewords) whose codewords come
+// with what their modules say (sc): as read, then with its least sure codewords (under
+// softEraseBelow) erased, a few more at a time, with rsSlack check codewords to spare;
+// then flipSearch. A correction with erasures must also leave minEvidence bits of evidence
+// (softEvidence). It returns the corrected block.
+func softCorrect(f *rsField, cw []byte, nsym int, sc []softCodeword, minEvidence int) ([]byte, bool) {
+	var unsure []int
+	for p := range cw {
+		if sc[p].rel < softEraseBelow {
+			unsure = append(unsure, p)
+		}
+	}
+	slices.SortStableFunc(unsure, func(a, c int) int {
+		switch {
+		case sc[a].rel < sc[c].rel:
+			return -1
+		case sc[a].rel > sc[c].rel:
+			return 1
+		}
+		return 0
+	})
+	for rho := 0; rho <= min(len(unsure), nsym-rsSlack); rho++ {
+		try := slices.Clone(cw)
+		errs, ok := f.correct(try, nsym, unsure[:rho])
+		if ok && softEvidence(nsym-2*errs-rho, cw, try, unsure[:rho], sc) >= minEvidence {
+			return try, true
+		}
+	}
+	weak := make([]byte, len(sc))
+	for p := range sc {
+		weak[p] = sc[p].weak
+	}
+	return flipSearch(f, cw, nsym, unsure, weak)
+}
+
+// softEvidence is how many bits vouch for a correction of cw into fixed that left spare
+// check codewords unused with the erased codewords: 8 per spare check codeword, plus one
+// per sure bit of an erased codeword that the correction kept, less 8 per one it changed.
+// A word that no codeword is near gets the erased codewords' values at random: each of
+// their sure bits is kept with probability ½.
+func softEvidence(spare int, cw, fixed []byte, erased []int, sc []softCodeword) int {
+	e := 8 * spare
+	for _, p := range erased {
+		changed := cw[p] ^ fixed[p]
+		e += bits.OnesCount8(sc[p].sure&^changed) - 8*bits.OnesCount8(sc[p].sure&changed)
+	}
+	return e
+}
+
+// flipSearch looks for the block's codeword among the words that differ from cw in the
+// least sure bit of some of its least sure codewords (unsure, least sure first): each of the
+// 2^softFlips − 1 combinations of the first softFlips of them is tried with errors corrected
+// only, never erasures, so that every trial keeps rsSlack check codewords to spare and the
+// chance of a false read over all the trials stays under 10⁻⁶ even for a block of 5 check
+// codewords.
+func flipSearch(f *rsField, cw []byte, nsym int, unsure []int, weak []byte) ([]byte, bool) {
+	t := min(len(unsure), softFlips)
+	try := make([]byte, len(cw))
+	for mask := 1; mask < 1<<t; mask++ {
+		copy(try, cw)
+		for i := range t {
+			if mask&(1<<i) != 0 {
+				try[unsure[i]] ^= weak[unsure[i]]
+			}
+		}
+		if _, ok := f.correct(try, nsym, nil); ok {
+			return try, true
+		}
+	}
+	return cw, false
+}
+
+// softFlips is the number of least sure codewords whose weakest bit flipSearch flips.
+const softFlips = 8
+
+// softEraseBelow is the confidence under which a codeword may be erased or flipped.
+const softEraseBelow = 0.2
