@@ -57,8 +57,8 @@ type Decoder struct {
 	// qrFinders is set when decodeQRAffine found three finder patterns that make a QR
 	// symbol's grid (whether or not it read).
 	qrFinders bool
-	// partsTried is set once the smoothed pass has read a candidate's parts (decodeParts).
-	partsTried bool
+	// smoothedBestDone is set once the smoothed pass has had its best candidate (decodeMatrix).
+	smoothedBestDone bool
 }
 
 type rowDecoder interface {
@@ -157,8 +157,9 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 // matrix candidates' contrast-equalised crops; then the costly magnified crops of the best
 // one; then the plain and equalised crops of the next matrix candidates in rank and of the
 // best few under the score floor; last, against sensor noise, the first linear candidates
-// (and the faint ones) on the level smoothed over 3×3 pixels and the first matrix
-// candidates' crops smoothed, the best one also in parts (matrixPass). The last two passes
+// (and the faint ones) on the level smoothed over 3×3 pixels, the first matrix candidates'
+// crops smoothed and flattened, in parts when too large or elongated to magnify, and the
+// next two faint matrix candidates flattened (matrixPass). The last two passes
 // run only when nothing read before them, so a frame that reads early pays nothing for
 // them. A linear candidate that does not read on a reduced level is read again one level
 // finer (bars reduced to a pixel or less). It reports whether anything read and whether
@@ -176,11 +177,11 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 		}
 	}
 	for pass := range matrixPasses {
-		tried1D, triedFaint, rank2D, rankLow := 0, 0, 0, 0
+		tried1D, triedFaint, triedFaint2D, rank2D, rankLow := 0, 0, 0, 0, 0
 		first, last := pass.candidates()
 		if pass == smoothedPass {
 			d.budget = max(d.budget, smoothedBudget)
-			d.partsTried = false
+			d.smoothedBestDone = false
 		}
 		for i, r := range regions {
 			// A matrix candidate an order of magnitude less symbol-like than the best is
@@ -226,6 +227,9 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 			}
 			if (matrix && rank2D > first && rank2D <= last) || (low && rankLow <= pass.lowCandidates()) {
 				res, ok = d.decodeMatrix(g, r, pass, &crops[i])
+			} else if matrix && r.faint && pass == smoothedPass && triedFaint2D < 2 {
+				triedFaint2D++
+				res, ok = d.decodeFaintFlat(g, r, &crops[i])
 			}
 			if ok {
 				read[i], found = true, true

@@ -43,19 +43,11 @@ func (p matrixPass) candidates() (first, last int) {
 // binarizer and finder-pattern search want modules several pixels wide), plain and sharpened
 // (unsharp mask over about two source pixels) against lens blur.
 func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, cc *matrixCrops) (Result, bool) {
-	s, k0 := cropSpan(r)
-	k1 := min(4, 640/(2*s))
-	crop := func(k float64) gray { return matrixCropAt(g, r, s, k) }
-	if 2*s*k0 < 24 || 2*s > 1200 {
+	s, k0, crop, ok := cc.make(g, r)
+	if !ok {
 		return Result{}, false
 	}
-	if cc.plain == nil {
-		if g.neighbourCorr(int(r.cx-s), int(r.cy-s), int(r.cx+s), int(r.cy+s)) < minNeighbourCorr {
-			return Result{}, false // sensor noise, not print
-		}
-		c := crop(k0)
-		cc.plain = &c
-	}
+	k1 := min(4, 640/(2*s))
 	c := cc.plain
 	switch pass {
 	case plainPass:
@@ -94,15 +86,29 @@ func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, cc *matrixCro
 				return res, true
 			}
 		}
+		// A shadow edge across faint or damaged ink: the crop smoothed over a third of a
+		// module and divided by the paper's level (gray_light.go), to our DataMatrix
+		// reader, when the paper's level is uneven enough.
+		if f, uneven := c.flatSmoothed(); uneven {
+			if res, ok := d.decodeDMFlat(&f, s, crop); ok {
+				return res, true
+			}
+		}
 		if res, ok := d.decodeSmoothed(c); ok {
 			return res, true
 		}
-		if !d.partsTried {
-			d.partsTried = true // the best candidate's parts only: each costs a crop or two
-			return d.decodeParts(g, r)
+		// A candidate too large or too elongated to magnify is read in parts: a small
+		// symbol merged with clutter beside it. Another is magnified unless it is the best
+		// one, which the magnified pass had: a small symbol can rank second to a cluster of
+		// clutter.
+		best := !d.smoothedBestDone
+		d.smoothedBestDone = true
+		if parts := candidateParts(r); len(parts) > 0 {
+			return d.decodeParts(g, parts)
 		}
-		// The magnified pass had the best candidate only: a small symbol can rank second
-		// to a cluster of clutter.
+		if best {
+			return Result{}, false
+		}
 		return d.decodeMatrix(g, r, magnifiedPass, cc)
 	}
 	// Faint QR ink under sensor noise (qr_grid.go): on the best candidate only, with the
@@ -163,10 +169,52 @@ func (d *Decoder) decodeDMEqualised(cc *matrixCrops, s float64, crop func(k floa
 	}, s))
 }
 
+// decodeDMFlat reads a candidate's crop smoothed and flattened (gray.flatSmoothed), f, with
+// our DataMatrix reader (a crop over its size limit made again smaller).
+func (d *Decoder) decodeDMFlat(f *gray, s float64, crop func(k float64) gray) (Result, bool) {
+	return d.decodeDM(dmCrop(f, func(k float64) gray {
+		c := crop(k)
+		f, _ := c.flatSmoothed()
+		return f
+	}, s))
+}
+
 // matrixCrops are a matrix candidate's crops, made once and kept for the later passes.
 type matrixCrops struct {
 	plain *gray // upright at about 240 pixels, contrast-stretched (decodeMatrix)
 	eq    *gray // plain equalised over about three modules (equalised)
+}
+
+// make makes the plain crop of candidate r of g unless made already. It returns the crop's
+// half side in frame pixels, its scale and how to crop the candidate at another scale, or
+// false when the candidate is too small or too large to read, or sensor noise.
+func (cc *matrixCrops) make(g *gray, r region) (s, k0 float64, crop func(k float64) gray, ok bool) {
+	s, k0 = cropSpan(r)
+	crop = func(k float64) gray { return matrixCropAt(g, r, s, k) }
+	if 2*s*k0 < 24 || 2*s > 1200 {
+		return 0, 0, nil, false
+	}
+	if cc.plain == nil {
+		if g.neighbourCorr(int(r.cx-s), int(r.cy-s), int(r.cx+s), int(r.cy+s)) < minNeighbourCorr {
+			return 0, 0, nil, false // sensor noise, not print
+		}
+		c := crop(k0)
+		cc.plain = &c
+	}
+	return s, k0, crop, true
+}
+
+// decodeFaintFlat reads a faint matrix candidate ranked beyond the smoothed pass's first
+// ones (faint ink scores low beside clutter) with our DataMatrix reader on its crop
+// smoothed and flattened: the paper's level is uneven across a crop that takes in the
+// desk's edge, and the equalised crops break faint ink up.
+func (d *Decoder) decodeFaintFlat(g *gray, r region, cc *matrixCrops) (Result, bool) {
+	s, _, crop, ok := cc.make(g, r)
+	if !ok || d.opt.Formats&DataMatrix == 0 {
+		return Result{}, false
+	}
+	f, _ := cc.plain.flatSmoothed()
+	return d.decodeDMFlat(&f, s, crop)
 }
 
 // equalised returns the plain crop equalised (gray.equalise), made on first use: the plain
@@ -194,13 +242,12 @@ func (d *Decoder) decodeSmoothed(c *gray) (Result, bool) {
 	return d.decodeDM(&n)
 }
 
-// decodeParts reads a matrix candidate too large for the magnified pass as parts of it: a
-// small symbol whose cluster took in clutter beside it (a block of dot-matrix text, a
-// striped mat) makes a crop in which it is a few pixels per module and which is too large
-// to magnify. An elongated candidate is read as the two squares at the ends of its long
-// side, a large square one as its four overlapping quarters; each part magnified
-// (decodePart).
-func (d *Decoder) decodeParts(g *gray, r region) (Result, bool) {
+// candidateParts returns the parts to read of a matrix candidate too large for the
+// magnified pass, or none: a small symbol whose cluster took in clutter beside it (a block
+// of dot-matrix text, a striped mat) makes a crop in which it is a few pixels per module
+// and which is too large to magnify. An elongated candidate is read as the two squares at
+// the ends of its long side, a large square one as its four overlapping quarters.
+func candidateParts(r region) []region {
 	long, short := max(r.halfU, r.halfV), min(r.halfU, r.halfV)
 	ux, uy := math.Cos(r.angle), math.Sin(r.angle)
 	vx, vy := -uy, ux
@@ -226,6 +273,11 @@ func (d *Decoder) decodeParts(g *gray, r region) (Result, bool) {
 			parts = append(parts, e)
 		}
 	}
+	return parts
+}
+
+// decodeParts reads the parts of a candidate (candidateParts), each magnified (decodePart).
+func (d *Decoder) decodeParts(g *gray, parts []region) (Result, bool) {
 	for _, e := range parts {
 		if res, ok := d.decodePart(g, e); ok {
 			return res, true
