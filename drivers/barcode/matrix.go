@@ -86,10 +86,14 @@ func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, cc *matrixCro
 				return res, true
 			}
 		}
-		// A shadow edge across faint or damaged ink: the crop smoothed over a third of a
-		// module and divided by the paper's level (gray_light.go), to our DataMatrix
-		// reader, when the paper's level is uneven enough.
-		if f, uneven := c.flatSmoothed(); uneven {
+		// A hard shadow edge across the symbol: the crop smoothed over a third of a module
+		// and divided by the paper's level (gray_light.go), to gozxing's 2D readers and
+		// ours, when the paper's level is uneven enough.
+		if f, uneven := c.flatten(max(3, int(0.04*float64(c.w)))); uneven {
+			if res, ok := d.decode2D(&f, true); ok {
+				return res, true
+			}
+			f, _ = c.flatSmoothed()
 			if res, ok := d.decodeDMFlat(&f, s, crop); ok {
 				return res, true
 			}
@@ -150,14 +154,7 @@ func (d *Decoder) decodeEqualised(cc *matrixCrops, r region, s float64, crop fun
 		}
 	}
 	n := cc.plain.normalize(max(4, int(0.03*float64(cc.plain.w))), 10)
-	if res, ok := d.decode2D(&n, true); ok {
-		return res, true
-	}
-	// A hard shadow edge across the symbol: divided by the paper's level (gray_light.go).
-	if f, uneven := cc.plain.flatten(max(3, int(0.04*float64(cc.plain.w)))); uneven {
-		return d.decode2D(&f, true)
-	}
-	return Result{}, false
+	return d.decode2D(&n, true)
 }
 
 // decodeDMEqualised reads a candidate's equalised crop with our DataMatrix reader (a crop
@@ -301,7 +298,7 @@ func (d *Decoder) decodePart(g *gray, e region) (Result, bool) {
 
 // smoothedBudget is the crop pixels the smoothed pass may hand to gozxing's 2D readers when
 // the earlier passes have spent the frame's budget.
-const smoothedBudget = 700_000
+const smoothedBudget = 850_000
 
 // minMatrixScore is the share of the best matrix candidate's score under which a matrix
 // candidate is not tried.

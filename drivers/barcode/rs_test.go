@@ -87,7 +87,7 @@ func testRSCorrect(t *testing.T, f *rsField, gf *reedsolomon.GenericGF, shapes [
 }
 
 // FuzzRSCorrect: any block, check count and erasure list is corrected into a codeword or
-// refused unchanged; never a panic.
+// refused unchanged, in QR's field and in DataMatrix's; never a panic.
 func FuzzRSCorrect(f *testing.F) {
 	f.Add([]byte("0123456789abcdefghijklmnopqrstuvwxyz0123456789"), uint8(16), []byte{1, 5, 9})
 	f.Add(make([]byte, 26), uint8(10), []byte{})
@@ -97,16 +97,19 @@ func FuzzRSCorrect(f *testing.F) {
 		for i, e := range er {
 			erased[i] = int(e)
 		}
-		before := append([]byte(nil), cw...)
-		_, ok := qrField.correct(cw, int(nsym), erased)
-		if !ok {
-			if string(cw) != string(before) {
-				t.Fatal("refused block was changed")
+		for _, f := range []*rsField{qrField, dmField} {
+			cw := append([]byte(nil), cw...)
+			before := append([]byte(nil), cw...)
+			_, ok := f.correct(cw, int(nsym), erased)
+			if !ok {
+				if string(cw) != string(before) {
+					t.Fatal("refused block was changed")
+				}
+				continue
 			}
-			return
-		}
-		if _, ok := qrField.correct(append([]byte(nil), cw...), int(nsym), nil); !ok {
-			t.Fatal("corrected block is not a codeword")
+			if _, ok := f.correct(append([]byte(nil), cw...), int(nsym), nil); !ok {
+				t.Fatal("corrected block is not a codeword")
+			}
 		}
 	})
 }
