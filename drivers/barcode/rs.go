@@ -102,6 +102,12 @@ func (f *rsField) correctWith(cw []byte, nsym int, erased []int, slack int) (int
 	if zero {
 		return 0, true
 	}
+	return f.correctSyndromes(cw, synd, erased, slack)
+}
+
+// correctSyndromes is correctWith from cw's syndromes (not all zero), computed already.
+func (f *rsField) correctSyndromes(cw, synd []byte, erased []int, slack int) (int, bool) {
+	n, nsym := len(cw), len(synd)
 	// Erasure locator Γ(x) = Π (1 − X_k x), X_k = α^(n−1−position).
 	gamma := []byte{1}
 	seen := make([]bool, n)

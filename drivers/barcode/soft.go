@@ -209,15 +209,34 @@ func softEvidence(spare int, cw, fixed []byte, erased []int, sc []softCodeword) 
 // codewords.
 func flipSearch(f *rsField, cw []byte, nsym int, unsure []int, weak []byte) ([]byte, bool) {
 	t := min(len(unsure), softFlips)
-	try := make([]byte, len(cw))
+	n := len(cw)
+	// Flipping bits b of codeword p adds b·α^((fcr+j)(n−1−p)) to syndrome j: each trial's
+	// syndromes are the word's plus those of its flips, and most trials end at
+	// Berlekamp–Massey.
+	base, _ := f.syndromes(cw, nsym)
+	delta := make([][]byte, t)
+	for i, p := range unsure[:t] {
+		delta[i] = make([]byte, nsym)
+		for j := range nsym {
+			delta[i][j] = f.mul(weak[p], f.pow((f.fcr+j)*(n-1-p)))
+		}
+	}
+	try, synd := make([]byte, n), make([]byte, nsym)
 	for mask := 1; mask < 1<<t; mask++ {
 		copy(try, cw)
-		for i := range t {
+		copy(synd, base)
+		for i, p := range unsure[:t] {
 			if mask&(1<<i) != 0 {
-				try[unsure[i]] ^= weak[unsure[i]]
+				try[p] ^= weak[p]
+				for j, d := range delta[i] {
+					synd[j] ^= d
+				}
 			}
 		}
-		if _, ok := f.correct(try, nsym, nil); ok {
+		if !slices.ContainsFunc(synd, func(s byte) bool { return s != 0 }) {
+			return try, true
+		}
+		if _, ok := f.correctSyndromes(try, synd, nil, rsSlack); ok {
 			return try, true
 		}
 	}
