@@ -10,8 +10,8 @@ import (
 // codewords, so about one random module matrix in 600 000 decodes, and our search samples
 // many hypotheses per frame (a QR symbol once read as a 10×10 DataMatrix). For the small
 // single-block sizes, dmCorrections counts the codewords the decoder had to correct (the
-// corrected codewords placed again by gozxing's encoder, against the modules we read), and
-// a read needs at least one correction in reserve.
+// corrected codewords encoded again, against those read through the symbol's layout,
+// dmLayoutFor), and a read needs at least one correction in reserve.
 
 // dmCorrections returns how many codewords of the module matrix bm differ from the symbol
 // that the corrected data codewords make; ok is false for sizes it does not check
@@ -32,38 +32,17 @@ func dmCorrections(bm *gozxing.BitMatrix, data []byte) (n int, ecc int, ok bool)
 	if err != nil {
 		return 0, 0, false
 	}
-	w, h := cols-2, rows-2
-	want := dmencoder.NewDefaultPlacement(full, w, h)
-	want.Place()
-	// Which codeword each module belongs to: place each codeword alone, all ones.
-	owner := make([]int, w*h)
-	for i := range owner {
-		owner[i] = -1
+	l := dmLayoutFor(rows, cols)
+	if l == nil || len(l.bits) != len(full) {
+		return 0, 0, false
 	}
-	one := make([]byte, len(full))
+	dark := make([]bool, rows*cols)
+	for m := range dark {
+		dark[m] = bm.Get(m%cols, m/cols)
+	}
+	read, _ := softCodewords(dark, make([]float64, len(dark)), l.bits)
 	for k := range full {
-		clear(one)
-		one[k] = 0xFF
-		p := dmencoder.NewDefaultPlacement(one, w, h)
-		p.Place()
-		for r := range h {
-			for c := range w {
-				if p.GetBit(c, r) {
-					owner[r*w+c] = k
-				}
-			}
-		}
-	}
-	bad := make([]bool, len(full))
-	for r := range h {
-		for c := range w {
-			if k := owner[r*w+c]; k >= 0 && bm.Get(c+1, r+1) != want.GetBit(c, r) {
-				bad[k] = true
-			}
-		}
-	}
-	for _, b := range bad {
-		if b {
+		if read[k] != full[k] {
 			n++
 		}
 	}

@@ -89,25 +89,29 @@ const rsSlack = 2
 // unknown. It returns the number of errors corrected besides the erasures, and false when the
 // block is beyond correction with rsSlack check codewords to spare (cw is then unchanged).
 func (f *rsField) correct(cw []byte, nsym int, erased []int) (int, bool) {
-	return f.correctWith(cw, nsym, erased, rsSlack)
-}
-
-// correctWith is correct with slack check codewords left unused instead of rsSlack.
-func (f *rsField) correctWith(cw []byte, nsym int, erased []int, slack int) (int, bool) {
-	n := len(cw)
-	if nsym <= 0 || nsym >= n || n > 255 || slack < 0 || len(erased) > nsym-slack {
+	if !rsShapeOK(len(cw), nsym, len(erased)) {
 		return 0, false
 	}
 	synd, zero := f.syndromes(cw, nsym)
 	if zero {
 		return 0, true
 	}
-	return f.correctSyndromes(cw, synd, erased, slack)
+	return f.correctSyndromes(cw, synd, erased)
 }
 
-// correctSyndromes is correctWith from cw's syndromes (not all zero), computed already.
-func (f *rsField) correctSyndromes(cw, synd []byte, erased []int, slack int) (int, bool) {
+// rsShapeOK reports whether a block of n codewords, nsym of them check codewords, with rho
+// erased, is one correct can work on.
+func rsShapeOK(n, nsym, rho int) bool {
+	return nsym > 0 && nsym < n && n <= 255 && rho <= nsym-rsSlack
+}
+
+// correctSyndromes is correct from cw's syndromes (not all zero; len(synd) check
+// codewords), computed already.
+func (f *rsField) correctSyndromes(cw, synd []byte, erased []int) (int, bool) {
 	n, nsym := len(cw), len(synd)
+	if !rsShapeOK(n, nsym, len(erased)) {
+		return 0, false
+	}
 	// Erasure locator Γ(x) = Π (1 − X_k x), X_k = α^(n−1−position).
 	gamma := []byte{1}
 	seen := make([]bool, n)
@@ -160,7 +164,7 @@ func (f *rsField) correctSyndromes(cw, synd []byte, erased []int, slack int) (in
 	}
 	deg := len(lambda) - 1
 	errs := l - rho
-	if deg != l || errs < 0 || 2*errs+rho > nsym-slack {
+	if deg != l || errs < 0 || 2*errs+rho > nsym-rsSlack {
 		return 0, false
 	}
 	// Chien search: the positions whose X^−1 is a root of Λ.

@@ -1,6 +1,7 @@
 package barcode
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 	"slices"
@@ -158,33 +159,28 @@ const softSure = 0.3
 // then flipSearch. A correction with erasures must also leave minEvidence bits of evidence
 // (softEvidence). It returns the corrected block.
 func softCorrect(f *rsField, cw []byte, nsym int, sc []softCodeword, minEvidence int) ([]byte, bool) {
+	if !rsShapeOK(len(cw), nsym, 0) {
+		return cw, false
+	}
+	synd, zero := f.syndromes(cw, nsym)
+	if zero {
+		return cw, true
+	}
 	var unsure []int
 	for p := range cw {
 		if sc[p].rel < softEraseBelow {
 			unsure = append(unsure, p)
 		}
 	}
-	slices.SortStableFunc(unsure, func(a, c int) int {
-		switch {
-		case sc[a].rel < sc[c].rel:
-			return -1
-		case sc[a].rel > sc[c].rel:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(unsure, func(a, c int) int { return cmp.Compare(sc[a].rel, sc[c].rel) })
 	for rho := 0; rho <= min(len(unsure), nsym-rsSlack); rho++ {
 		try := slices.Clone(cw)
-		errs, ok := f.correct(try, nsym, unsure[:rho])
+		errs, ok := f.correctSyndromes(try, synd, unsure[:rho])
 		if ok && softEvidence(nsym-2*errs-rho, cw, try, unsure[:rho], sc) >= minEvidence {
 			return try, true
 		}
 	}
-	weak := make([]byte, len(sc))
-	for p := range sc {
-		weak[p] = sc[p].weak
-	}
-	return flipSearch(f, cw, nsym, unsure, weak)
+	return flipSearch(f, cw, synd, unsure, sc)
 }
 
 // softEvidence is how many bits vouch for a correction of cw into fixed that left spare
@@ -207,18 +203,17 @@ func softEvidence(spare int, cw, fixed []byte, erased []int, sc []softCodeword) 
 // only, never erasures, so that every trial keeps rsSlack check codewords to spare and the
 // chance of a false read over all the trials stays under 10⁻⁶ even for a block of 5 check
 // codewords.
-func flipSearch(f *rsField, cw []byte, nsym int, unsure []int, weak []byte) ([]byte, bool) {
+func flipSearch(f *rsField, cw, base []byte, unsure []int, sc []softCodeword) ([]byte, bool) {
 	t := min(len(unsure), softFlips)
-	n := len(cw)
-	// Flipping bits b of codeword p adds b·α^((fcr+j)(n−1−p)) to syndrome j: each trial's
-	// syndromes are the word's plus those of its flips, and most trials end at
-	// Berlekamp–Massey.
-	base, _ := f.syndromes(cw, nsym)
+	n, nsym := len(cw), len(base)
+	// Flipping bits b of codeword p adds b·α^((fcr+j)(n−1−p)) to syndrome j (base: the
+	// word's): each trial's syndromes are the word's plus those of its flips, and most
+	// trials end at Berlekamp–Massey.
 	delta := make([][]byte, t)
 	for i, p := range unsure[:t] {
 		delta[i] = make([]byte, nsym)
 		for j := range nsym {
-			delta[i][j] = f.mul(weak[p], f.pow((f.fcr+j)*(n-1-p)))
+			delta[i][j] = f.mul(sc[p].weak, f.pow((f.fcr+j)*(n-1-p)))
 		}
 	}
 	try, synd := make([]byte, n), make([]byte, nsym)
@@ -227,7 +222,7 @@ func flipSearch(f *rsField, cw []byte, nsym int, unsure []int, weak []byte) ([]b
 		copy(synd, base)
 		for i, p := range unsure[:t] {
 			if mask&(1<<i) != 0 {
-				try[p] ^= weak[p]
+				try[p] ^= sc[p].weak
 				for j, d := range delta[i] {
 					synd[j] ^= d
 				}
@@ -236,7 +231,7 @@ func flipSearch(f *rsField, cw []byte, nsym int, unsure []int, weak []byte) ([]b
 		if !slices.ContainsFunc(synd, func(s byte) bool { return s != 0 }) {
 			return try, true
 		}
-		if _, ok := f.correctSyndromes(try, synd, nil, rsSlack); ok {
+		if _, ok := f.correctSyndromes(try, synd, nil); ok {
 			return try, true
 		}
 	}
