@@ -192,58 +192,6 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// dmTrack measures where the module boundaries of a timing pattern really lie: along the
-// line at depth 0.5 module (at(t) samples it, t in modules), from the L corner's end,
-// each boundary is the strongest step of the expected sign within ±0.4 module of where the
-// previous boundary and the local module width put it. It returns the offset of each
-// module's centre from its nominal place (n entries), or nil when the tracking loses the
-// pattern (its end more than half a module off).
-func dmTrack(n int, at func(t float64) float64, darkFirst bool) []float64 {
-	const per = 8 // samples per module
-	m := n*per + 1
-	prof := make([]float64, m)
-	for i := range prof {
-		prof[i] = at(float64(i) / per)
-	}
-	edges := make([]float64, n+1) // edges[j]: boundary before module j
-	edges[0] = 0
-	width := 1.0
-	found := 0
-	for j := 1; j < n; j++ {
-		pred := edges[j-1] + width
-		// Module j−1 dark (even index when darkFirst) → a rising step into j.
-		rising := (j-1)%2 == 0 == darkFirst
-		lo := int(math.Ceil((pred - 0.4*width) * per))
-		hi := int(math.Floor((pred + 0.4*width) * per))
-		best, bi := 0.0, -1
-		for i := max(1, lo); i <= min(m-2, hi); i++ {
-			d := prof[i+1] - prof[i-1]
-			if !rising {
-				d = -d
-			}
-			if d > best {
-				best, bi = d, i
-			}
-		}
-		if bi < 0 {
-			edges[j] = pred
-			continue
-		}
-		found++
-		edges[j] = float64(bi) / per
-		width = 0.7*width + 0.3*(edges[j]-edges[j-1])
-	}
-	edges[n] = float64(n)
-	if found < n/2 || math.Abs(edges[n-1]+width-float64(n)) > 0.5 {
-		return nil
-	}
-	off := make([]float64, n)
-	for j := range n {
-		off[j] = (edges[j]+edges[j+1])/2 - (float64(j) + 0.5)
-	}
-	return off
-}
-
 // dmSampler reads the modules of one hypothesis.
 type dmSampler struct {
 	c          *gray
@@ -265,10 +213,10 @@ func newDMSampler(c *gray, b []float32, fit dmFit, track bool) *dmSampler {
 		}
 		// Top row from the left (the L end: dark first); right column from the bottom
 		// (the L end: dark first), mapped back to rows counted from the top.
-		if off := dmTrack(s.cols, func(t float64) float64 { return at(t, 0.5) }, true); off != nil {
+		if off := trackTiming(s.cols, func(t float64) float64 { return at(t, 0.5) }, true); off != nil {
 			copy(s.du, off)
 		}
-		if off := dmTrack(s.rows, func(t float64) float64 { return at(float64(s.cols)-0.5, float64(s.rows)-t) }, true); off != nil {
+		if off := trackTiming(s.rows, func(t float64) float64 { return at(float64(s.cols)-0.5, float64(s.rows)-t) }, true); off != nil {
 			for i := range s.rows {
 				s.dv[s.rows-1-i] = -off[i]
 			}

@@ -176,7 +176,7 @@ func TestDMTrack(t *testing.T) {
 		}
 		return 220
 	}
-	off := dmTrack(n, at, true)
+	off := trackTiming(n, at, true)
 	if off == nil {
 		t.Fatal("tracking lost the pattern")
 	}
@@ -187,7 +187,7 @@ func TestDMTrack(t *testing.T) {
 		}
 	}
 	// A flat profile holds no timing pattern.
-	if off := dmTrack(n, func(float64) float64 { return 128 }, true); off != nil {
+	if off := trackTiming(n, func(float64) float64 { return 128 }, true); off != nil {
 		t.Errorf("flat profile tracked: %v", off)
 	}
 }

@@ -72,17 +72,35 @@ func (d *Decoder) decodeQRAffine(g *gray, bmp *gozxing.BinaryBitmap) (Result, bo
 		if aligned {
 			transforms = append(transforms, tf)
 		}
+		if ct := qrCornerTransform(g, tl, tr, bl, dd); ct != nil {
+			transforms = append(transforms, ct)
+		}
 		for _, t := range transforms {
-			lv := qrLevels(g, t, dd)
-			for _, r := range []int{2, 3} {
-				dark, conf := moduleBits(lv, dd, dd, r)
-				if res, ok := read(qrMatrix(dark, dd)); ok {
-					return res, true
-				}
-				if res, ok := qrSoftDecode(dark, conf, dd); ok {
+			if res, ok := qrReadLevels(qrLevels(g, t, dd, nil, nil), dd, read); ok {
+				return res, true
+			}
+			// Curved paper, a tilt left over: the columns and rows where the timing
+			// patterns put them.
+			if du, dv := qrTimingOffsets(g, t, dd); du != nil {
+				if res, ok := qrReadLevels(qrLevels(g, t, dd, du, dv), dd, read); ok {
 					return res, true
 				}
 			}
+		}
+	}
+	return Result{}, false
+}
+
+// qrReadLevels decides the modules of a dim×dim grid of levels against those within two
+// modules, then three, and reads each matrix as decided (read), then with soft decisions.
+func qrReadLevels(lv []float64, dim int, read func(*gozxing.BitMatrix) (Result, bool)) (Result, bool) {
+	for _, r := range []int{2, 3} {
+		dark, conf := moduleBits(lv, dim, dim, r)
+		if res, ok := read(qrMatrix(dark, dim)); ok {
+			return res, true
+		}
+		if res, ok := qrSoftDecode(dark, conf, dim); ok {
+			return res, true
 		}
 	}
 	return Result{}, false

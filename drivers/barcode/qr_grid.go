@@ -98,17 +98,22 @@ func abs(i int) int {
 }
 
 // qrLevels returns the level of each module of the dim×dim grid (row major): the mean of g
-// at nine points ±0.2 module around its centre.
-func qrLevels(g *gray, tf *common.PerspectiveTransform, dim int) []float64 {
+// at nine points ±0.2 module around its centre, moved by du[i] modules for column i and
+// dv[j] for row j (qrTimingOffsets; nil: not moved).
+func qrLevels(g *gray, tf *common.PerspectiveTransform, dim int, du, dv []float64) []float64 {
 	pts := make([]float64, 0, 18*dim)
 	lv := make([]float64, dim*dim)
 	offs := [3]float64{0.3, 0.5, 0.7}
 	for j := range dim {
 		pts = pts[:0]
 		for i := range dim {
+			u, v := float64(i), float64(j)
+			if du != nil {
+				u, v = u+du[i], v+dv[j]
+			}
 			for _, dy := range offs {
 				for _, dx := range offs {
-					pts = append(pts, float64(i)+dx, float64(j)+dy)
+					pts = append(pts, u+dx, v+dy)
 				}
 			}
 		}
@@ -123,4 +128,29 @@ func qrLevels(g *gray, tf *common.PerspectiveTransform, dim int) []float64 {
 		}
 	}
 	return lv
+}
+
+// qrTimingOffsets measures where the module columns and rows of a dim×dim symbol lie
+// against the transform tf (paper bent round a cylinder, a tilt the transform leaves
+// over) along its timing patterns: row 6 and column 6, light at module 7 (the finder's
+// separator), then alternating to module dim−8, light again. It returns the offsets of the
+// columns' and rows' centres in modules (the finders' columns and rows unmoved), or nil when
+// neither pattern could be followed.
+func qrTimingOffsets(g *gray, tf *common.PerspectiveTransform, dim int) (du, dv []float64) {
+	n := dim - 14
+	pt := make([]float64, 2)
+	at := func(u, v float64) float64 {
+		pt[0], pt[1] = u, v
+		tf.TransformPoints(pt)
+		return g.at(pt[0]-0.5, pt[1]-0.5)
+	}
+	cols := trackTiming(n, func(t float64) float64 { return at(7+t, 6.5) }, false)
+	rows := trackTiming(n, func(t float64) float64 { return at(6.5, 7+t) }, false)
+	if cols == nil && rows == nil {
+		return nil, nil
+	}
+	du, dv = make([]float64, dim), make([]float64, dim)
+	copy(du[7:], cols)
+	copy(dv[7:], rows)
+	return du, dv
 }
