@@ -18,12 +18,20 @@ import (
 
 func streamRecords(t *testing.T, f *testFleet) ([]journal.Record, []server.BadMessage) {
 	t.Helper()
-	var recs []journal.Record
-	bad, err := server.ReadJournal(context.Background(), f.js, func(r journal.Record) error { recs = append(recs, r); return nil })
-	if err != nil {
-		t.Fatal(err)
+	// Right after a node was killed the stream may still be electing its leader (no
+	// responders): the read is tried again for a while.
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		var recs []journal.Record
+		bad, err := server.ReadJournal(context.Background(), f.js, func(r journal.Record) error { recs = append(recs, r); return nil })
+		if err == nil {
+			return recs, bad
+		}
+		if time.Now().After(deadline) {
+			t.Fatal(err)
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
-	return recs, bad
 }
 
 // TestPublishCatchUpAndDedup: records published in order; a terminal cut off keeps
