@@ -72,21 +72,30 @@ func (d *Decoder) decodeQRAffine(g *gray, bmp *gozxing.BinaryBitmap) (Result, bo
 		if aligned {
 			transforms = append(transforms, tf)
 		}
-		if ct := qrCornerTransform(g, tl, tr, bl, dd); ct != nil {
-			transforms = append(transforms, ct)
-		}
 		for _, t := range transforms {
-			if res, ok := qrReadLevels(qrLevels(g, t, dd, nil, nil), dd, read); ok {
+			if res, ok := qrReadGrid(g, t, dd, read); ok {
 				return res, true
 			}
-			// Curved paper, a tilt left over: the columns and rows where the timing
-			// patterns put them.
-			if du, dv := qrTimingOffsets(g, t, dd); du != nil {
-				if res, ok := qrReadLevels(qrLevels(g, t, dd, du, dv), dd, read); ok {
-					return res, true
-				}
+		}
+		// The searched fourth corner (qr_corner.go) costs about a hundred samplings of the
+		// grid: only once the others failed.
+		if ct := qrCornerTransform(g, tl, tr, bl, dd); ct != nil {
+			if res, ok := qrReadGrid(g, ct, dd, read); ok {
+				return res, true
 			}
 		}
+	}
+	return Result{}, false
+}
+
+// qrReadGrid reads the dim×dim grid of transform t on g as sampled, then with its columns
+// and rows moved where the timing patterns put them (curved paper, a tilt left over).
+func qrReadGrid(g *gray, t *common.PerspectiveTransform, dim int, read func(*gozxing.BitMatrix) (Result, bool)) (Result, bool) {
+	if res, ok := qrReadLevels(qrLevels(g, t, dim, nil, nil), dim, read); ok {
+		return res, true
+	}
+	if du, dv := qrTimingOffsets(g, t, dim); du != nil {
+		return qrReadLevels(qrLevels(g, t, dim, du, dv), dim, read)
 	}
 	return Result{}, false
 }

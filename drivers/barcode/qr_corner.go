@@ -30,15 +30,17 @@ func qrCornerTransform(g *gray, tl, tr, bl gozxing.ResultPoint, dim int) *common
 			tl.GetX(), tl.GetY(), tr.GetX(), tr.GetY(),
 			bx+a*ex[0]+b*ey[0], by+a*ex[1]+b*ey[1], bl.GetX(), bl.GetY())
 	}
-	pts := make([]float64, 2*dim*dim)
+	centres := make([]float64, 2*dim*dim)
+	for j := range dim {
+		for i := range dim {
+			k := 2 * (j*dim + i)
+			centres[k], centres[k+1] = float64(i)+0.5, float64(j)+0.5
+		}
+	}
+	pts := make([]float64, len(centres))
 	lv := make([]float64, dim*dim)
 	score := func(a, b float64) float64 {
-		for j := range dim {
-			for i := range dim {
-				k := 2 * (j*dim + i)
-				pts[k], pts[k+1] = float64(i)+0.5, float64(j)+0.5
-			}
-		}
+		copy(pts, centres)
 		at(a, b).TransformPoints(pts)
 		for m := range lv {
 			lv[m] = g.at(pts[2*m]-0.5, pts[2*m+1]-0.5)
