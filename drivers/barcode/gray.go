@@ -62,12 +62,13 @@ func toGray(img image.Image) gray {
 	return g
 }
 
-// at returns the bilinear interpolation at (x, y), clamped to the image.
+// at returns the bilinear interpolation at (x, y), clamped to the image; NaN (a degenerate
+// transform) reads as 0.
 func (g *gray) at(x, y float64) float64 {
-	if x < 0 {
+	if !(x >= 0) {
 		x = 0
 	}
-	if y < 0 {
+	if !(y >= 0) {
 		y = 0
 	}
 	maxX, maxY := float64(g.w-1), float64(g.h-1)
