@@ -54,6 +54,8 @@ type Decoder struct {
 	dmDec   *dmdecoder.Decoder
 	row     *gozxing.BitArray
 	budget  int // crop pixels left for the 2D readers in this frame
+	// partsBudget is the crop pixels left for the parts of large candidates (decodeParts).
+	partsBudget int
 	// qrFinders is set when decodeQRAffine found three finder patterns that make a QR
 	// symbol's grid (whether or not it read).
 	qrFinders bool
@@ -133,7 +135,7 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 		return fmt.Errorf("%w: image %dx%d too small", ErrNotFound, b.Dx(), b.Dy())
 	}
 	g := toGray(img)
-	d.budget = matrixBudget
+	d.budget, d.partsBudget = matrixBudget, partsBudget
 	pyr := newPyramid(&g)
 	found := false
 	// A large photo is located on a reduced level, then on the next coarser and finer ones

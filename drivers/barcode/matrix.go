@@ -273,28 +273,45 @@ func candidateParts(r region) []region {
 	return parts
 }
 
-// decodeParts reads the parts of a candidate (candidateParts), each magnified (decodePart).
+// decodeParts reads the parts of a candidate (candidateParts), each magnified to about 360
+// pixels so that a small symbol's modules span several: every part plain through gozxing's 2D
+// readers, then every part equalised, then every part through our DataMatrix reader (part
+// after part within each reader: the symbol's part gets the cheaper reads first). The parts
+// spend the frame's parts budget, not the pass's, so that a large candidate read in parts
+// does not starve the candidates after it.
 func (d *Decoder) decodeParts(g *gray, parts []region) (Result, bool) {
-	for _, e := range parts {
-		if res, ok := d.decodePart(g, e); ok {
+	d.budget, d.partsBudget = d.partsBudget, d.budget
+	defer func() { d.budget, d.partsBudget = d.partsBudget, d.budget }()
+	crops := make([]gray, len(parts))
+	for i, e := range parts {
+		s, _ := cropSpan(e)
+		crops[i] = matrixCropAt(g, e, s, min(4, partSide/(2*s)))
+		if res, ok := d.decode2D(&crops[i], true); ok {
+			return res, true
+		}
+	}
+	for i := range parts {
+		n := crops[i].equalise()
+		if res, ok := d.decode2D(&n, true); ok {
+			return res, true
+		}
+	}
+	for i, e := range parts {
+		s, _ := cropSpan(e)
+		if res, ok := d.decodeDM(dmCrop(&crops[i], func(k float64) gray { return matrixCropAt(g, e, s, k) }, s)); ok {
 			return res, true
 		}
 	}
 	return Result{}, false
 }
 
-// decodePart reads one part of a candidate (decodeParts) magnified to about 400 pixels, so
-// that a small symbol's modules span several: equalised through gozxing's 2D readers, then
-// plain through our DataMatrix reader.
-func (d *Decoder) decodePart(g *gray, e region) (Result, bool) {
-	s, _ := cropSpan(e)
-	c := matrixCropAt(g, e, s, min(4, 400/(2*s)))
-	n := c.equalise()
-	if res, ok := d.decode2D(&n, true); ok {
-		return res, true
-	}
-	return d.decodeDM(dmCrop(&c, func(k float64) gray { return matrixCropAt(g, e, s, k) }, s))
-}
+// partSide is the side in pixels of a part's magnified crop (decodeParts).
+const partSide = 360
+
+// partsBudget is the crop pixels a frame may hand to gozxing's 2D readers for the parts of
+// its candidates (decodeParts): the plain and equalised crops of the four parts of one
+// square candidate.
+const partsBudget = 8 * partSide * partSide
 
 // smoothedBudget is the crop pixels the smoothed pass may hand to gozxing's 2D readers when
 // the earlier passes have spent the frame's budget.
