@@ -62,8 +62,8 @@ func toGray(img image.Image) gray {
 	return g
 }
 
-// at returns the bilinear interpolation at (x, y), clamped to the image; NaN (a degenerate
-// transform) reads as 0.
+// at returns the bilinear interpolation at (x, y), clamped to the image; a NaN coordinate
+// (a degenerate transform's) is taken as 0, the image's edge.
 func (g *gray) at(x, y float64) float64 {
 	if !(x >= 0) {
 		x = 0

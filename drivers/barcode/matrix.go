@@ -282,10 +282,10 @@ func candidateParts(r region) []region {
 func (d *Decoder) decodeParts(g *gray, parts []region) (Result, bool) {
 	d.budget, d.partsBudget = d.partsBudget, d.budget
 	defer func() { d.budget, d.partsBudget = d.partsBudget, d.budget }()
-	crops := make([]gray, len(parts))
+	crops, spans := make([]gray, len(parts)), make([]float64, len(parts))
 	for i, e := range parts {
 		s, _ := cropSpan(e)
-		crops[i] = matrixCropAt(g, e, s, min(4, partSide/(2*s)))
+		crops[i], spans[i] = matrixCropAt(g, e, s, min(4, partSide/(2*s))), s
 		if res, ok := d.decode2D(&crops[i], true); ok {
 			return res, true
 		}
@@ -297,7 +297,7 @@ func (d *Decoder) decodeParts(g *gray, parts []region) (Result, bool) {
 		}
 	}
 	for i, e := range parts {
-		s, _ := cropSpan(e)
+		s := spans[i]
 		if res, ok := d.decodeDM(dmCrop(&crops[i], func(k float64) gray { return matrixCropAt(g, e, s, k) }, s)); ok {
 			return res, true
 		}

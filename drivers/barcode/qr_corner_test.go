@@ -77,10 +77,11 @@ func TestQRCornerTransform(t *testing.T) {
 			truth.TransformPoints(want)
 			module := math.Hypot(tr.GetX()-tl.GetX(), tr.GetY()-tl.GetY()) / float64(dim-7)
 			px, py := tr.GetX()-tl.GetX()+bl.GetX(), tr.GetY()-tl.GetY()+bl.GetY()
-			if drift := math.Hypot(px-want[0], py-want[1]) / module; drift < tc.minDrift {
+			drift := math.Hypot(px-want[0], py-want[1]) / module
+			if drift < tc.minDrift {
 				t.Fatalf("the parallelogram's corner is %.2f modules off: the case tests nothing", drift)
 			}
-			t.Logf("parallelogram corner %.2f modules off", math.Hypot(px-want[0], py-want[1])/module)
+			t.Logf("parallelogram corner %.2f modules off", drift)
 			ct := qrCornerTransform(&g, tl, tr, bl, dim)
 			if tc.affine {
 				if ct != nil {
