@@ -161,9 +161,10 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 // best few under the score floor; last, against sensor noise, the first linear candidates
 // (and the faint ones) on the level smoothed over 3×3 pixels, the first matrix candidates'
 // crops smoothed and flattened, in parts when too large or elongated to magnify, and the
-// next two faint matrix candidates flattened (matrixPass). The last two passes
-// run only when nothing read before them, so a frame that reads early pays nothing for
-// them. A linear candidate that does not read on a reduced level is read again one level
+// next two faint matrix candidates flattened; then the grown regions of the first matrix
+// candidates, those of a faint symbol found as its core or in pieces (matrixPass). The last
+// three passes run only when nothing read before them, so a frame that reads early pays
+// nothing for them. A linear candidate that does not read on a reduced level is read again one level
 // finer (bars reduced to a pixel or less). It reports whether anything read and whether
 // emit asked to stop.
 func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found, stop bool) {
@@ -172,6 +173,7 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 	read := make([]bool, len(regions))
 	crops := make([]matrixCrops, len(regions)) // kept for the later passes
 	var smooth *gray                           // g smoothed, for the linear candidates of the smoothed pass
+	var grownCrops []matrixCrops               // the grown regions' crops (grownPass), made when first needed
 	bestMatrix := 0.0
 	for _, r := range regions {
 		if !r.linear {
@@ -197,7 +199,7 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 			// The score sums over a cluster's cells: a large busy cluster of clutter (a
 			// page of dot-matrix text) can outscore a small symbol tenfold. The later pass
 			// also tries the first few candidates under the floor.
-			low := !r.linear && d.opt.Formats&TwoD != 0 && !matrix && (pass == laterPass || pass == smoothedPass)
+			low := !r.linear && d.opt.Formats&TwoD != 0 && !matrix && pass >= laterPass
 			if low {
 				rankLow++
 			}
@@ -227,7 +229,17 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 				}
 				res, ok = d.decodeLinearSmoothed(smooth, r)
 			}
-			if (matrix && rank2D > first && rank2D <= last) || (low && rankLow <= pass.lowCandidates()) {
+			tried := (matrix && rank2D > first && rank2D <= last) || (low && rankLow <= pass.lowCandidates())
+			if pass == grownPass {
+				// A candidate that is a faint symbol's core or one of its pieces: its
+				// grown region (locate.go), read as the later pass reads a candidate.
+				if tried && r.grown != nil {
+					if grownCrops == nil {
+						grownCrops = make([]matrixCrops, len(regions))
+					}
+					res, ok = d.decodeMatrix(g, *r.grown, laterPass, &grownCrops[i])
+				}
+			} else if tried {
 				res, ok = d.decodeMatrix(g, r, pass, &crops[i])
 			} else if matrix && r.faint && pass == smoothedPass && triedFaint2D < 2 {
 				triedFaint2D++

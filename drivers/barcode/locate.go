@@ -39,7 +39,8 @@ type region struct {
 	axis         float64 // linear: direction of the cells' long axis (the line through the symbol)
 	halfU, halfV float64
 	score        float64
-	faint        bool // found over the lower floor only (a faint symbol)
+	faint        bool    // found over the lower floor only (a faint symbol)
+	grown        *region // matrix: the region with the cells around it that a faint symbol's border may hold (growMatrix); nil when no larger
 }
 
 // locate returns candidate regions, best first: linear ones (coherent cells with one
@@ -278,14 +279,18 @@ func appendComponents(out []region, cells []cellStat, label []int32, cw, ch int,
 				}
 			}
 		}
-		if r, ok := componentRegion(cells, comp, cw, linear, low); ok {
+		var grown []int
+		if !linear && len(comp) >= 4 {
+			grown = growMatrix(cells, comp, cw, ch)
+		}
+		if r, ok := componentRegion(cells, comp, grown, cw, linear, low); ok {
 			out = append(out, r)
 		}
 	}
 	return out
 }
 
-func componentRegion(cells []cellStat, comp []int, cw int, linear, low bool) (region, bool) {
+func componentRegion(cells []cellStat, comp, grown []int, cw int, linear, low bool) (region, bool) {
 	if len(comp) < 3 {
 		return region{}, false
 	}
@@ -320,15 +325,7 @@ func componentRegion(cells []cellStat, comp []int, cw int, linear, low bool) (re
 		ang = 0.25 * math.Atan2(s4, c4)
 	}
 	ux, uy := math.Cos(ang), math.Sin(ang)
-	umin, umax, vmin, vmax := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
-	for _, i := range comp {
-		px := (float64(i%cw)+0.5)*cellSize - mx
-		py := (float64(i/cw)+0.5)*cellSize - my
-		u := px*ux + py*uy
-		v := -px*uy + py*ux
-		umin, umax = min(umin, u), max(umax, u)
-		vmin, vmax = min(vmin, v), max(vmax, v)
-	}
+	umin, umax, vmin, vmax := cellBounds(comp, cw, mx, my, ux, uy)
 	// The long axis of the cell positions: for bars seen at a slant, the line through the
 	// symbol, which shear turns away from the bars' normal.
 	var pxx, pyy, pxy float64
@@ -360,8 +357,34 @@ func componentRegion(cells []cellStat, comp []int, cw int, linear, low bool) (re
 		// Matrix symbols are square: an elongated cluster (a line of text) ranks lower.
 		sq := min(r.halfU, r.halfV) / max(r.halfU, r.halfV)
 		r.score = fine * (1 - coh) * sq * sq
+		// The grown region, when it reaches half a cell further along either axis.
+		if len(grown) > len(comp) {
+			gu0, gu1, gv0, gv1 := cellBounds(grown, cw, mx, my, ux, uy)
+			if gu1-gu0 > umax-umin+cellSize/2 || gv1-gv0 > vmax-vmin+cellSize/2 {
+				cu, cv := (gu0+gu1)/2, (gv0+gv1)/2
+				g := r
+				g.cx, g.cy = mx+cu*ux-cv*uy, my+cu*uy+cv*ux
+				g.halfU, g.halfV = (gu1-gu0)/2+half, (gv1-gv0)/2+half
+				r.grown = &g
+			}
+		}
 	}
 	return r, true
+}
+
+// cellBounds returns the extent of the centres of cells (indices in a grid cw cells wide)
+// along the axes (ux, uy) and (−uy, ux) from the point (mx, my), in pixels.
+func cellBounds(cells []int, cw int, mx, my, ux, uy float64) (umin, umax, vmin, vmax float64) {
+	umin, umax, vmin, vmax = math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, i := range cells {
+		px := (float64(i%cw)+0.5)*cellSize - mx
+		py := (float64(i/cw)+0.5)*cellSize - my
+		u := px*ux + py*uy
+		v := -px*uy + py*ux
+		umin, umax = min(umin, u), max(umax, u)
+		vmin, vmax = min(vmin, v), max(vmax, v)
+	}
+	return umin, umax, vmin, vmax
 }
 
 // mergeLinear joins linear regions that are pieces of one symbol: same orientation, on the
@@ -423,3 +446,41 @@ const (
 	linMinCoh     = 0.35
 	linMinCompCoh = 0.5
 )
+
+// growFloor is the share of a matrix component's median cell energy from which a cell
+// beside it joins its grown region (growMatrix).
+const growFloor = 0.5
+
+// growMatrix returns comp with the cells beside it (sharing an edge) whose energy is at
+// least growFloor of the component's median, whatever their coherence. The cells on a
+// faint symbol's border hold part of a module row and fall under the floors, and the
+// straight edges of a DataMatrix symbol's solid L make its border cells coherent: a faint
+// symbol with large modules is found as its core, or in pieces, and the crop around either
+// cuts it. The quiet zone around a symbol stops the growth.
+func growMatrix(cells []cellStat, comp []int, cw, ch int) []int {
+	es := make([]float64, len(comp))
+	for k, i := range comp {
+		es[k] = cells[i].e
+	}
+	slices.Sort(es)
+	floor := growFloor * es[len(es)/2]
+	out := slices.Clone(comp)
+	in := make(map[int]bool, 2*len(comp))
+	for _, i := range comp {
+		in[i] = true
+	}
+	for _, i := range comp {
+		x, y := i%cw, i/cw
+		for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+			nx, ny := x+d[0], y+d[1]
+			if nx < 0 || ny < 0 || nx >= cw || ny >= ch {
+				continue
+			}
+			if j := ny*cw + nx; cells[j].e >= floor && !in[j] {
+				in[j] = true
+				out = append(out, j)
+			}
+		}
+	}
+	return out
+}

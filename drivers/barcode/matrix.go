@@ -17,6 +17,7 @@ const (
 	magnifiedPass                   // faint QR, then small symbols magnified (the best candidate only)
 	laterPass                       // the next candidates in rank, plain then equalised, when nothing read
 	smoothedPass                    // the first candidates smoothed against sensor noise, when nothing read
+	grownPass                       // the first candidates' grown regions, plain then equalised, when nothing read
 	matrixPasses
 )
 
@@ -327,7 +328,7 @@ func (p matrixPass) lowCandidates() int {
 	switch p {
 	case laterPass:
 		return 4
-	case smoothedPass:
+	case smoothedPass, grownPass:
 		return 2
 	}
 	return 0

@@ -73,5 +73,9 @@ func (g *gray) half() gray {
 func (r region) scaled(k float64) region {
 	r.cx, r.cy = (r.cx+0.5)*k-0.5, (r.cy+0.5)*k-0.5
 	r.halfU, r.halfV = r.halfU*k, r.halfV*k
+	if r.grown != nil {
+		g := r.grown.scaled(k)
+		r.grown = &g
+	}
 	return r
 }
