@@ -139,12 +139,17 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 	pyr := newPyramid(&g)
 	found := false
 	// A large photo is located on a reduced level, then on the next coarser and finer ones
-	// while nothing reads (pyramid.go); a camera frame has one level.
-	for _, l := range pyr.locateLevels() {
+	// while nothing reads (pyramid.go); a camera frame has one level, located again halved
+	// for faint symbols when nothing read on it (scanHalf).
+	levels := pyr.locateLevels()
+	for _, l := range levels {
 		var stop bool
 		if found, stop = d.scanLevel(pyr, l, emit); found || stop {
 			break
 		}
+	}
+	if !found && len(levels) == 1 {
+		found = d.scanHalf(pyr, emit)
 	}
 	if !found {
 		if res, ok := d.decodeFull(img, &g); ok {
@@ -173,7 +178,6 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 	read := make([]bool, len(regions))
 	crops := make([]matrixCrops, len(regions)) // kept for the later passes
 	var smooth *gray                           // g smoothed, for the linear candidates of the smoothed pass
-	var grownCrops []matrixCrops               // the grown regions' crops (grownPass), made when first needed
 	bestMatrix := 0.0
 	for _, r := range regions {
 		if !r.linear {
@@ -186,6 +190,9 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 		if pass == smoothedPass {
 			d.budget = max(d.budget, smoothedBudget)
 			d.smoothedBestDone = false
+		}
+		if pass == grownPass {
+			d.budget = max(d.budget, lateBudget)
 		}
 		for i, r := range regions {
 			// A matrix candidate an order of magnitude less symbol-like than the best is
@@ -232,12 +239,13 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 			tried := (matrix && rank2D > first && rank2D <= last) || (low && rankLow <= pass.lowCandidates())
 			if pass == grownPass {
 				// A candidate that is a faint symbol's core or one of its pieces: its
-				// grown region (locate.go), read as the later pass reads a candidate.
-				if tried && r.grown != nil {
-					if grownCrops == nil {
-						grownCrops = make([]matrixCrops, len(regions))
+				// grown regions (locate.go), read as the later pass reads a candidate.
+				for _, q := range r.grown {
+					if !tried || ok {
+						break
 					}
-					res, ok = d.decodeMatrix(g, *r.grown, laterPass, &grownCrops[i])
+					var cc matrixCrops
+					res, ok = d.decodeMatrix(g, q, laterPass, &cc)
 				}
 			} else if tried {
 				res, ok = d.decodeMatrix(g, r, pass, &crops[i])
@@ -254,6 +262,36 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 		}
 	}
 	return found, false
+}
+
+// scanHalf locates a camera frame on the level halved when nothing read on the frame
+// itself: a faint symbol whose modules span several pixels stands out of the sensor noise
+// there (the 2×2 means halve the noise, the modules' edges stay), where on the frame its
+// cells stay under the floors or join clutter. The first halfCandidates faint matrix
+// candidates of that level (found over the lower floor only: strong clutter is the
+// frame's own candidates again) are read on the frame, as the later pass reads a
+// candidate.
+func (d *Decoder) scanHalf(pyr *pyramid, emit func(Result) bool) bool {
+	if d.opt.Formats&TwoD == 0 {
+		return false
+	}
+	g := pyr.level(0)
+	d.budget = max(d.budget, lateBudget)
+	tried := 0
+	for _, r := range locate(pyr.level(1)) {
+		if r.linear || !r.faint {
+			continue
+		}
+		var cc matrixCrops
+		if res, ok := d.decodeMatrix(g, r.scaled(2), laterPass, &cc); ok {
+			emit(res)
+			return true
+		}
+		if tried++; tried >= halfCandidates {
+			break
+		}
+	}
+	return false
 }
 
 // decodeLinear reads bands across the bars of a linear candidate: each band averages 21

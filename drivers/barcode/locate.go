@@ -39,8 +39,8 @@ type region struct {
 	axis         float64 // linear: direction of the cells' long axis (the line through the symbol)
 	halfU, halfV float64
 	score        float64
-	faint        bool    // found over the lower floor only (a faint symbol)
-	grown        *region // matrix: the region with the cells around it that a faint symbol's border may hold (growMatrix); nil when no larger
+	faint        bool     // found over the lower floor only (a faint symbol)
+	grown        []region // matrix: larger regions that a faint symbol's border cells may reach (growMatrix, the lower floor's cluster)
 }
 
 // locate returns candidate regions, best first: linear ones (coherent cells with one
@@ -78,17 +78,17 @@ func locate(g *gray) []region {
 	clear(label)
 	faint = appendComponents(faint, cells, label, cw, ch, false, true, true)
 	for _, r := range faint {
-		dup := false
-		for _, q := range regions {
-			if !q.linear && math.Hypot(r.cx-q.cx, r.cy-q.cy) < 0.5*max(q.halfU, q.halfV) &&
-				math.Abs(max(r.halfU, r.halfV)-max(q.halfU, q.halfV)) < 0.3*max(q.halfU, q.halfV) {
-				dup = true
-				break
-			}
-		}
-		if !dup {
+		q := matrixAt(regions, r)
+		if q < 0 {
 			r.faint = true
 			regions = append(regions, r)
+			continue
+		}
+		// The same cluster over the lower floor: where it reaches further (the border cells
+		// of a faint symbol found at the higher floor), it is one more grown region.
+		if reachesBeyond(r, regions[q]) {
+			r.grown = nil
+			regions[q].grown = append(regions[q].grown, r)
 		}
 	}
 	slices.SortFunc(regions, func(a, b region) int {
@@ -365,7 +365,7 @@ func componentRegion(cells []cellStat, comp, grown []int, cw int, linear, low bo
 				g := r
 				g.cx, g.cy = mx+cu*ux-cv*uy, my+cu*uy+cv*ux
 				g.halfU, g.halfV = (gu1-gu0)/2+half, (gv1-gv0)/2+half
-				r.grown = &g
+				r.grown = []region{g}
 			}
 		}
 	}
@@ -431,6 +431,32 @@ func hasLinear(rs []region, r region) bool {
 	return false
 }
 
+// matrixAt returns the index in rs of a matrix region at about r's place and size, or −1.
+func matrixAt(rs []region, r region) int {
+	for i, q := range rs {
+		if !q.linear && math.Hypot(r.cx-q.cx, r.cy-q.cy) < 0.5*max(q.halfU, q.halfV) &&
+			math.Abs(max(r.halfU, r.halfV)-max(q.halfU, q.halfV)) < 0.3*max(q.halfU, q.halfV) {
+			return i
+		}
+	}
+	return -1
+}
+
+// reachesBeyond reports whether a corner of region r lies half a cell or more outside
+// region q.
+func reachesBeyond(r, q region) bool {
+	ux, uy := math.Cos(q.angle), math.Sin(q.angle)
+	rx, ry := math.Cos(r.angle), math.Sin(r.angle)
+	for _, c := range [4][2]float64{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}} {
+		x := r.cx + c[0]*r.halfU*rx - c[1]*r.halfV*ry - q.cx
+		y := r.cy + c[0]*r.halfU*ry + c[1]*r.halfV*rx - q.cy
+		if math.Abs(x*ux+y*uy) > q.halfU+cellSize/2 || math.Abs(-x*uy+y*ux) > q.halfV+cellSize/2 {
+			return true
+		}
+	}
+	return false
+}
+
 // faintLinMinCoh is the coherence over its 3×3 neighbourhood of a cell of faint bars.
 const faintLinMinCoh = 0.3
 
@@ -448,15 +474,19 @@ const (
 )
 
 // growFloor is the share of a matrix component's median cell energy from which a cell
-// beside it joins its grown region (growMatrix).
+// near it joins its grown region (growMatrix).
 const growFloor = 0.5
 
-// growMatrix returns comp with the cells beside it (sharing an edge) whose energy is at
-// least growFloor of the component's median, whatever their coherence. The cells on a
-// faint symbol's border hold part of a module row and fall under the floors, and the
-// straight edges of a DataMatrix symbol's solid L make its border cells coherent: a faint
-// symbol with large modules is found as its core, or in pieces, and the crop around either
-// cuts it. The quiet zone around a symbol stops the growth.
+// growRings is how many cells out from a matrix component its grown region reaches: one
+// ring (two read no more tuning frames and cost more crop pixels).
+const growRings = 1
+
+// growMatrix returns comp with the cells up to growRings out from it (through cell edges)
+// whose energy is at least growFloor of the component's median, whatever their coherence.
+// The cells on a faint symbol's border hold part of a module row and fall under the
+// floors, and the straight edges of a DataMatrix symbol's solid L make its border cells
+// coherent: a faint symbol with large modules is found as its core, or in pieces, and the
+// crop around either cuts it. The quiet zone around a symbol stops the growth.
 func growMatrix(cells []cellStat, comp []int, cw, ch int) []int {
 	es := make([]float64, len(comp))
 	for k, i := range comp {
@@ -464,23 +494,28 @@ func growMatrix(cells []cellStat, comp []int, cw, ch int) []int {
 	}
 	slices.Sort(es)
 	floor := growFloor * es[len(es)/2]
-	out := slices.Clone(comp)
 	in := make(map[int]bool, 2*len(comp))
 	for _, i := range comp {
 		in[i] = true
 	}
-	for _, i := range comp {
-		x, y := i%cw, i/cw
-		for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
-			nx, ny := x+d[0], y+d[1]
-			if nx < 0 || ny < 0 || nx >= cw || ny >= ch {
-				continue
-			}
-			if j := ny*cw + nx; cells[j].e >= floor && !in[j] {
-				in[j] = true
-				out = append(out, j)
+	out := slices.Clone(comp)
+	ring := comp
+	for range growRings {
+		n := len(out)
+		for _, i := range ring {
+			x, y := i%cw, i/cw
+			for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+				nx, ny := x+d[0], y+d[1]
+				if nx < 0 || ny < 0 || nx >= cw || ny >= ch {
+					continue
+				}
+				if j := ny*cw + nx; cells[j].e >= floor && !in[j] {
+					in[j] = true
+					out = append(out, j)
+				}
 			}
 		}
+		ring = out[n:]
 	}
 	return out
 }

@@ -5,41 +5,48 @@ import (
 	"testing"
 )
 
-// TestGrowMatrix grows a component by the cells beside it that reach half its median
-// energy, one ring only, whatever their coherence.
+// TestGrowMatrix grows a component through cell edges by the cells that reach half its
+// median energy, whatever their coherence, growRings (one) cells out.
 func TestGrowMatrix(t *testing.T) {
 	const cw, ch = 6, 5
 	cells := make([]cellStat, cw*ch)
 	for i := range cells {
 		cells[i].e = 10 // paper
 	}
-	comp := []int{2*cw + 2, 2*cw + 3} // two cells of a symbol's core
+	at := func(x, y int) int { return y*cw + x }
+	comp := []int{at(2, 2), at(3, 2)} // two cells of a symbol's core
 	for _, i := range comp {
 		cells[i].e = 100
 	}
-	cells[2*cw+1].e, cells[2*cw+1].coh = 60, 0.95 // a coherent border cell: joins
-	cells[1*cw+2].e = 49                          // under half the median: stays out
-	cells[3*cw+3].e = 50                          // at half: joins
-	cells[2*cw+0].e = 90                          // two cells out: stays out
+	cells[at(1, 2)].e, cells[at(1, 2)].coh = 60, 0.95 // a coherent border cell: joins
+	cells[at(2, 1)].e = 49                            // under half the median: stays out
+	cells[at(3, 3)].e = 50                            // at half: joins
+	cells[at(0, 2)].e = 90                            // two cells out: stays out
 	got := growMatrix(cells, comp, cw, ch)
 	slices.Sort(got)
-	want := []int{2*cw + 1, 2*cw + 2, 2*cw + 3, 3*cw + 3}
+	want := []int{at(1, 2), at(2, 2), at(3, 2), at(3, 3)}
+	slices.Sort(want)
 	if !slices.Equal(got, want) {
 		t.Errorf("grown %v, want %v", got, want)
 	}
 }
 
-// TestFaintSymbolGrown reads faint DataMatrix symbols with large modules that the locator
-// finds only as their core or in pieces (the border cells under the floors, the solid L's
-// cells coherent): no candidate's own crop reads, its grown region's does, and Decode
+// TestFaintSymbolGrown reads faint symbols with large modules that the locator finds only as
+// their core or in pieces (the border cells under the floors, a DataMatrix symbol's solid
+// L's cells coherent, a QR symbol's cluster over the lower floor taken for the same
+// candidate): no candidate's own crop reads, one of its grown regions does, and Decode
 // reads the frame.
 func TestFaintSymbolGrown(t *testing.T) {
 	if testing.Short() {
 		t.Skip("camera frames skipped in -short mode")
 	}
 	needZint(t)
-	for _, i := range []int{32478, 32577, 29607} {
-		cf, text, err := camFrameAt(DataMatrix, i)
+	for _, c := range []struct {
+		f Format
+		i int
+	}{{DataMatrix, 32478}, {DataMatrix, 32577}, {DataMatrix, 29607}, {QRCode, 24668}} {
+		i := c.i
+		cf, text, err := camFrameAt(c.f, i)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,21 +57,55 @@ func TestFaintSymbolGrown(t *testing.T) {
 				continue
 			}
 			d := NewDecoder(Options{Formats: AllFormats})
+			d.budget = matrixBudget
 			var cc matrixCrops
 			if res, ok := d.decodeMatrix(&g, r, laterPass, &cc); ok && res.Text == text {
 				own = true
 			}
-			if r.grown == nil {
-				continue
-			}
-			d = NewDecoder(Options{Formats: AllFormats})
-			cc = matrixCrops{}
-			if res, ok := d.decodeMatrix(&g, *r.grown, laterPass, &cc); ok && res.Text == text {
-				grown = true
+			for _, q := range r.grown {
+				d = NewDecoder(Options{Formats: AllFormats})
+				d.budget = matrixBudget
+				cc = matrixCrops{}
+				if res, ok := d.decodeMatrix(&g, q, laterPass, &cc); ok && res.Text == text {
+					grown = true
+				}
 			}
 		}
 		if own || !grown {
 			t.Errorf("frame %d: a candidate's own crop reads: %v, a grown region reads: %v; want false, true", i, own, grown)
+		}
+		res, err := NewDecoder(Options{Formats: AllFormats}).Decode(cf.img)
+		if err != nil || res.Text != text || res.Format != c.f {
+			t.Errorf("frame %d (%s): got %+v, %v; want %v %q", i, cf.p.Class, res, err, c.f, text)
+		}
+	}
+}
+
+// TestFaintSymbolHalved reads faint DataMatrix symbols whose cells on the frame stay under
+// the floors or join clutter: nothing reads on the frame's own candidates, the halved
+// level's faint candidates read, and Decode reads the frame.
+func TestFaintSymbolHalved(t *testing.T) {
+	if testing.Short() {
+		t.Skip("camera frames skipped in -short mode")
+	}
+	needZint(t)
+	for _, i := range []int{21357, 27308} {
+		cf, text, err := camFrameAt(DataMatrix, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := toGray(cf.img)
+		pyr := newPyramid(&g)
+		d := NewDecoder(Options{Formats: AllFormats})
+		d.budget, d.partsBudget = matrixBudget, partsBudget
+		var got []Result
+		emit := func(r Result) bool { got = append(got, r); return true }
+		if found, _ := d.scanLevel(pyr, 0, emit); found {
+			t.Errorf("frame %d: read on the frame's own candidates: %+v", i, got)
+			continue
+		}
+		if !d.scanHalf(pyr, emit) || len(got) != 1 || got[0].Text != text {
+			t.Errorf("frame %d: the halved level's candidates read %+v, want %q", i, got, text)
 		}
 		res, err := NewDecoder(Options{Formats: AllFormats}).Decode(cf.img)
 		if err != nil || res.Text != text || res.Format != DataMatrix {

@@ -318,6 +318,15 @@ const partsBudget = 8 * partSide * partSide
 // the earlier passes have spent the frame's budget.
 const smoothedBudget = 850_000
 
+// lateBudget is the crop pixels the grown pass, and then the halved level's candidates
+// (scanHalf), may each hand to gozxing's 2D readers when the passes before have spent the
+// frame's budget: eight crops of about 240 pixels.
+const lateBudget = 8 * 240 * 240
+
+// halfCandidates is the number of faint matrix candidates of the halved level that
+// scanHalf reads.
+const halfCandidates = 3
+
 // minMatrixScore is the share of the best matrix candidate's score under which a matrix
 // candidate is not tried.
 const minMatrixScore = 0.1

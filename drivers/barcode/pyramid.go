@@ -7,8 +7,9 @@ package barcode
 // a good part of the frame are a few pixels, as in a 640×480 camera frame. Candidates are
 // read on that level; bars reduced to a pixel are read again one level finer. When nothing
 // reads, the next coarser level (larger modules, a symbol filling the frame) and then the
-// next finer one (the smallest modules) are located too. The full-frame fallback always
-// reads the original.
+// next finer one (the smallest modules) are located too. A frame located at full resolution
+// (a camera frame) is located halved too when nothing read, for faint symbols only
+// (scanHalf). The full-frame fallback always reads the original.
 
 // maxLocateSide is the longer side of the level a frame is first located on: frames up to
 // it are located at full resolution.
@@ -74,8 +75,11 @@ func (r region) scaled(k float64) region {
 	r.cx, r.cy = (r.cx+0.5)*k-0.5, (r.cy+0.5)*k-0.5
 	r.halfU, r.halfV = r.halfU*k, r.halfV*k
 	if r.grown != nil {
-		g := r.grown.scaled(k)
-		r.grown = &g
+		g := make([]region, len(r.grown))
+		for i, q := range r.grown {
+			g[i] = q.scaled(k)
+		}
+		r.grown = g
 	}
 	return r
 }
