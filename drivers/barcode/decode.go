@@ -301,16 +301,23 @@ func (d *Decoder) scanHalf(pyr *pyramid, emit func(Result) bool) bool {
 // ways round. The region is extended generously along the bars' normal, since the
 // locator's cells may miss the symbol's ends.
 func (d *Decoder) decodeLinear(g *gray, r region) (Result, bool) {
-	if res, ok := d.readLinear(g, r); ok {
+	edges := 0
+	if res, ok := d.readLinear(g, r, &edges); ok {
 		return res, true
 	}
 	// A region that took in clutter coherent at the same angle (a striped mat beside a faint
 	// code) misleads the angle refinement and the fit, which follow the strongest contrast.
 	// Narrow it to the lines richest in bar edges, whatever their contrast, and read again.
 	if n, ok := fitByEdges(g, r); ok && (math.Hypot(n.cx-r.cx, n.cy-r.cy) >= 4 || n.halfV <= 0.7*r.halfV) {
-		if res, ok := d.readLinear(g, n); ok {
+		if res, ok := d.readLinear(g, n, &edges); ok {
 			return res, true
 		}
+	}
+	// Dense clutter (a block of print, a matrix of blocks) beside a faint code has more
+	// edges as well as more contrast: both fits chose it. Where the bands saw a symbol's
+	// worth of edges, sweep the whole region (linear_extent.go).
+	if edges >= minSymbolEdges {
+		return d.sweepLinear(g, r)
 	}
 	return Result{}, false
 }
@@ -328,15 +335,16 @@ func (d *Decoder) decodeLinearSmoothed(g *gray, r region) (Result, bool) {
 	if angleDiff(r.axis, r.angle) > 5*math.Pi/180 {
 		a := r
 		a.angle = r.axis
-		return d.readLinear(g, a)
+		edges := 0
+		return d.readLinear(g, a, &edges)
 	}
 	return Result{}, false
 }
 
-// readLinear is decodeLinear on one region.
-func (d *Decoder) readLinear(g *gray, r region) (Result, bool) {
-	margin := 0.5*r.halfU + 2*cellSize
-	r.angle = refineAngle(g, r, margin)
+// readLinear is decodeLinear on one region; edges keeps the most bar edges a band saw.
+func (d *Decoder) readLinear(g *gray, r region, edges *int) (Result, bool) {
+	margin := linearMargin(r)
+	r.angle = refineAngle(g, r)
 	ux, uy := math.Cos(r.angle), math.Sin(r.angle)
 	vx, vy := -uy, ux
 	r = fitAcross(g, r, ux, uy, vx, vy)
@@ -345,17 +353,25 @@ func (d *Decoder) readLinear(g *gray, r region) (Result, bool) {
 	bands := []band{{0, 10}, {-0.25, 10}, {0.25, 10}, {-0.5, 10}, {0.5, 10},
 		{-0.7, 3}, {0.7, 3}, {-0.35, 3}, {0.35, 3}, {0, 3}, {-0.85, 2}, {0.85, 2}}
 	votes := map[Result]int{}
-	edges := 0
-	if res, ok := d.scanBands(g, r, ux, uy, vx, vy, r.halfU+margin, bands[:5], votes, &edges); ok {
+	seen := 0
+	defer func() { *edges = max(*edges, seen) }()
+	if res, ok := d.scanBands(g, r, ux, uy, vx, vy, r.halfU+margin, bands[:5], votes, &seen); ok {
 		return res, true
 	}
 	// The narrow bands and the slanted scan only where the wide bands saw a symbol's worth
 	// of bars (Code 128 and ITF of 6 digits or more have over 40 edges): clutter stops here.
-	if edges < minSymbolEdges {
+	if seen < minSymbolEdges {
 		return Result{}, false
 	}
-	if res, ok := d.scanBands(g, r, ux, uy, vx, vy, r.halfU+margin, bands[5:], votes, &edges); ok {
+	if res, ok := d.scanBands(g, r, ux, uy, vx, vy, r.halfU+margin, bands[5:], votes, &seen); ok {
 		return res, true
+	}
+	// Bars that run on beyond the scan: the candidate is shorter than the code (its end
+	// cells under the floors); scan again over the bars' extent (linear_extent.go).
+	if e, ok := fitAlong(g, r, ux, uy, vx, vy, r.halfU+margin); ok {
+		if res, ok := d.scanBands(g, e, ux, uy, vx, vy, e.halfU, bands, votes, &seen); ok {
+			return res, true
+		}
 	}
 	// Seen at a slant (perspective), the bars are sheared: the line through the symbol
 	// (the cells' long axis) is no longer their normal, and a scan along the normal leaves
@@ -370,8 +386,12 @@ func (d *Decoder) readLinear(g *gray, r region) (Result, bool) {
 	}
 	half := (r.halfU + margin) / math.Cos(delta)
 	narrow := []band{{0, 2}, {-0.3, 2}, {0.3, 2}, {-0.6, 2}, {0.6, 2}, {-0.15, 2}, {0.15, 2}}
-	return d.scanBands(g, r, ax, ay, vx, vy, half, narrow, votes, &edges)
+	return d.scanBands(g, r, ax, ay, vx, vy, half, narrow, votes, &seen)
 }
+
+// linearMargin is how far beyond a linear region's ends its bands are scanned: the locator's
+// cells may miss the symbol's ends and its quiet zones.
+func linearMargin(r region) float64 { return 0.5*r.halfU + 2*cellSize }
 
 // fitAcross narrows a linear region across the bars to where they are: the cells of a
 // ticket's text line or border, coherent at the same angle, may have joined the component,
@@ -584,7 +604,10 @@ func (d *Decoder) scanBands(g *gray, r region, ax, ay, bx, by, half float64, ban
 // refineAngle corrects the bars' orientation, which the cell statistics give to a degree or
 // two (too coarse for averaging 21 lines over bars 1.5 pixels wide): it compares the
 // derivative profiles of two lines ±D apart and turns the axis by the shift between them.
-func refineAngle(g *gray, r region, margin float64) float64 {
+// The lines span the candidate and a cell beyond it, not the scan's whole margin: clutter of
+// stronger contrast at another angle there (a striped mat beside a faint code) would set the
+// shift (a faint Code 128 was turned 15° off its bars that way).
+func refineAngle(g *gray, r region) float64 {
 	const k = 2.0
 	D := min(0.35*r.halfV, 16)
 	if D < 3 {
@@ -592,15 +615,16 @@ func refineAngle(g *gray, r region, margin float64) float64 {
 	}
 	ux, uy := math.Cos(r.angle), math.Sin(r.angle)
 	vx, vy := -uy, ux
-	n := int(2 * (r.halfU + margin) * k)
+	span := r.halfU + cellSize
+	n := int(2 * span * k)
 	if n < 32 || n > 4000 {
 		return r.angle
 	}
 	line := func(off float64) []float64 {
 		p := make([]float64, n)
 		for dv := -1.0; dv <= 1; dv++ {
-			sx := r.cx - (r.halfU+margin)*ux + (off+dv)*vx
-			sy := r.cy - (r.halfU+margin)*uy + (off+dv)*vy
+			sx := r.cx - span*ux + (off+dv)*vx
+			sy := r.cy - span*uy + (off+dv)*vy
 			for i := range p {
 				t := (float64(i) + 0.5) / k
 				p[i] += g.at(sx+t*ux, sy+t*uy)

@@ -39,7 +39,9 @@ func (d *Decoder) decodeQRAffine(g *gray, bmp *gozxing.BinaryBitmap) (Result, bo
 	case 2:
 		dim--
 	case 3:
-		return Result{}, false
+		// Halfway between two versions: the finders' module misjudged by a tenth or more
+		// (ink spread, curved paper). Both neighbours are tried below.
+		dim -= 2
 	}
 	d.qrFinders = true
 	qd := d.qr.GetDecoder()

@@ -78,9 +78,11 @@ func windowRange(lv []float64, cols, rows, i, j, r int) (lo, hi float64) {
 
 // coveredModules lowers the confidence of the modules under something that hides the
 // symbol (a finger, a sticker): where two neighbouring 3×3 windows of modules each span
-// under a quarter of the levels around them (7×7 modules), which a symbol's mask makes
-// rare, the modules of those windows and one module round them are unsure, whatever they
-// read. The comparison is local, so that a shadow's lower contrast is not taken for a cover.
+// under a quarter of the levels around them (7×7 modules), or lie within coverPlane of
+// that span from a plane (a finger shaded by the light across it spans more), which a
+// symbol's mask makes rare, the modules of those windows and one module round them are
+// unsure, whatever they read. The comparison is local, so that a shadow's lower contrast is
+// not taken for a cover.
 func coveredModules(lv []float64, cols, rows int, conf []float64) {
 	if cols < 7 || rows < 7 {
 		return
@@ -97,7 +99,8 @@ func coveredModules(lv []float64, cols, rows int, conf []float64) {
 	flat := make([]bool, len(lv))
 	for j := 1; j < rows-1; j++ {
 		for i := 1; i < cols-1; i++ {
-			flat[j*cols+i] = span(i, j, 1) < 0.25*span(i, j, 3)
+			s7 := span(i, j, 3)
+			flat[j*cols+i] = span(i, j, 1) < 0.25*s7 || planeResidual(lv, cols, i, j) < coverPlane*s7
 		}
 	}
 	for j := 1; j < rows-1; j++ {
@@ -243,3 +246,33 @@ const softFlips = 8
 
 // softEraseBelow is the confidence under which a codeword may be erased or flipped.
 const softEraseBelow = 0.2
+
+// coverPlane is the share of the levels around (7×7 modules) within which a 3×3 window's
+// levels lie from their plane under a shaded cover: a window holding dark and light
+// modules lies a third of the contrast or more from any plane.
+const coverPlane = 0.15
+
+// planeResidual is the largest distance of the 3×3 window of module levels around (i, j)
+// from the plane fitted to them (least squares): small under a shaded cover, where the
+// levels follow the light, and a third of the contrast or more wherever the window holds
+// both dark and light modules.
+func planeResidual(lv []float64, cols, i, j int) float64 {
+	var mean, gx, gy float64
+	for dy := -1; dy <= 1; dy++ {
+		for dx := -1; dx <= 1; dx++ {
+			v := lv[(j+dy)*cols+i+dx]
+			mean += v
+			gx += float64(dx) * v
+			gy += float64(dy) * v
+		}
+	}
+	mean, gx, gy = mean/9, gx/6, gy/6
+	var worst float64
+	for dy := -1; dy <= 1; dy++ {
+		for dx := -1; dx <= 1; dx++ {
+			fit := mean + gx*float64(dx) + gy*float64(dy)
+			worst = max(worst, math.Abs(lv[(j+dy)*cols+i+dx]-fit))
+		}
+	}
+	return worst
+}

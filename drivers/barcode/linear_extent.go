@@ -1,0 +1,142 @@
+package barcode
+
+import (
+	"math"
+	"slices"
+)
+
+// fitAlong follows the bars of a linear region along their normal, out from the region: a
+// faint code whose end cells stayed under the locator's floors, or whose component took in
+// the ticket's edge on one side, is a candidate shorter than the code and off its centre,
+// and a scan over the candidate and its margin stops inside the symbol. On a band through
+// the region's centre (the lines within half its height, at most ±8 px, averaged), the
+// bar edges are the peaks of the derivative above a third of the candidate's typical edge
+// and well above the noise (eight times the derivative's lower quartile);
+// from the candidate's own edges, the extent grows edge by edge across gaps up to
+// 3.5 edge spacings (a Code 128 or ITF space is at most 2.2 of its mean spacing, a quiet
+// zone at least 5). It returns the region over that extent, with a quiet zone's worth of
+// margin, and ok when it reaches beyond reach (the scan's half-length) on either side.
+func fitAlong(g *gray, r region, ux, uy, vx, vy, reach float64) (region, bool) {
+	look := reach + 4*r.halfU // how far out from the centre the bars are followed
+	n := int(2 * look)
+	if n < 32 || n > 4000 {
+		return r, false
+	}
+	hb := min(0.5*r.halfV, 8)
+	p := make([]float64, n)
+	for dv := -hb; dv <= hb; dv++ {
+		sx, sy := r.cx-look*ux+dv*vx, r.cy-look*uy+dv*vy
+		for i := range p {
+			t := float64(i) + 0.5
+			p[i] += g.at(sx+t*ux, sy+t*uy)
+		}
+	}
+	lines := 2*math.Floor(hb) + 1
+	der := make([]float64, n)
+	for i := 1; i < n-1; i++ {
+		der[i] = math.Abs(p[i+1]-p[i-1]) / (2 * lines)
+	}
+	var peaks []int // local maxima of the derivative
+	for i := 1; i < n-1; i++ {
+		if der[i] > 0 && der[i] >= der[i-1] && der[i] > der[i+1] {
+			peaks = append(peaks, i)
+		}
+	}
+	c0, c1 := int(look-r.halfU), int(look+r.halfU) // the candidate's span
+	var inner []float64
+	for _, i := range peaks {
+		if i >= c0 && i < c1 {
+			inner = append(inner, der[i])
+		}
+	}
+	if len(inner) < minRunEdges {
+		return r, false
+	}
+	slices.Sort(inner)
+	ref := inner[len(inner)*3/4] // a bar edge; noise in wide elements is the lower peaks
+	// The flat samples (paper, desk, wide elements) are most of the line; beyond the frame,
+	// whose edge repeats, the derivative is exactly zero and says nothing.
+	var all []float64
+	for _, v := range der {
+		if v > 0 {
+			all = append(all, v)
+		}
+	}
+	if len(all) < n/4 {
+		return r, false
+	}
+	slices.Sort(all)
+	noise := all[len(all)/4]
+	thr := max(ref/3, 8*noise)
+	var edges []int
+	count := 0
+	for _, i := range peaks {
+		if der[i] >= thr {
+			edges = append(edges, i)
+			if i >= c0 && i < c1 {
+				count++
+			}
+		}
+	}
+	if count < minRunEdges {
+		return r, false
+	}
+	spacing := 2 * r.halfU / float64(count)
+	gap := 3.5 * spacing
+	// The candidate's own edges, then outward while the next edge is within gap.
+	a := slices.IndexFunc(edges, func(i int) bool { return i >= c0 })
+	b := a
+	for b+1 < len(edges) && edges[b+1] < c1 {
+		b++
+	}
+	for a > 0 && float64(edges[a]-edges[a-1]) <= gap {
+		a--
+	}
+	for b+1 < len(edges) && float64(edges[b+1]-edges[b]) <= gap {
+		b++
+	}
+	quiet := 6 * spacing
+	lo, hi := float64(edges[a])-look-quiet, float64(edges[b])-look+quiet
+	if lo >= -reach && hi <= reach {
+		return r, false
+	}
+	mid := (lo + hi) / 2
+	r.cx, r.cy = r.cx+mid*ux, r.cy+mid*uy
+	r.halfU = (hi - lo) / 2
+	return r, true
+}
+
+// minRunEdges is the number of bar edges a candidate must hold for fitAlong to follow them:
+// enough for their spacing (a scan over it and its margin saw a symbol's worth, minSymbolEdges).
+const minRunEdges = 16
+
+// sweepLinear reads a linear region band after band across its whole height, at the
+// refined angle, without fitting it across: a faint code beside dense clutter of stronger
+// contrast (a block of print, a matrix of blocks) that the component took in, and that
+// fitAcross and fitByEdges both chose. The bands average 17 lines, every 12 px (at most
+// sweepBands of them, spread evenly); a read still needs two bands to agree.
+func (d *Decoder) sweepLinear(g *gray, r region) (Result, bool) {
+	const bandHalf = 8.0
+	if r.halfV < 2*bandHalf {
+		return Result{}, false
+	}
+	r.angle = refineAngle(g, r)
+	ux, uy := math.Cos(r.angle), math.Sin(r.angle)
+	vx, vy := -uy, ux
+	span := 2 * (r.halfV - bandHalf)
+	k := min(sweepBands, int(span/12)+1)
+	bands := make([]band, k)
+	for i := range bands {
+		off := -span / 2
+		if k > 1 {
+			off += span * float64(i) / float64(k-1)
+		}
+		bands[i] = band{off / r.halfV, bandHalf}
+	}
+	votes := map[Result]int{}
+	seen := 0
+	return d.scanBands(g, r, ux, uy, vx, vy, r.halfU+linearMargin(r), bands, votes, &seen)
+}
+
+// sweepBands is the most bands sweepLinear reads across a region.
+const sweepBands = 16

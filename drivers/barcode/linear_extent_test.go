@@ -1,0 +1,91 @@
+package barcode
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/makiuchi-d/gozxing"
+)
+
+// faintBars draws a Code 128 symbol of 3-px modules across a 640×120 image of paper 210
+// with ink 185 and sensor noise (σ 4), from x0: the image and the symbol's end.
+func faintBars(t *testing.T, x0 int) (gray, int) {
+	t.Helper()
+	runs := writerRuns(t, gozxing.BarcodeFormat_CODE_128, "314475325945")
+	const mod = 3
+	g := gray{w: 640, h: 120, pix: make([]byte, 640*120)}
+	rng := rand.New(rand.NewPCG(7, 11))
+	x, dark := x0, true
+	ink := make([]bool, g.w)
+	for _, r := range runs {
+		for range r * mod {
+			ink[x] = dark
+			x++
+		}
+		dark = !dark
+	}
+	for y := range g.h {
+		for i := range g.w {
+			v := 210.0
+			if ink[i] && y >= 20 && y < 100 {
+				v = 185
+			}
+			g.pix[y*g.w+i] = byte(math.Round(min(255, max(0, v+4*rng.NormFloat64()))))
+		}
+	}
+	return g, x
+}
+
+// TestFitAlongFollowsTheBars: a candidate over the first third of a faint code grows to
+// the whole code (its ends within a quiet zone's margin); a candidate over the whole code
+// already, or over plain paper, does not.
+func TestFitAlongFollowsTheBars(t *testing.T) {
+	g, end := faintBars(t, 100)
+	length := float64(end - 100)
+	part := region{linear: true, cx: 100 + length/6, cy: 60, halfU: length / 6, halfV: 40}
+	reach := part.halfU + 0.5*part.halfU + 2*cellSize
+	e, ok := fitAlong(&g, part, 1, 0, 0, 1, reach)
+	if !ok {
+		t.Fatalf("a candidate over the code's first third did not grow")
+	}
+	lo, hi := e.cx-e.halfU, e.cx+e.halfU
+	// The margin is six edge spacings (about 10 modules of 3 px): the ends lie inside it.
+	if lo > 100 || lo < 100-60 || hi < float64(end) || hi > float64(end)+60 {
+		t.Errorf("grown to [%.0f, %.0f], want the code [100, %d] with a quiet zone's margin", lo, hi, end)
+	}
+	whole := region{linear: true, cx: 100 + length/2, cy: 60, halfU: length / 2, halfV: 40}
+	if _, ok := fitAlong(&g, whole, 1, 0, 0, 1, whole.halfU+0.5*whole.halfU+2*cellSize); ok {
+		t.Errorf("a candidate over the whole code grew")
+	}
+	paper := region{linear: true, cx: 60, cy: 60, halfU: 30, halfV: 40}
+	if _, ok := fitAlong(&g, paper, 1, 0, 0, 1, 30+15+2*cellSize); ok {
+		t.Errorf("a candidate over plain paper grew")
+	}
+}
+
+// TestFaintLinearBesideClutter reads tuning frames of faint Code 128 and ITF that each
+// linear fallback was made for; without it they read nothing: a candidate half the code's
+// length off its centre (fitAlong: Code 128 30146), a striped block in the scan's margin
+// that turned the refined angle 15° off (Code 128 19377), a matrix of dark blocks or a
+// shadow edge that both fits chose over the bars (sweepLinear: Code 128 28397 and 30799,
+// ITF 22028).
+func TestFaintLinearBesideClutter(t *testing.T) {
+	if testing.Short() {
+		t.Skip("camera frames skipped in -short mode")
+	}
+	needZint(t)
+	for _, c := range []struct {
+		f Format
+		i int
+	}{{Code128, 30146}, {Code128, 19377}, {Code128, 28397}, {Code128, 30799}, {ITF, 22028}} {
+		cf, text, err := camFrameAt(c.f, c.i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := NewDecoder(Options{Formats: AllFormats, ITFLengths: []int{14}}).Decode(cf.img)
+		if err != nil || res.Text != text || res.Format != c.f {
+			t.Errorf("%v frame %d (%s): got %+v, %v; want %q", c.f, c.i, cf.p.Class, res, err, text)
+		}
+	}
+}
