@@ -71,21 +71,7 @@ func TestFitAlongFollowsTheBars(t *testing.T) {
 // shadow edge that both fits chose over the bars (sweepLinear: Code 128 28397 and 30799,
 // ITF 22028).
 func TestFaintLinearBesideClutter(t *testing.T) {
-	if testing.Short() {
-		t.Skip("camera frames skipped in -short mode")
-	}
-	needZint(t)
-	for _, c := range []struct {
-		f Format
-		i int
-	}{{Code128, 30146}, {Code128, 19377}, {Code128, 28397}, {Code128, 30799}, {ITF, 22028}} {
-		cf, text, err := camFrameAt(c.f, c.i)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := NewDecoder(Options{Formats: AllFormats, ITFLengths: []int{14}}).Decode(cf.img)
-		if err != nil || res.Text != text || res.Format != c.f {
-			t.Errorf("%v frame %d (%s): got %+v, %v; want %q", c.f, c.i, cf.p.Class, res, err, text)
-		}
-	}
+	eachCamFrame(t, []camCase{{Code128, 30146}, {Code128, 19377}, {Code128, 28397}, {Code128, 30799}, {ITF, 22028}}, func(c camCase, cf camFrame, text string) {
+		wantDecoded(t, c, cf, text)
+	})
 }

@@ -37,19 +37,8 @@ func TestGrowMatrix(t *testing.T) {
 // candidate): no candidate's own crop reads, one of its grown regions does, and Decode
 // reads the frame.
 func TestFaintSymbolGrown(t *testing.T) {
-	if testing.Short() {
-		t.Skip("camera frames skipped in -short mode")
-	}
-	needZint(t)
-	for _, c := range []struct {
-		f Format
-		i int
-	}{{DataMatrix, 32478}, {DataMatrix, 32577}, {DataMatrix, 29607}, {QRCode, 24668}} {
-		i := c.i
-		cf, text, err := camFrameAt(c.f, i)
-		if err != nil {
-			t.Fatal(err)
-		}
+	cases := []camCase{{DataMatrix, 32478}, {DataMatrix, 32577}, {DataMatrix, 29607}, {QRCode, 24668}}
+	eachCamFrame(t, cases, func(c camCase, cf camFrame, text string) {
 		g := toGray(cf.img)
 		own, grown := false, false
 		for _, r := range locate(&g) {
@@ -72,28 +61,18 @@ func TestFaintSymbolGrown(t *testing.T) {
 			}
 		}
 		if own || !grown {
-			t.Errorf("frame %d: a candidate's own crop reads: %v, a grown region reads: %v; want false, true", i, own, grown)
+			t.Errorf("frame %d: a candidate's own crop reads: %v, a grown region reads: %v; want false, true", c.i, own, grown)
 		}
-		res, err := NewDecoder(Options{Formats: AllFormats}).Decode(cf.img)
-		if err != nil || res.Text != text || res.Format != c.f {
-			t.Errorf("frame %d (%s): got %+v, %v; want %v %q", i, cf.p.Class, res, err, c.f, text)
-		}
-	}
+		wantDecoded(t, c, cf, text)
+	})
 }
 
 // TestFaintSymbolHalved reads faint DataMatrix symbols whose cells on the frame stay under
 // the floors or join clutter: nothing reads on the frame's own candidates, the halved
 // level's faint candidates read, and Decode reads the frame.
 func TestFaintSymbolHalved(t *testing.T) {
-	if testing.Short() {
-		t.Skip("camera frames skipped in -short mode")
-	}
-	needZint(t)
-	for _, i := range []int{21357, 27308} {
-		cf, text, err := camFrameAt(DataMatrix, i)
-		if err != nil {
-			t.Fatal(err)
-		}
+	eachCamFrame(t, []camCase{{DataMatrix, 21357}, {DataMatrix, 27308}}, func(c camCase, cf camFrame, text string) {
+		i := c.i
 		g := toGray(cf.img)
 		pyr := newPyramid(&g)
 		d := NewDecoder(Options{Formats: AllFormats})
@@ -102,14 +81,11 @@ func TestFaintSymbolHalved(t *testing.T) {
 		emit := func(r Result) bool { got = append(got, r); return true }
 		if found, _ := d.scanLevel(pyr, 0, emit); found {
 			t.Errorf("frame %d: read on the frame's own candidates: %+v", i, got)
-			continue
+			return
 		}
 		if !d.scanHalf(pyr, emit) || len(got) != 1 || got[0].Text != text {
 			t.Errorf("frame %d: the halved level's candidates read %+v, want %q", i, got, text)
 		}
-		res, err := NewDecoder(Options{Formats: AllFormats}).Decode(cf.img)
-		if err != nil || res.Text != text || res.Format != DataMatrix {
-			t.Errorf("frame %d (%s): got %+v, %v; want DataMatrix %q", i, cf.p.Class, res, err, text)
-		}
-	}
+		wantDecoded(t, c, cf, text)
+	})
 }

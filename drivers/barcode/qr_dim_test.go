@@ -7,16 +7,7 @@ import "testing"
 // finder centres' distance then gives 27 modules, halfway between two versions, which
 // ZXing refuses; both neighbours are tried.
 func TestQRDimensionBetweenVersions(t *testing.T) {
-	if testing.Short() {
-		t.Skip("camera frames skipped in -short mode")
-	}
-	needZint(t)
-	cf, text, err := camFrameAt(QRCode, 29833)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := NewDecoder(Options{Formats: AllFormats}).Decode(cf.img)
-	if err != nil || res.Text != text || res.Format != QRCode {
-		t.Errorf("frame 29833 (%s): got %+v, %v; want QR %q", cf.p.Class, res, err, text)
-	}
+	eachCamFrame(t, []camCase{{QRCode, 29833}}, func(c camCase, cf camFrame, text string) {
+		wantDecoded(t, c, cf, text)
+	})
 }
