@@ -9,11 +9,9 @@ import (
 // faint code whose end cells stayed under the locator's floors, or whose component took in
 // the ticket's edge on one side, is a candidate shorter than the code and off its centre,
 // and a scan over the candidate and its margin stops inside the symbol. On a band through
-// the region's centre (the lines within half its height, at most ±8 px, averaged), the
-// bar edges are the peaks of the derivative above a third of the candidate's typical edge
-// and well above the noise (eight times the derivative's lower quartile);
-// from the candidate's own edges, the extent grows edge by edge across gaps up to
-// 3.5 edge spacings (a Code 128 or ITF space is at most 2.2 of its mean spacing, a quiet
+// the region's centre (the lines within half its height, at most ±8 px, summed), from the
+// candidate's own bar edges (barEdges), the extent grows edge by edge across gaps up to 3.5
+// edge spacings (a Code 128 or ITF space is at most 2.2 of its mean spacing, a quiet
 // zone at least 5). It returns the region over that extent, with a quiet zone's worth of
 // margin, and ok when it reaches beyond reach (the scan's half-length) on either side.
 func fitAlong(g *gray, r region, ux, uy, vx, vy, reach float64) (region, bool) {
@@ -31,53 +29,12 @@ func fitAlong(g *gray, r region, ux, uy, vx, vy, reach float64) (region, bool) {
 			p[i] += g.at(sx+t*ux, sy+t*uy)
 		}
 	}
-	lines := 2*math.Floor(hb) + 1
-	der := make([]float64, n)
+	der := make([]float64, n) // the thresholds below are relative: the lines' sum will do
 	for i := 1; i < n-1; i++ {
-		der[i] = math.Abs(p[i+1]-p[i-1]) / (2 * lines)
-	}
-	var peaks []int // local maxima of the derivative
-	for i := 1; i < n-1; i++ {
-		if der[i] > 0 && der[i] >= der[i-1] && der[i] > der[i+1] {
-			peaks = append(peaks, i)
-		}
+		der[i] = math.Abs(p[i+1] - p[i-1])
 	}
 	c0, c1 := int(look-r.halfU), int(look+r.halfU) // the candidate's span
-	var inner []float64
-	for _, i := range peaks {
-		if i >= c0 && i < c1 {
-			inner = append(inner, der[i])
-		}
-	}
-	if len(inner) < minRunEdges {
-		return r, false
-	}
-	slices.Sort(inner)
-	ref := inner[len(inner)*3/4] // a bar edge; noise in wide elements is the lower peaks
-	// The flat samples (paper, desk, wide elements) are most of the line; beyond the frame,
-	// whose edge repeats, the derivative is exactly zero and says nothing.
-	var all []float64
-	for _, v := range der {
-		if v > 0 {
-			all = append(all, v)
-		}
-	}
-	if len(all) < n/4 {
-		return r, false
-	}
-	slices.Sort(all)
-	noise := all[len(all)/4]
-	thr := max(ref/3, 8*noise)
-	var edges []int
-	count := 0
-	for _, i := range peaks {
-		if der[i] >= thr {
-			edges = append(edges, i)
-			if i >= c0 && i < c1 {
-				count++
-			}
-		}
-	}
+	edges, count := barEdges(der, c0, c1)
 	if count < minRunEdges {
 		return r, false
 	}
@@ -104,6 +61,50 @@ func fitAlong(g *gray, r region, ux, uy, vx, vy, reach float64) (region, bool) {
 	r.cx, r.cy = r.cx+mid*ux, r.cy+mid*uy
 	r.halfU = (hi - lo) / 2
 	return r, true
+}
+
+// barEdges returns the bar edges of a line's derivative magnitudes der: its peaks above a
+// third of the typical edge within [c0, c1) (the upper quartile of the peaks there: the
+// lower ones are noise in wide elements) and above eight times the derivative's lower
+// quartile (the flat samples, paper, desk and wide elements, are most of the line); and how
+// many of them lie within [c0, c1).
+func barEdges(der []float64, c0, c1 int) (edges []int, inside int) {
+	var peaks []int // local maxima
+	var inner []float64
+	for i := 1; i < len(der)-1; i++ {
+		if der[i] > 0 && der[i] >= der[i-1] && der[i] > der[i+1] {
+			peaks = append(peaks, i)
+			if i >= c0 && i < c1 {
+				inner = append(inner, der[i])
+			}
+		}
+	}
+	if len(inner) < minRunEdges {
+		return nil, 0
+	}
+	slices.Sort(inner)
+	ref := inner[len(inner)*3/4]
+	// Beyond the frame, whose edge repeats, the derivative is exactly zero and says nothing.
+	var all []float64
+	for _, v := range der {
+		if v > 0 {
+			all = append(all, v)
+		}
+	}
+	if len(all) < len(der)/4 {
+		return nil, 0
+	}
+	slices.Sort(all)
+	thr := max(ref/3, 8*all[len(all)/4])
+	for _, i := range peaks {
+		if der[i] >= thr {
+			edges = append(edges, i)
+			if i >= c0 && i < c1 {
+				inside++
+			}
+		}
+	}
+	return edges, inside
 }
 
 // minRunEdges is the number of bar edges a candidate must hold for fitAlong to follow them:
