@@ -532,7 +532,9 @@ type band struct{ f, half float64 }
 // scanBands reads bands along (ax, ay) over ±half from the region's centre, each averaging
 // lines offset along (bx, by) (the bars' direction), through both bar finders and the row
 // decoders. Samples beyond the frame repeat its edge (where the frame cuts a quiet zone,
-// paper: whitening them instead read fewer, since a scan line often leaves the ticket first).
+// paper: whitening them instead read fewer, since a scan line often leaves the ticket first);
+// a row dark where the centre line leaves the frame is read again with its cut outer bar
+// redrawn (decodeCutBar).
 //
 // A read counts only once another band agrees (votes, shared by the passes over one region):
 // a misread can pass Code 128's modulo-103 check (two characters changed so that their
@@ -550,6 +552,7 @@ func (d *Decoder) scanBands(g *gray, r region, ax, ay, bx, by, half float64, ban
 	}
 	prof := make([]float64, n)
 	bits := make([]bool, n)
+	in0, in1 := inFrame(g, r.cx-half*ax, r.cy-half*ay, ax/k, ay/k, n)
 	for _, bd := range bands {
 		off := bd.f * r.halfV
 		clear(prof)
@@ -590,7 +593,11 @@ func (d *Decoder) scanBands(g *gray, r region, ax, ay, bx, by, half float64, ban
 			if e := transitions(row); e > *edges && method < 3 {
 				*edges = e
 			}
-			if res, ok := d.decodeBits(row); ok {
+			res, ok := d.decodeBits(row)
+			if !ok && method < 3 {
+				res, ok = d.decodeCutBar(row, in0, in1)
+			}
+			if ok {
 				if votes[res]++; votes[res] >= 2 {
 					return res, true
 				}

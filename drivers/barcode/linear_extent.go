@@ -141,3 +141,73 @@ func (d *Decoder) sweepLinear(g *gray, r region) (Result, bool) {
 
 // sweepBands is the most bands sweepLinear reads across a region.
 const sweepBands = 16
+
+// inFrame returns the samples [in0, in1) of a scan line of n samples, from (x0, y0) in
+// steps of (dx, dy) (sample i at i+0.5 steps), that lie on the frame: beyond it g.at
+// repeats the frame's edge.
+func inFrame(g *gray, x0, y0, dx, dy float64, n int) (in0, in1 int) {
+	on := func(i int) bool {
+		t := float64(i) + 0.5
+		x, y := x0+t*dx, y0+t*dy
+		return x >= 0 && y >= 0 && x <= float64(g.w-1) && y <= float64(g.h-1)
+	}
+	in0, in1 = 0, n
+	for in0 < n && !on(in0) {
+		in0++
+	}
+	for in1 > in0 && !on(in1-1) {
+		in1--
+	}
+	return in0, in1
+}
+
+// decodeCutBar reads a row whose outermost bar the frame's edge cuts: the row is dark at the
+// frame's edge, and beyond it (the edge repeated) runs on dark or, where the bar finders
+// see no edge, blank; either way there is no quiet zone. A symbol's outermost bar has a known width: two modules in Code 128 (the starts'
+// first bar, the stop's last), one narrow element in ITF (the start's first, the stop's
+// last). The cut bar is drawn that wide from its inner edge, the frame beyond it white,
+// and the row read again.
+func (d *Decoder) decodeCutBar(row []bool, in0, in1 int) (Result, bool) {
+	n := len(row)
+	cutEnd := in1 < n && in1 > 0 && row[in1-1]
+	cutStart := in0 > 0 && in0 < n && row[in0]
+	if !cutEnd && !cutStart {
+		return Result{}, false
+	}
+	m := narrowRun(row)
+	if m < 1 {
+		return Result{}, false
+	}
+	v := make([]bool, n)
+	for _, k := range []int{2, 1} {
+		copy(v, row)
+		if cutEnd {
+			e := in1 - 1
+			for e > 0 && v[e-1] {
+				e--
+			}
+			if in1-e > k*m+m/2 {
+				continue // the visible part is wider than such a bar: not one cut
+			}
+			for i := e; i < n; i++ {
+				v[i] = i < e+k*m
+			}
+		}
+		if cutStart {
+			e := in0 + 1
+			for e < n && v[e] {
+				e++
+			}
+			if e-in0 > k*m+m/2 {
+				continue
+			}
+			for i := 0; i < e; i++ {
+				v[i] = i >= e-k*m
+			}
+		}
+		if res, ok := d.decodeBits(v); ok {
+			return res, true
+		}
+	}
+	return Result{}, false
+}

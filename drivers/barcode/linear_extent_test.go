@@ -1,6 +1,8 @@
 package barcode
 
 import (
+	"image"
+	"image/color"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -74,4 +76,47 @@ func TestFaintLinearBesideClutter(t *testing.T) {
 	eachCamFrame(t, []camCase{{Code128, 30146}, {Code128, 19377}, {Code128, 28397}, {Code128, 30799}, {ITF, 22028}}, func(c camCase, cf camFrame, text string) {
 		wantDecoded(t, c, cf, text)
 	})
+}
+
+// TestCutOuterBar reads Code 128 and ITF symbols whose frame cuts a third off the outermost
+// bar (no quiet zone left) at either end, lower in contrast and noisy as a photo: the cut
+// bar is drawn at its known width (decodeCutBar); without it none of them reads.
+func TestCutOuterBar(t *testing.T) {
+	for _, c := range []struct {
+		f    Format
+		text string
+		cut  int // a third of the outermost bar, in pixels (3-px modules)
+	}{{Code128, "314475325945", 2}, {ITF, "03483959684458", 1}} {
+		img, err := Render(c.f, c.text, RenderOptions{Module: 3, QuietZone: 10, Height: 80})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := img.Bounds()
+		first, last := -1, -1 // the symbol's first and last dark column
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if img.GrayAt(x, b.Min.Y+b.Dy()/2).Y < 128 {
+				if first < 0 {
+					first = x
+				}
+				last = x
+			}
+		}
+		rng := rand.New(rand.NewPCG(9, 10))
+		for _, cut := range []image.Rectangle{
+			image.Rect(first+c.cut, b.Min.Y, b.Max.X, b.Max.Y),  // the start's outer bar cut
+			image.Rect(b.Min.X, b.Min.Y, last+1-c.cut, b.Max.Y), // the stop's
+		} {
+			sub := image.NewGray(image.Rect(0, 0, cut.Dx(), cut.Dy()))
+			for y := range cut.Dy() {
+				for x := range cut.Dx() {
+					v := float64(img.GrayAt(cut.Min.X+x, cut.Min.Y+y).Y)*0.7 + 40 + 4*rng.NormFloat64()
+					sub.SetGray(x, y, color.Gray{Y: uint8(min(255, max(0, v)))})
+				}
+			}
+			res, err := NewDecoder(Options{Formats: AllFormats, ITFLengths: []int{14}}).Decode(sub)
+			if err != nil || res.Text != c.text || res.Format != c.f {
+				t.Errorf("%v cut to %v of %v: got %+v, %v; want %q", c.f, cut, b, res, err, c.text)
+			}
+		}
+	}
 }
