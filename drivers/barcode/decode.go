@@ -241,11 +241,13 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 				// A candidate that is a faint symbol's core or one of its pieces: its
 				// grown regions (locate.go), read as the later pass reads a candidate.
 				for _, q := range r.grown {
-					if !tried || ok {
+					if !tried {
 						break
 					}
 					var cc matrixCrops
-					res, ok = d.decodeMatrix(g, q, laterPass, &cc)
+					if res, ok = d.decodeMatrix(g, q, laterPass, &cc); ok {
+						break
+					}
 				}
 			} else if tried {
 				res, ok = d.decodeMatrix(g, r, pass, &crops[i])

@@ -163,9 +163,9 @@ func inFrame(g *gray, x0, y0, dx, dy float64, n int) (in0, in1 int) {
 
 // decodeCutBar reads a row whose outermost bar the frame's edge cuts: the row is dark at the
 // frame's edge, and beyond it (the edge repeated) runs on dark or, where the bar finders
-// see no edge, blank; either way there is no quiet zone. A symbol's outermost bar has a known width: two modules in Code 128 (the starts'
-// first bar, the stop's last), one narrow element in ITF (the start's first, the stop's
-// last). The cut bar is drawn that wide from its inner edge, the frame beyond it white,
+// see no edge, blank; either way there is no quiet zone. A symbol's outermost bar has a
+// known width: two modules in Code 128 (the starts' first bar, the stop's last), one
+// narrow element in ITF (the start's first, the stop's last). The cut bar is drawn that wide from its inner edge, the frame beyond it white,
 // and the row read again.
 func (d *Decoder) decodeCutBar(row []bool, in0, in1 int) (Result, bool) {
 	n := len(row)

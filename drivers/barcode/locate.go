@@ -474,19 +474,16 @@ const (
 )
 
 // growFloor is the share of a matrix component's median cell energy from which a cell
-// near it joins its grown region (growMatrix).
+// beside it joins its grown region (growMatrix).
 const growFloor = 0.5
 
-// growRings is how many cells out from a matrix component its grown region reaches: one
-// ring (two read no more tuning frames and cost more crop pixels).
-const growRings = 1
-
-// growMatrix returns comp with the cells up to growRings out from it (through cell edges)
-// whose energy is at least growFloor of the component's median, whatever their coherence.
-// The cells on a faint symbol's border hold part of a module row and fall under the
-// floors, and the straight edges of a DataMatrix symbol's solid L make its border cells
-// coherent: a faint symbol with large modules is found as its core, or in pieces, and the
-// crop around either cuts it. The quiet zone around a symbol stops the growth.
+// growMatrix returns comp with the cells beside it (sharing an edge) whose energy is at
+// least growFloor of the component's median, whatever their coherence: one ring (two read
+// no more tuning frames and cost more crop pixels). The cells on a faint symbol's border
+// hold part of a module row and fall under the floors, and the straight edges of a
+// DataMatrix symbol's solid L make its border cells coherent: a faint symbol with large
+// modules is found as its core, or in pieces, and the crop around either cuts it. The quiet
+// zone around a symbol stops the growth.
 func growMatrix(cells []cellStat, comp []int, cw, ch int) []int {
 	es := make([]float64, len(comp))
 	for k, i := range comp {
@@ -494,28 +491,23 @@ func growMatrix(cells []cellStat, comp []int, cw, ch int) []int {
 	}
 	slices.Sort(es)
 	floor := growFloor * es[len(es)/2]
+	out := slices.Clone(comp)
 	in := make(map[int]bool, 2*len(comp))
 	for _, i := range comp {
 		in[i] = true
 	}
-	out := slices.Clone(comp)
-	ring := comp
-	for range growRings {
-		n := len(out)
-		for _, i := range ring {
-			x, y := i%cw, i/cw
-			for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
-				nx, ny := x+d[0], y+d[1]
-				if nx < 0 || ny < 0 || nx >= cw || ny >= ch {
-					continue
-				}
-				if j := ny*cw + nx; cells[j].e >= floor && !in[j] {
-					in[j] = true
-					out = append(out, j)
-				}
+	for _, i := range comp {
+		x, y := i%cw, i/cw
+		for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+			nx, ny := x+d[0], y+d[1]
+			if nx < 0 || ny < 0 || nx >= cw || ny >= ch {
+				continue
+			}
+			if j := ny*cw + nx; cells[j].e >= floor && !in[j] {
+				in[j] = true
+				out = append(out, j)
 			}
 		}
-		ring = out[n:]
 	}
 	return out
 }

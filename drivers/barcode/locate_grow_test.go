@@ -6,7 +6,7 @@ import (
 )
 
 // TestGrowMatrix grows a component through cell edges by the cells that reach half its
-// median energy, whatever their coherence, growRings (one) cells out.
+// median energy, whatever their coherence, one ring out.
 func TestGrowMatrix(t *testing.T) {
 	const cw, ch = 6, 5
 	cells := make([]cellStat, cw*ch)
