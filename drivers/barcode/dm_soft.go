@@ -122,7 +122,8 @@ const dmSoftMinCheck = 14
 // dmSoftEvidence is the bits of evidence (softEvidence) a correction with erasures needs.
 // DataMatrix has no format information to vouch for a sampled grid as QR has, and our
 // detector samples many outlines of clutter per frame: 32 bits, as if four check codewords
-// were left unused, keep a false read under one in 10⁹ per attempt.
+// were left unused, keep a false read under one in 10⁸ per sampled grid (softCorrect tries
+// up to 25 sets of erasures per block).
 const dmSoftEvidence = 32
 
 // dmSoftRead reads a sampler's modules with soft decisions.

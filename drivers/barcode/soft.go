@@ -140,6 +140,7 @@ func softCodewords(dark []bool, conf []float64, bits [][8]int) (raw []byte, sc [
 			if conf[m] >= softSure {
 				sc[k].sure |= 0x80 >> b
 			}
+			sc[k].doubt += 1 - min(conf[m], softSure)/softSure
 		}
 	}
 	return raw, sc
@@ -147,9 +148,10 @@ func softCodewords(dark []bool, conf []float64, bits [][8]int) (raw []byte, sc [
 
 // softCodeword is what the modules say of one codeword besides its value.
 type softCodeword struct {
-	rel  float64 // the confidence of its least sure module
-	weak byte    // the bit read from that module
-	sure byte    // the bits read from sure modules
+	rel   float64 // the confidence of its least sure module
+	doubt float64 // the sum over its modules of how far each is from sure (0–8)
+	weak  byte    // the bit read from that module
+	sure  byte    // the bits read from sure modules
 }
 
 // softSure is the confidence from which a module's reading counts as evidence against a
@@ -157,11 +159,13 @@ type softCodeword struct {
 const softSure = 0.3
 
 // softCorrect corrects one Reed–Solomon block cw (nsym check codewords) whose codewords come
-// with what their modules say (sc): as read, then with its least sure codewords (under
-// softEraseBelow) erased, a few more at a time, with rsSlack check codewords to spare;
-// then flipSearch. A correction with erasures must also leave minEvidence bits of evidence
-// (softEvidence). It returns the corrected block.
-func softCorrect(f *rsField, cw []byte, nsym int, sc []softCodeword, minEvidence int) ([]byte, bool) {
+// with what their modules say (sc): as read, then with its unsure codewords (under
+// softEraseBelow) erased a few more at a time, with rsSlack check codewords to spare, in
+// two orders: least sure module first (a codeword with one weak bit), then most doubtful
+// codeword first (one whose modules are all weak: under a glare spot or a finger, where
+// many tie at no confidence); then flipSearch. A correction with erasures must also leave
+// minEvidence bits of evidence (softEvidence). It returns the corrected block.
+func softCorrect(f *rsField, cw []byte, nsym int, sc []softCodeword, minEvidence float64) ([]byte, bool) {
 	if !rsShapeOK(len(cw), nsym, 0) {
 		return cw, false
 	}
@@ -176,28 +180,43 @@ func softCorrect(f *rsField, cw []byte, nsym int, sc []softCodeword, minEvidence
 		}
 	}
 	slices.SortStableFunc(unsure, func(a, c int) int { return cmp.Compare(sc[a].rel, sc[c].rel) })
-	for rho := 0; rho <= min(len(unsure), nsym-rsSlack); rho++ {
-		try := slices.Clone(cw)
-		errs, ok := f.correctSyndromes(try, synd, unsure[:rho])
-		if ok && softEvidence(nsym-2*errs-rho, cw, try, unsure[:rho], sc) >= minEvidence {
-			return try, true
+	doubtful := slices.Clone(unsure)
+	slices.SortStableFunc(doubtful, func(a, c int) int { return cmp.Compare(sc[c].doubt, sc[a].doubt) })
+	for pass, order := range [][]int{unsure, doubtful} {
+		for rho := pass; rho <= min(len(order), nsym-rsSlack); rho++ {
+			try := slices.Clone(cw)
+			errs, ok := f.correctSyndromes(try, synd, order[:rho])
+			if ok && softEvidence(nsym-2*errs-rho, cw, try, order[:rho], sc) >= minEvidence {
+				return try, true
+			}
 		}
 	}
 	return flipSearch(f, cw, synd, unsure, sc)
 }
 
 // softEvidence is how many bits vouch for a correction of cw into fixed that left spare
-// check codewords unused with the erased codewords: 8 per spare check codeword, plus one
-// per sure bit of an erased codeword that the correction kept, less 8 per one it changed.
-// A word that no codeword is near gets the erased codewords' values at random: each of
-// their sure bits is kept with probability ½.
-func softEvidence(spare int, cw, fixed []byte, erased []int, sc []softCodeword) int {
-	e := 8 * spare
+// check codewords unused with the erased codewords: 8 per spare check codeword, plus what
+// the sure bits of the erased codewords say. A word that no codeword is near corrects with
+// s spare check codewords about once in 2^(8s), and gets the erased codewords' values at
+// random: each of their m sure bits is kept with probability ½, so that keeping all but k
+// of them happens once in 2^m / Σ_{i≤k} C(m, i) (the binomial tail).
+func softEvidence(spare int, cw, fixed []byte, erased []int, sc []softCodeword) float64 {
+	m, k := 0, 0
 	for _, p := range erased {
-		changed := cw[p] ^ fixed[p]
-		e += bits.OnesCount8(sc[p].sure&^changed) - 8*bits.OnesCount8(sc[p].sure&changed)
+		m += bits.OnesCount8(sc[p].sure)
+		k += bits.OnesCount8(sc[p].sure & (cw[p] ^ fixed[p]))
 	}
-	return e
+	return 8*float64(spare) + float64(m) - math.Log2(binomialHead(m, k))
+}
+
+// binomialHead is Σ_{i≤k} C(m, i), the number of ways to change at most k of m bits.
+func binomialHead(m, k int) float64 {
+	sum, c := 0.0, 1.0
+	for i := 0; i <= k && i <= m; i++ {
+		sum += c
+		c *= float64(m-i) / float64(i+1)
+	}
+	return sum
 }
 
 // flipSearch looks for the block's codeword among the words that differ from cw in the

@@ -1,7 +1,9 @@
 package barcode
 
 import (
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/makiuchi-d/gozxing/common/reedsolomon"
@@ -50,14 +52,54 @@ func TestSoftCorrectFlips(t *testing.T) {
 	}
 }
 
-// TestSoftEvidence: a correction that changes a sure bit of an erased codeword loses 8 bits
-// of evidence; one that keeps it gains one.
+// TestSoftCorrectDoubtful: a block of 16 check codewords with 10 codewords read wholly from
+// modules of no confidence (a glare spot: all wrong) and 6 right codewords each with one
+// such module, all tied as least sure, reads only when the most doubtful codewords are
+// erased first: erasing the tied codewords in place leaves 2 of the wrong ones as errors.
+func TestSoftCorrectDoubtful(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 3))
+	for trial := range 50 {
+		orig := rsBlock(t, reedsolomon.GenericGF_DATA_MATRIX_FIELD_256, rng, 28, 16)
+		cw := append([]byte(nil), orig...)
+		sc := make([]softCodeword, len(cw))
+		for p := range sc {
+			sc[p] = softCodeword{rel: 0.9, sure: 0xFF}
+		}
+		perm := rng.Perm(16)
+		slices.Sort(perm[:6])
+		for _, p := range perm[:6] { // right, one weak bit: first among the ties
+			bit := byte(0x80 >> rng.IntN(8))
+			sc[p] = softCodeword{weak: bit, sure: 0xFF &^ bit, doubt: 1}
+		}
+		for _, p := range perm[6:] { // wrong, every bit weak
+			cw[p] ^= byte(1 + rng.IntN(255))
+			sc[p] = softCodeword{weak: 0x80, doubt: 8}
+		}
+		fixed, ok := softCorrect(dmField, cw, 16, sc, dmSoftEvidence)
+		if !ok || string(fixed) != string(orig) {
+			t.Fatalf("trial %d: ok %v, corrected %v", trial, ok, string(fixed) == string(orig))
+		}
+	}
+}
+
+// TestSoftEvidence: 8 bits per spare check codeword, plus the binomial tail of the sure
+// bits of the erased codewords that the correction kept.
 func TestSoftEvidence(t *testing.T) {
 	cw := []byte{0x0F, 0xAA, 0x55}
 	fixed := []byte{0x0F, 0xAB, 0x55}
 	sc := []softCodeword{{}, {sure: 0x03}, {sure: 0xF0}}
 	// Erased: codewords 1 (bit 0x01 sure and changed, 0x02 sure and kept) and 2 (4 sure, kept).
-	if got, want := softEvidence(2, cw, fixed, []int{1, 2}, sc), 16+1-8+4; got != want {
-		t.Fatalf("evidence %d, want %d", got, want)
+	// 6 sure bits, one changed: 16 + 6 − log2(1 + 6).
+	if got, want := softEvidence(2, cw, fixed, []int{1, 2}, sc), 22-math.Log2(7); math.Abs(got-want) > 1e-9 {
+		t.Fatalf("evidence %.3f, want %.3f", got, want)
+	}
+	// Every sure bit kept: one bit each.
+	if got := softEvidence(0, cw, cw, []int{1, 2}, sc); got != 6 {
+		t.Fatalf("evidence %.3f, want 6", got)
+	}
+	// Half of them changed: about what a word at random gets, under a bit.
+	half := []byte{0x0F, 0xA9, 0x35}
+	if got := softEvidence(0, cw, half, []int{1, 2}, sc); got > 1 {
+		t.Fatalf("evidence %.3f for half the sure bits changed", got)
 	}
 }
