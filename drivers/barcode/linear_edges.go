@@ -173,54 +173,149 @@ func code128Char(w []float64) int {
 // code128Edges reads a Code 128 symbol from element widths (bar first), from a start
 // character after a quiet zone to the stop before one, and returns it as an ideal row; ok
 // is false when no start leads to a stop through valid characters with the right check
-// character.
+// character. Each character is read from its similar-edge distances; where no start reads
+// that way, again with each character matched against the widths this symbol's elements
+// come out (code128Cal), for a symbol of modules under two pixels that blur spreads.
 func code128Edges(w []float64) ([]bool, bool) {
-	for s := 0; s+6 <= len(w); s += 2 {
-		v := code128Char(w[s:])
-		if v < 103 || v > 105 {
-			continue
-		}
-		mod := (w[s] + w[s+1] + w[s+2] + w[s+3] + w[s+4] + w[s+5]) / 11
-		if s > 0 && w[s-1] < quietModules*mod {
-			continue
-		}
-		vals := []int{v}
-		j := s + 6
-		for j+6 <= len(w) {
-			c := code128Char(w[j:])
-			if c < 0 {
-				break
-			}
-			vals = append(vals, c)
-			mod = (w[j] + w[j+1] + w[j+2] + w[j+3] + w[j+4] + w[j+5]) / 11
-			j += 6
-			if c == 106 {
-				break
+	for _, calibrated := range []bool{false, true} {
+		for s := 0; s+6 <= len(w); s += 2 {
+			if vals, ok := code128From(w, s, calibrated); ok {
+				var mods []int
+				for _, c := range vals {
+					mods = append(mods, code128Patterns[c]...)
+				}
+				return idealRow(mods), true
 			}
 		}
-		if len(vals) < 4 || vals[len(vals)-1] != 106 {
-			continue
-		}
-		// The stop's final bar, then the quiet zone.
-		if j >= len(w) || w[j] < 1.2*mod || w[j] > 3*mod || (j+1 < len(w) && w[j+1] < quietModules*mod) {
-			continue
-		}
-		// Check character: the start's value plus each data character's value times its
-		// position, modulo 103.
-		sum := vals[0]
-		for i := 1; i < len(vals)-2; i++ {
-			sum += i * vals[i]
-		}
-		if sum%103 != vals[len(vals)-2] {
-			continue
-		}
-		var mods []int
-		for _, c := range vals {
-			mods = append(mods, code128Patterns[c]...)
-		}
-		return idealRow(mods), true
 	}
 	return nil, false
+}
+
+// code128Repairs is the most characters a calibrated read may take other than as their
+// similar-edge distances read them: the check character vouches for one changed character
+// always, for two with a chance of 1 in 103 of a wrong pair passing, and a read still needs
+// a second band to agree.
+const code128Repairs = 2
+
+// code128From reads the symbol whose start character begins at element s: its character
+// values, start to stop.
+func code128From(w []float64, s int, calibrated bool) ([]int, bool) {
+	var cal code128Cal
+	repairs := 0
+	v := code128Char(w[s:])
+	if v < 103 || v > 105 {
+		if !calibrated {
+			return nil, false
+		}
+		if v = cal.nearest(w[s:], 103, 106); v < 0 {
+			return nil, false
+		}
+		repairs++
+	}
+	mod := (w[s] + w[s+1] + w[s+2] + w[s+3] + w[s+4] + w[s+5]) / 11
+	if s > 0 && w[s-1] < quietModules*mod {
+		return nil, false
+	}
+	vals := []int{v}
+	cal.add(v, w[s:])
+	j := s + 6
+	for j+6 <= len(w) {
+		c := code128Char(w[j:])
+		if calibrated && c != 106 {
+			if n := cal.nearest(w[j:], 0, 107); n >= 0 && n != c && (n < 103 || n == 106) {
+				c = n
+				repairs++
+			}
+		}
+		if c < 0 || repairs > code128Repairs {
+			return nil, false
+		}
+		cal.add(c, w[j:])
+		vals = append(vals, c)
+		mod = (w[j] + w[j+1] + w[j+2] + w[j+3] + w[j+4] + w[j+5]) / 11
+		j += 6
+		if c == 106 {
+			break
+		}
+	}
+	if len(vals) < 4 || vals[len(vals)-1] != 106 {
+		return nil, false
+	}
+	// The stop's final bar, then the quiet zone.
+	if j >= len(w) || w[j] < 1.2*mod || w[j] > 3*mod || (j+1 < len(w) && w[j+1] < quietModules*mod) {
+		return nil, false
+	}
+	// Check character: the start's value plus each data character's value times its
+	// position, modulo 103.
+	sum := vals[0]
+	for i := 1; i < len(vals)-2; i++ {
+		sum += i * vals[i]
+	}
+	return vals, sum%103 == vals[len(vals)-2]
+}
+
+// code128Cal learns, from the characters of one symbol read so far, how wide its elements of
+// 1–4 modules come out (in the character's own modules): at under two pixels a module, blur
+// spreads a narrow element into its wide neighbours (a bar of one module reads 1.3, a space
+// of two 1.7 beside it), enough to round a similar-edge distance to the wrong module.
+type code128Cal struct {
+	sum [5]float64
+	n   [5]int
+}
+
+// add records the six elements w of character v.
+func (c *code128Cal) add(v int, w []float64) {
+	mod := (w[0] + w[1] + w[2] + w[3] + w[4] + w[5]) / 11
+	for i, m := range code128Patterns[v][:6] {
+		c.sum[m] += w[i] / mod
+		c.n[m]++
+	}
+}
+
+// nearest returns the character of values lo to hi−1 whose elements, as wide as this
+// symbol's elements of their widths have come out (as many modules before any), lie nearest
+// the six elements w: within a quarter module each (root mean square) and nearer by half
+// than any other; or −1.
+func (c *code128Cal) nearest(w []float64, lo, hi int) int {
+	var seen [5]float64
+	for m := 1; m <= 4; m++ {
+		seen[m] = float64(m)
+		if c.n[m] > 0 {
+			seen[m] = c.sum[m] / float64(c.n[m])
+		}
+	}
+	var x [6]float64
+	var t float64
+	for i := range x {
+		t += w[i]
+	}
+	for i := range x {
+		x[i] = 11 * w[i] / t
+	}
+	best, second, bv := math.Inf(1), math.Inf(1), -1
+	for v := lo; v < hi; v++ {
+		p := code128Patterns[v]
+		var y [6]float64
+		var ty float64
+		for i := range y {
+			y[i] = seen[p[i]]
+			ty += y[i]
+		}
+		var dist float64
+		for i := range y {
+			d := x[i] - 11*y[i]/ty
+			dist += d * d
+		}
+		if dist < best {
+			best, second, bv = dist, best, v
+		} else if dist < second {
+			second = dist
+		}
+	}
+	if best > 6*0.25*0.25 || second < 2*best {
+		return -1
+	}
+	return bv
 }
 
 // quietModules is the space (in modules, or narrow elements) before a start and after a stop
