@@ -19,15 +19,33 @@ func (d *Decoder) decodeQRAffine(g *gray, bmp *gozxing.BinaryBitmap) (Result, bo
 	if err != nil {
 		return Result{}, false
 	}
-	info, err := detector.NewFinderPatternFinder(bits, nil).Find(nil)
+	qd := d.qr.GetDecoder()
+	read := func(grid *gozxing.BitMatrix) (Result, bool) {
+		dr, err := qd.Decode(grid, nil)
+		if err != nil || dr.GetText() == "" {
+			return Result{}, false
+		}
+		return Result{Text: dr.GetText(), Symbology: "]Q" + strconv.Itoa(dr.GetSymbologyModifier()),
+			Format: QRCode, Located: true}, true
+	}
+	finder := detector.NewFinderPatternFinder(bits, nil)
+	info, err := finder.Find(nil)
 	if err != nil {
-		return Result{}, false
+		return d.decodeQRTwoFinders(g, bits, finder.GetPossibleCenters(), read)
 	}
 	tl, tr, bl := info.GetTopLeft(), info.GetTopRight(), info.GetBottomLeft()
 	module := (tl.GetEstimatedModuleSize() + tr.GetEstimatedModuleSize() + bl.GetEstimatedModuleSize()) / 3
 	if module < 1 {
 		return Result{}, false
 	}
+	d.qrFinders = true
+	return qrReadFinders(g, bits, tl, tr, bl, module, false, read)
+}
+
+// qrReadFinders reads the QR symbol whose finder patterns are centred at tl, tr and bl,
+// of modules about module pixels. An inferred finder (decodeQRTwoFinders) gets the
+// measured dimension only and no searched fourth corner: it is one guess of several.
+func qrReadFinders(g *gray, bits *gozxing.BitMatrix, tl, tr, bl gozxing.ResultPoint, module float64, inferred bool, read func(*gozxing.BitMatrix) (Result, bool)) (Result, bool) {
 	dist := func(a, b gozxing.ResultPoint) float64 {
 		return math.Hypot(a.GetX()-b.GetX(), a.GetY()-b.GetY())
 	}
@@ -43,20 +61,14 @@ func (d *Decoder) decodeQRAffine(g *gray, bmp *gozxing.BinaryBitmap) (Result, bo
 		// (ink spread, curved paper). Both neighbours are tried below.
 		dim -= 2
 	}
-	d.qrFinders = true
-	qd := d.qr.GetDecoder()
-	read := func(grid *gozxing.BitMatrix) (Result, bool) {
-		dr, err := qd.Decode(grid, nil)
-		if err != nil || dr.GetText() == "" {
-			return Result{}, false
-		}
-		return Result{Text: dr.GetText(), Symbology: "]Q" + strconv.Itoa(dr.GetSymbologyModifier()),
-			Format: QRCode, Located: true}, true
+	dims := []int{dim, dim + 4, dim - 4}
+	if inferred {
+		dims = dims[:1]
 	}
 	// Try the measured dimension first, then its neighbours (module size misjudged): the
 	// binarized crop sampled through the finders' affine grid, then our own sampler
 	// (qr_grid.go) on the grey levels.
-	for _, dd := range []int{dim, dim + 4, dim - 4} {
+	for _, dd := range dims {
 		if dd < 21 || dd > 177 {
 			continue
 		}
@@ -81,6 +93,9 @@ func (d *Decoder) decodeQRAffine(g *gray, bmp *gozxing.BinaryBitmap) (Result, bo
 		}
 		// The searched fourth corner (qr_corner.go) costs about a hundred samplings of the
 		// grid: only once the others failed.
+		if inferred {
+			continue
+		}
 		if ct := qrCornerTransform(g, tl, tr, bl, dd); ct != nil {
 			if res, ok := qrReadGrid(g, ct, dd, read); ok {
 				return res, true
@@ -88,6 +103,64 @@ func (d *Decoder) decodeQRAffine(g *gray, bmp *gozxing.BinaryBitmap) (Result, bo
 		}
 	}
 	return Result{}, false
+}
+
+// decodeQRTwoFinders reads a QR symbol of which gozxing's finder search confirmed two finder
+// patterns only (a shadow edge or a glare spot over the third): the third lies where a
+// square symbol puts it, beside either of them on either side (the two share a side of the
+// symbol) or across their diagonal, each guess read as three found finders would be. Only
+// pairs of confirmed centres (seen on two rows or more) of like module size are tried, two
+// pairs at most, and a guess whose finder would lie outside the crop is skipped.
+func (d *Decoder) decodeQRTwoFinders(g *gray, bits *gozxing.BitMatrix, centres []*detector.FinderPattern, read func(*gozxing.BitMatrix) (Result, bool)) (Result, bool) {
+	if g == nil {
+		return Result{}, false
+	}
+	var sure []*detector.FinderPattern
+	for _, c := range centres {
+		if c.GetCount() >= 2 {
+			sure = append(sure, c)
+		}
+	}
+	pairs := 0
+	for i := 0; i < len(sure) && pairs < 2; i++ {
+		for j := i + 1; j < len(sure) && pairs < 2; j++ {
+			a, b := sure[i], sure[j]
+			ma, mb := a.GetEstimatedModuleSize(), b.GetEstimatedModuleSize()
+			module := (ma + mb) / 2
+			if module < 1 || math.Abs(ma-mb) > 0.25*module {
+				continue
+			}
+			if n := math.Hypot(a.GetX()-b.GetX(), a.GetY()-b.GetY()) / module; n < 14 || n > 240 {
+				continue
+			}
+			pairs++
+			for _, third := range qrThirdFinders(a, b) {
+				x, y := third.GetX(), third.GetY()
+				if m := 3.5 * module; x < m || y < m || x > float64(g.w)-m || y > float64(g.h)-m {
+					continue
+				}
+				bl, tl, tr := gozxing.ResultPoint_OrderBestPatterns(a, b, third)
+				if res, ok := qrReadFinders(g, bits, tl, tr, bl, module, true, read); ok {
+					return res, true
+				}
+			}
+		}
+	}
+	return Result{}, false
+}
+
+// qrThirdFinders returns where the third finder pattern of a symbol with finders at a and b
+// may lie: beside a or beside b, a quarter turn from the other either way, or across the
+// diagonal ab either way.
+func qrThirdFinders(a, b gozxing.ResultPoint) []gozxing.ResultPoint {
+	ax, ay, bx, by := a.GetX(), a.GetY(), b.GetX(), b.GetY()
+	dx, dy := bx-ax, by-ay
+	mx, my := (ax+bx)/2, (ay+by)/2
+	return []gozxing.ResultPoint{
+		gozxing.NewResultPoint(ax-dy, ay+dx), gozxing.NewResultPoint(ax+dy, ay-dx),
+		gozxing.NewResultPoint(bx-dy, by+dx), gozxing.NewResultPoint(bx+dy, by-dx),
+		gozxing.NewResultPoint(mx-dy/2, my+dx/2), gozxing.NewResultPoint(mx+dy/2, my-dx/2),
+	}
 }
 
 // qrReadGrid reads the dim×dim grid of transform t on g as sampled, then with its columns
