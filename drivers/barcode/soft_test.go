@@ -82,6 +82,49 @@ func TestSoftCorrectDoubtful(t *testing.T) {
 	}
 }
 
+// TestSoftEvidenceLikelihood: bits of some trust (no sure one) that a correction keeps vouch
+// for it through the likelihood ratio; for words at random the evidence reaches e bits under
+// 1.5 × 2^−e of the time (the bound softEvidence claims), whatever the trust of the bits.
+func TestSoftEvidenceLikelihood(t *testing.T) {
+	cw := make([]byte, 5)
+	sc := make([]softCodeword, 5)
+	erased := []int{0, 1, 2, 3, 4}
+	for p := range sc {
+		for b := range sc[p].trust {
+			sc[p].trust[b] = 0.8
+		}
+	}
+	// 40 bits of trust 0.8 kept, two spare check codewords: 16 + 40·log2(1.6) − 1.
+	if got, want := softEvidence(2, cw, cw, erased, sc), 15+40*math.Log2(1.6); math.Abs(got-want) > 1e-6 {
+		t.Fatalf("evidence %.2f, want %.2f", got, want)
+	}
+	rng := rand.New(rand.NewPCG(8, 9))
+	trusts := []float32{0.7, 0.8, 0.93, 0.98}
+	const trials, e = 200000, 8.0
+	pass := 0
+	fixed := make([]byte, len(cw))
+	for range trials {
+		for p := range sc {
+			cw[p] = byte(rng.IntN(256))
+			sc[p].sure = 0
+			for b := range sc[p].trust {
+				tr := trusts[rng.IntN(len(trusts))]
+				sc[p].trust[b] = tr
+				if tr >= 0.98 {
+					sc[p].sure |= 0x80 >> b
+				}
+			}
+			fixed[p] = byte(rng.IntN(256))
+		}
+		if softEvidence(0, cw, fixed, erased, sc) >= e {
+			pass++
+		}
+	}
+	if bound := 1.5 * trials / math.Exp2(e); float64(pass) > bound {
+		t.Fatalf("%d of %d words at random reach %.0f bits of evidence, over the bound %.0f", pass, trials, e, bound)
+	}
+}
+
 // TestSoftEvidence: 8 bits per spare check codeword, plus the binomial tail of the sure
 // bits of the erased codewords that the correction kept.
 func TestSoftEvidence(t *testing.T) {
