@@ -78,7 +78,7 @@ func qrReadFinders(g *gray, bits *gozxing.BitMatrix, tl, tr, bl gozxing.ResultPo
 				return r, true
 			}
 		}
-		if g == nil || dd != dim {
+		if g == nil || dd != dim || module < qrCornerMinModule {
 			continue // our sampler on the measured dimension only: it costs more
 		}
 		gt, aligned := qrGridTransform(g, tl, tr, bl, module, dd)
@@ -92,8 +92,10 @@ func qrReadFinders(g *gray, bits *gozxing.BitMatrix, tl, tr, bl gozxing.ResultPo
 			}
 		}
 		// The searched fourth corner (qr_corner.go) costs about a hundred samplings of the
-		// grid: only once the others failed.
-		if inferred {
+		// grid: only once the others failed, and not for modules under two pixels, whose
+		// levels blur into their neighbours' whatever the corner (finders of clutter
+		// taken for a symbol of 133 modules cost a third of a second a frame).
+		if inferred || module < qrCornerMinModule {
 			continue
 		}
 		if ct := qrCornerTransform(g, tl, tr, bl, dd); ct != nil {
@@ -104,6 +106,10 @@ func qrReadFinders(g *gray, bits *gozxing.BitMatrix, tl, tr, bl gozxing.ResultPo
 	}
 	return Result{}, false
 }
+
+// qrCornerMinModule is the smallest module, in crop pixels, for which the fourth corner is
+// searched.
+const qrCornerMinModule = 2
 
 // decodeQRTwoFinders reads a QR symbol of which gozxing's finder search confirmed two finder
 // patterns only (a shadow edge or a glare spot over the third): the third lies where a
