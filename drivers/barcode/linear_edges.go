@@ -152,13 +152,19 @@ func similarEdges(p []int) [4]int {
 	return [4]int{p[0] + p[1], p[1] + p[2], p[2] + p[3], p[3] + p[4]}
 }
 
-// code128Char reads the character of the six elements w (bar first): its value, or −1.
-func code128Char(w []float64) int {
+// code128Module is the module of the character whose six elements begin w: a character is
+// 11 modules wide.
+func code128Module(w []float64) float64 {
 	var t float64
 	for _, x := range w[:6] {
 		t += x
 	}
-	mod := t / 11
+	return t / 11
+}
+
+// code128Char reads the character of the six elements w (bar first): its value, or −1.
+func code128Char(w []float64) int {
+	mod := code128Module(w)
 	var e [4]int
 	for i := range e {
 		e[i] = int(math.Round((w[i] + w[i+1]) / mod))
@@ -212,7 +218,7 @@ func code128From(w []float64, s int, calibrated bool) ([]int, bool) {
 		}
 		repairs++
 	}
-	mod := (w[s] + w[s+1] + w[s+2] + w[s+3] + w[s+4] + w[s+5]) / 11
+	mod := code128Module(w[s:])
 	if s > 0 && w[s-1] < quietModules*mod {
 		return nil, false
 	}
@@ -232,7 +238,7 @@ func code128From(w []float64, s int, calibrated bool) ([]int, bool) {
 		}
 		cal.add(c, w[j:])
 		vals = append(vals, c)
-		mod = (w[j] + w[j+1] + w[j+2] + w[j+3] + w[j+4] + w[j+5]) / 11
+		mod = code128Module(w[j:])
 		j += 6
 		if c == 106 {
 			break
@@ -265,7 +271,7 @@ type code128Cal struct {
 
 // add records the six elements w of character v.
 func (c *code128Cal) add(v int, w []float64) {
-	mod := (w[0] + w[1] + w[2] + w[3] + w[4] + w[5]) / 11
+	mod := code128Module(w)
 	for i, m := range code128Patterns[v][:6] {
 		c.sum[m] += w[i] / mod
 		c.n[m]++
@@ -285,12 +291,9 @@ func (c *code128Cal) nearest(w []float64, lo, hi int) int {
 		}
 	}
 	var x [6]float64
-	var t float64
+	mod := code128Module(w)
 	for i := range x {
-		t += w[i]
-	}
-	for i := range x {
-		x[i] = 11 * w[i] / t
+		x[i] = w[i] / mod
 	}
 	best, second, bv := math.Inf(1), math.Inf(1), -1
 	for v := lo; v < hi; v++ {

@@ -78,7 +78,7 @@ func qrReadFinders(g *gray, bits *gozxing.BitMatrix, tl, tr, bl gozxing.ResultPo
 				return r, true
 			}
 		}
-		if g == nil || dd != dim || module < qrCornerMinModule {
+		if g == nil || dd != dim || module < qrSampleMinModule {
 			continue // our sampler on the measured dimension only: it costs more
 		}
 		gt, aligned := qrGridTransform(g, tl, tr, bl, module, dd)
@@ -92,10 +92,8 @@ func qrReadFinders(g *gray, bits *gozxing.BitMatrix, tl, tr, bl gozxing.ResultPo
 			}
 		}
 		// The searched fourth corner (qr_corner.go) costs about a hundred samplings of the
-		// grid: only once the others failed, and not for modules under two pixels, whose
-		// levels blur into their neighbours' whatever the corner (finders of clutter
-		// taken for a symbol of 133 modules cost a third of a second a frame).
-		if inferred || module < qrCornerMinModule {
+		// grid: only once the others failed.
+		if inferred {
 			continue
 		}
 		if ct := qrCornerTransform(g, tl, tr, bl, dd); ct != nil {
@@ -107,9 +105,11 @@ func qrReadFinders(g *gray, bits *gozxing.BitMatrix, tl, tr, bl gozxing.ResultPo
 	return Result{}, false
 }
 
-// qrCornerMinModule is the smallest module, in crop pixels, for which the fourth corner is
-// searched.
-const qrCornerMinModule = 2
+// qrSampleMinModule is the smallest module, in crop pixels, that our sampler and the searched
+// fourth corner take: the levels of smaller modules blur into their neighbours' whatever the
+// grid, and finders of clutter taken for a symbol of 133 such modules cost a third of a
+// second a frame.
+const qrSampleMinModule = 2
 
 // decodeQRTwoFinders reads a QR symbol of which gozxing's finder search confirmed two finder
 // patterns only (a shadow edge or a glare spot over the third): the third lies where a
@@ -118,9 +118,6 @@ const qrCornerMinModule = 2
 // pairs of confirmed centres (seen on two rows or more) of like module size are tried, two
 // pairs at most, and a guess whose finder would lie outside the crop is skipped.
 func (d *Decoder) decodeQRTwoFinders(g *gray, bits *gozxing.BitMatrix, centres []*detector.FinderPattern, read func(*gozxing.BitMatrix) (Result, bool)) (Result, bool) {
-	if g == nil {
-		return Result{}, false
-	}
 	var sure []*detector.FinderPattern
 	for _, c := range centres {
 		if c.GetCount() >= 2 {
@@ -142,7 +139,7 @@ func (d *Decoder) decodeQRTwoFinders(g *gray, bits *gozxing.BitMatrix, centres [
 			pairs++
 			for _, third := range qrThirdFinders(a, b) {
 				x, y := third.GetX(), third.GetY()
-				if m := 3.5 * module; x < m || y < m || x > float64(g.w)-m || y > float64(g.h)-m {
+				if m := 3.5 * module; x < m || y < m || x > float64(bits.GetWidth())-m || y > float64(bits.GetHeight())-m {
 					continue
 				}
 				bl, tl, tr := gozxing.ResultPoint_OrderBestPatterns(a, b, third)
