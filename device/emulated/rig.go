@@ -101,7 +101,8 @@ func Start(ctx context.Context, o Options) (r *Rig, err error) {
 	if o.Clock == nil {
 		o.Clock = clockwork.NewRealClock()
 	}
-	r = &Rig{opts: o, errs: make(chan error, 8)}
+	rig := &Rig{opts: o, errs: make(chan error, 8)}
+	r = rig
 	if o.Step != 0 {
 		fake, ok := o.Clock.(*clockwork.FakeClock)
 		if !ok || o.Step < 0 {
@@ -110,8 +111,8 @@ func Start(ctx context.Context, o Options) (r *Rig, err error) {
 		r.fake = fake
 	}
 	defer func() {
-		if err != nil {
-			r.release()
+		if err != nil { // r is nil by then: release what rig holds
+			rig.release()
 		}
 	}()
 	for _, d := range []string{"journal", "spool", "state"} {
@@ -153,7 +154,8 @@ func Start(ctx context.Context, o Options) (r *Rig, err error) {
 	r.goRun(func() error { return r.Board.Run(ctx) })
 	r.goRun(func() error { return r.watchReceipts(ctx) })
 	if err := r.waitStarted(ctx); err != nil {
-		r.Close()
+		r.cancel()
+		r.wg.Wait()
 		return nil, err
 	}
 	return r, nil

@@ -8,18 +8,20 @@ import (
 	"github.com/packterm/pos/validate/journal"
 )
 
-// replayWindow is how far back start looks in the journal: tamper, locks, forged codes and
-// claims (a ticket claimed here is never paid here afterwards).
-const replayWindow = 30 * 24 * time.Hour
+// lockReplay is how old a brute-force lock may be and still be restored at start.
+const lockReplay = 48 * time.Hour
 
 // start rebuilds what the journal says of the terminal's state (a tamper lock not yet
-// unlocked, a brute-force lock, forged codes of the last minutes) and finishes the last
-// money operation if a crash interrupted it: its receipts print (again, if they were not in
-// the spool) and the drawer opens. Nothing is paid or recorded twice.
+// unlocked, a brute-force lock, forged codes of the last minutes, the tickets claimed here)
+// and finishes the last money operation if a crash interrupted it: its receipts print
+// (again, if they were not in the spool) and the drawer opens. Nothing is paid or recorded
+// twice. The whole journal is replayed, in sequence order: a tamper lock and a claim hold
+// however old they are, and however the clock was set at boot (a board without a
+// real-time clock may start in 1970 or in the future).
 func (t *Terminal) start(ctx context.Context) (State, error) {
 	now := t.cfg.Clock.Now()
 	tamperOpen := false
-	err := t.data.Journal.Each(now.Add(-replayWindow), func(r journal.Record) error {
+	err := t.data.Journal.Each(time.Time{}, func(r journal.Record) error {
 		switch r.Kind {
 		case journal.KindClaim:
 			t.claimed[r.Ticket] = true
@@ -28,7 +30,7 @@ func (t *Terminal) start(ctx context.Context) (State, error) {
 		case journal.KindUnlock:
 			tamperOpen = false
 		case journal.KindLock:
-			if now.Sub(r.Time) > 48*time.Hour {
+			if age := now.Sub(r.Time); age < 0 || age > lockReplay {
 				return nil
 			}
 			d, err := time.ParseDuration(r.Detail)

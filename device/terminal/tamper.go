@@ -17,7 +17,10 @@ func (t *Terminal) tampered() bool {
 }
 
 // tamperLock records the opening and locks the terminal until a technician unlocks it with
-// the case closed; then it resumes with then (idle by default).
+// the case closed; then it resumes with then (idle by default). The technician's token
+// comes as an unlock input (the emulator's !unlock) or is scanned from the technician's
+// card: while locked, every scanned text is tried as the token and nothing else, so no
+// ticket is judged and no pack sold.
 type tamperLock struct {
 	then     State
 	recorded bool // already in the journal (restart while locked)
@@ -39,11 +42,16 @@ func (s tamperLock) Run(ctx context.Context, t *Terminal) State {
 		if !ok {
 			return nil
 		}
-		if ev.Kind != EvUnlock {
+		switch ev.Kind {
+		case EvScannerGone, EvScannerBack:
+			t.setScanner(ev.Kind == EvScannerBack)
+			continue
+		case EvUnlock, EvScan:
+		default:
 			continue
 		}
-		if !t.unlockToken(ev.Text) {
-			t.log.Warn("terminal: unlock refused: wrong token")
+		if !t.unlockToken(ev.Text, ev.Kind == EvScan) {
+			t.log.Warn("terminal: unlock refused: wrong token", "input", ev.Kind.String())
 			continue
 		}
 		if t.parts.Tamper != nil {
@@ -65,12 +73,14 @@ func (s tamperLock) Run(ctx context.Context, t *Terminal) State {
 	}
 }
 
-// unlockToken checks a technician's token against the configured hash (none configured:
-// unlock is off, or open on the emulator).
-func (t *Terminal) unlockToken(token string) bool {
+// unlockToken checks a technician's token against the configured hash. With none
+// configured, unlock is off on a board; on the emulator (OpenUnlock) an unlock input is
+// taken whatever its token, a scanned text never (it would be any code scanned while
+// locked).
+func (t *Terminal) unlockToken(token string, scanned bool) bool {
 	want := strings.ToLower(strings.TrimSpace(t.cfg.UnlockTokenSHA256))
 	if want == "" {
-		return t.cfg.OpenUnlock
+		return t.cfg.OpenUnlock && !scanned
 	}
 	sum := sha256.Sum256([]byte(token))
 	return subtle.ConstantTimeCompare([]byte(hex.EncodeToString(sum[:])), []byte(want)) == 1

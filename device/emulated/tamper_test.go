@@ -1,0 +1,89 @@
+package emulated
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"testing"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+
+	"github.com/packterm/pos/validate/block"
+	"github.com/packterm/pos/validate/journal"
+)
+
+// TestTamperLockOutlivesRestarts: a tamper lock holds across restarts however long the
+// terminal stayed off (31 days here, past any replay window) and whatever the clock says at
+// boot (a board without a real-time clock may start in 1970); while locked, scanned codes
+// are tried as the technician's token and nothing else (a winner is not judged); the
+// technician's card, scanned, unlocks it.
+func TestTamperLockOutlivesRestarts(t *testing.T) {
+	tb := newTestBlock(t)
+	dir := t.TempDir()
+	const token = "TECH-7Q2M-91XD-44PL"
+	sum := sha256.Sum256([]byte(token))
+	five := tb.find(t, func(tk block.Ticket) bool { return tk.Lot == 5_00 })
+	start := func(at time.Time) *e2e {
+		t.Helper()
+		rig, err := Start(context.Background(), Options{Dir: dir, Ledger: tb.ledger,
+			Clock: clockwork.NewFakeClockAt(at), UnlockTokenSHA256: hex.EncodeToString(sum[:])})
+		if err != nil {
+			t.Fatalf("start at %s: %v", at.Format(time.DateOnly), err)
+		}
+		return &e2e{t: t, tb: tb, rig: rig}
+	}
+	stop := func(e *e2e) {
+		t.Helper()
+		if err := e.rig.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	day := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+	e := start(day)
+	e.do("!tamper")
+	e.expect("TERMINAL BLOQUÉ")
+	stop(e)
+
+	for _, at := range []time.Time{day.Add(31 * 24 * time.Hour), time.Unix(0, 0).UTC()} {
+		e = start(at)
+		e.expect("TERMINAL BLOQUÉ")
+		e.do(e.tb.code(five), "!unlock WRONG-TOKEN")
+		e.expect("TERMINAL BLOQUÉ")
+		if n := e.count(journal.KindUnlock, five); n != 0 {
+			t.Fatalf("%d unlocks", n)
+		}
+		stop(e)
+	}
+
+	e = start(day.Add(32 * 24 * time.Hour))
+	e.expect("TERMINAL BLOQUÉ")
+	e.do(token)
+	e.expect("SCANNEZ UN CODE") // unlocked, back to idle
+	e.do(e.tb.code(five))
+	e.expect("GAGNANT")
+	if n := e.count(journal.KindTamper, five); n != 0 {
+		t.Errorf("tamper recorded with a ticket: %d", n)
+	}
+	var tampers, unlocks int
+	if err := e.rig.Journal.Each(time.Time{}, func(r journal.Record) error {
+		switch r.Kind {
+		case journal.KindTamper:
+			tampers++
+		case journal.KindUnlock:
+			unlocks++
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if tampers != 1 || unlocks != 1 {
+		t.Errorf("%d tamper and %d unlock records, want 1 each", tampers, unlocks)
+	}
+	stop(e)
+
+	// Unlocked stays unlocked.
+	e = start(day.Add(33 * 24 * time.Hour))
+	e.expect("SCANNEZ UN CODE")
+	stop(e)
+}
