@@ -43,7 +43,11 @@ func init() {
 				}
 				status = s
 			}
-			v := retail.Judge(l, status, args[1])
+			set, err := ledger.NewSet(l)
+			if err != nil {
+				return err
+			}
+			v := retail.Judge(set, status, args[1])
 			if v.Outcome == retail.Winner || v.Outcome == retail.Loser {
 				cmd.Println(v.Line())
 				return nil

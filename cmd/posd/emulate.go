@@ -72,7 +72,7 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 		return fail(err)
 	}
 	defer l.Close()
-	opts := emulated.Options{Dir: filepath.Join(dir, "terminal"), Display: f.display, Ledger: l,
+	opts := emulated.Options{Dir: filepath.Join(dir, "terminal"), Display: f.display, Ledgers: []*ledger.Ledger{l},
 		PerTicket: cfg.Limits.PerTicket, PerDay: cfg.Limits.PerDay, Terminal: cfg.TerminalID, RetailerName: cfg.RetailerName,
 		UnlockTokenSHA256: cfg.Technician.TokenSHA256, Logger: log, ReceiptsDir: f.receipts,
 		OnScreen: out.screen, OnReceipt: out.receipt, Aliases: aliases, Clock: clock, Step: step}

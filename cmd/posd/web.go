@@ -32,7 +32,7 @@ func boardWeb(r daemon.Running, logs *web.LogRing, log *slog.Logger) web.Options
 	p := &web.Parts{TerminalID: r.Config.TerminalID, Terminal: r.Terminal, Journal: r.Journal,
 		Printer: r.Printer, PrinterMode: r.Config.Printer.Profile, Board: r.Board, Logs: logs}
 	if r.Data != nil {
-		p.Ledger = r.Data.Ledger
+		p.Ledgers = r.Data.Ledgers
 		if st, ok := r.Data.Status.(*ledger.StatusList); ok {
 			p.StatusList = st
 		}
@@ -42,7 +42,7 @@ func boardWeb(r daemon.Running, logs *web.LogRing, log *slog.Logger) web.Options
 
 // emulatedWeb is the emulated terminal's page.
 func emulatedWeb(rig *emulated.Rig, opts emulated.Options, f flags, log *slog.Logger) web.Options {
-	p := &web.Parts{TerminalID: rig.Journal.Terminal(), Terminal: rig.Terminal, Journal: rig.Journal, Ledger: opts.Ledger,
+	p := &web.Parts{TerminalID: rig.Journal.Terminal(), Terminal: rig.Terminal, Journal: rig.Journal, Ledgers: rig.Ledgers,
 		AllDelivered: opts.AllDelivered, Printer: rig.Driver, PrinterMode: "default (emulated)", Board: rig.Board, Logs: f.logs}
 	if st, ok := opts.Status.(*ledger.StatusList); ok {
 		p.StatusList = st

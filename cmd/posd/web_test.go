@@ -76,12 +76,12 @@ func TestEmulateWeb(t *testing.T) {
 		t.Fatal(err)
 	}
 	var st struct {
-		State  string              `json:"state"`
-		Ledger struct{ Block int } `json:"ledger"`
+		State   string                `json:"state"`
+		Ledgers []struct{ Block int } `json:"ledgers"`
 	}
 	err = json.NewDecoder(resp.Body).Decode(&st)
 	resp.Body.Close()
-	if err != nil || st.Ledger.Block != 3 || st.State != "pay-offer" {
+	if err != nil || len(st.Ledgers) != 1 || st.Ledgers[0].Block != 3 || st.State != "pay-offer" {
 		t.Errorf("status %+v %v", st, err)
 	}
 	stdinW.Close() // the input ends: the page goes on until a signal

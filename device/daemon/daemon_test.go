@@ -79,7 +79,7 @@ func TestLoadDataFailsClosed(t *testing.T) {
 	}
 	data := t.TempDir()
 	d, err := LoadData(data, trust, 1)
-	if err != nil || d.Ledger != nil || d.Status != nil {
+	if err != nil || d.Ledgers.Len() != 0 || d.Status != nil {
 		t.Fatalf("empty directory: %v %+v", err, d)
 	}
 	if _, err := ledger.Install(data, filepath.Join(dir, ledger.FileName(4)), trust); err != nil {
@@ -93,7 +93,7 @@ func TestLoadDataFailsClosed(t *testing.T) {
 		t.Errorf("another retailer's list: %v", err)
 	}
 	d, err = LoadData(data, trust, 2)
-	if err != nil || d.Ledger == nil || d.Status == nil {
+	if err != nil || d.Ledgers.Len() != 1 || d.Status == nil {
 		t.Fatalf("installed data: %v", err)
 	}
 	d.Close()
@@ -103,5 +103,52 @@ func TestLoadDataFailsClosed(t *testing.T) {
 	}
 	if _, err := LoadData(data, trust, 2); err == nil {
 		t.Error("damaged ledger accepted")
+	}
+}
+
+// TestLoadDataEveryBlock: every installed block's ledger is opened (block 10 beside block
+// 4: the older code opened only the last name in text order, block 4), and a file whose name
+// says another block than the one inside is refused.
+func TestLoadDataEveryBlock(t *testing.T) {
+	def, err := game.ParseSource([]byte(testblock.Definition))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := t.TempDir()
+	var pubs, files []string
+	for _, b := range []uint16{4, 10} {
+		dir := t.TempDir()
+		if err := emulated.GenerateBlock(context.Background(), dir, def, b, block.Seed{byte(b)}, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		pubs = append(pubs, filepath.Join(dir, "keys", ledger.OperatorPublicFile))
+		files = append(files, filepath.Join(dir, ledger.FileName(b)))
+	}
+	trust, err := ledger.LoadTrustStore(pubs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if _, err := ledger.Install(data, f, trust); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := LoadData(data, trust, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.Ledgers.Blocks(); len(got) != 2 || got[0] != 4 || got[1] != 10 {
+		t.Errorf("blocks %v, want [4 10]", got)
+	}
+	d.Close()
+	raw, err := os.ReadFile(files[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(data, ledger.FileName(11)), raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadData(data, trust, 1); !errors.Is(err, ledger.ErrFormat) {
+		t.Errorf("block 10 named block-11.ledger: %v", err)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"slices"
 
 	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/validate/ledger"
@@ -13,33 +12,26 @@ import (
 
 // Data is what the terminal decides with, read from a data directory.
 type Data struct {
-	Ledger *ledger.Ledger    // nil: none installed
-	Status retail.PackStatus // nil: none installed
+	Ledgers *ledger.Set       // one per block installed; empty: none
+	Status  retail.PackStatus // nil: none installed
 }
 
-// Close releases the ledger.
-func (d *Data) Close() error {
-	if d.Ledger != nil {
-		return d.Ledger.Close()
-	}
-	return nil
-}
+// Close releases the ledgers.
+func (d *Data) Close() error { return d.Ledgers.Close() }
 
-// LoadData opens the ledger installed in dir (the highest block's block-N.ledger; none is
-// not an error: the terminal says so on each validation) and the pack status list, both
-// verified against trust, the list for this retailer only. A file that is there but fails
-// its checks is an error: fail closed.
+// LoadData opens every ledger installed in dir (block-N.ledger, one per block; none is not
+// an error: the terminal says so on each validation) and the pack status list, all verified
+// against trust, the list for this retailer only. A file that is there but fails its checks,
+// or whose block is not the one its name says, is an error: fail closed.
 func LoadData(dir string, trust *ledger.TrustStore, retailer uint32) (*Data, error) {
-	d := &Data{}
-	names, err := filepath.Glob(filepath.Join(dir, "block-*.ledger"))
+	ls, err := openLedgers(dir, trust)
 	if err != nil {
 		return nil, err
 	}
-	slices.Sort(names)
-	if len(names) > 0 {
-		if d.Ledger, err = ledger.OpenFile(names[len(names)-1], trust); err != nil {
-			return nil, err
-		}
+	d := &Data{}
+	if d.Ledgers, err = ledger.NewSet(ls...); err != nil {
+		closeAll(ls)
+		return nil, fmt.Errorf("daemon: %w", err)
 	}
 	st, err := ledger.LoadStatus(filepath.Join(dir, ledger.StatusFileName), trust)
 	switch {
@@ -54,4 +46,33 @@ func LoadData(dir string, trust *ledger.TrustStore, retailer uint32) (*Data, err
 		return nil, err
 	}
 	return d, nil
+}
+
+// openLedgers opens each block-*.ledger of dir, checking that the block inside is the one
+// the name says (Install names them so).
+func openLedgers(dir string, trust *ledger.TrustStore) ([]*ledger.Ledger, error) {
+	names, err := filepath.Glob(filepath.Join(dir, "block-*.ledger"))
+	if err != nil {
+		return nil, fmt.Errorf("daemon: ledgers: %w", err)
+	}
+	var ls []*ledger.Ledger
+	for _, name := range names {
+		l, err := ledger.OpenFile(name, trust)
+		if err != nil {
+			closeAll(ls)
+			return nil, err
+		}
+		ls = append(ls, l)
+		if b := l.Header().Block; ledger.FileName(b) != filepath.Base(name) {
+			closeAll(ls)
+			return nil, fmt.Errorf("daemon: %s holds block %d: %w", filepath.Base(name), b, ledger.ErrFormat)
+		}
+	}
+	return ls, nil
+}
+
+func closeAll(ls []*ledger.Ledger) {
+	for _, l := range ls {
+		l.Close()
+	}
 }

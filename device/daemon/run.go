@@ -175,7 +175,7 @@ func (d *run) openDevices() error {
 		Terminal: cfg.TerminalID, RetailerName: cfg.RetailerName, PerTicket: cfg.Limits.PerTicket, PerDay: cfg.Limits.PerDay,
 		OfflineLimit: cfg.Limits.Offline, StateDir: filepath.Join(cfg.DataDir, "state"), UnlockTokenSHA256: cfg.Technician.TokenSHA256, Logger: d.log,
 	}, terminal.Parts{Screen: d.b.Display, Printer: d.pr, Green: d.b.Green, Red: d.b.Red, Buzzer: d.b.Buzzer, Drawer: d.b.Drawer, Tamper: d.b.Tamper},
-		terminal.Data{Ledger: d.data.Ledger, Status: d.data.Status, Journal: d.j, Fleet: d.claimer()})
+		terminal.Data{Ledgers: d.data.Ledgers, Status: d.data.Status, Journal: d.j, Fleet: d.claimer()})
 	if err != nil {
 		return err
 	}
@@ -216,7 +216,7 @@ func (d *run) serve(ctx context.Context) error {
 	defer stop(nil)
 	var workers sync.WaitGroup // they end with rctx, stopped once the loops have ended
 	maintAddr := d.startMaintenance(rctx, &workers)
-	d.log.Info("posd: terminal starting", "terminal", d.cfg.TerminalID, "board", d.b.Profile.Name, "ledger", d.data.Ledger != nil,
+	d.log.Info("posd: terminal starting", "terminal", d.cfg.TerminalID, "board", d.b.Profile.Name, "ledger blocks", d.data.Ledgers.Blocks(),
 		"status list", d.data.Status != nil, "fleet", d.cfg.Fleet.URL != "", "maintenance", maintAddr)
 	h := newHealth()
 	h.live.Store(true)
@@ -278,7 +278,7 @@ func (d *run) startMaintenance(ctx context.Context, workers *sync.WaitGroup) str
 // (READY, watchdog), trial commit, restart, fleet client. They all end with ctx.
 func (d *run) startWorkers(ctx context.Context, workers *sync.WaitGroup, h *Health, stop context.CancelCauseFunc) {
 	workers.Go(func() {
-		watchHealth(ctx, h, d.clock, d.log, d.t.Ready(), d.data.Ledger != nil, func(ctx context.Context) error {
+		watchHealth(ctx, h, d.clock, d.log, d.t.Ready(), d.data.Ledgers.Len() > 0, func(ctx context.Context) error {
 			_, err := d.pr.Status(ctx)
 			return err
 		})

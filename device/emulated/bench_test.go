@@ -23,7 +23,7 @@ func BenchmarkScanToDisplay(b *testing.B) {
 	tb := newTestBlock(b)
 	shown := make(chan struct{}, 1)
 	var armed sync.Mutex
-	rig, err := Start(context.Background(), Options{Dir: b.TempDir(), Ledger: tb.ledger, AllDelivered: true,
+	rig, err := Start(context.Background(), Options{Dir: b.TempDir(), Ledgers: []*ledger.Ledger{tb.ledger}, AllDelivered: true,
 		OnScreen: func([]string) {
 			armed.Lock()
 			defer armed.Unlock()
@@ -105,7 +105,7 @@ func BenchmarkStartToReady(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		rig, err := Start(context.Background(), Options{Dir: dir, Ledger: l, AllDelivered: true})
+		rig, err := Start(context.Background(), Options{Dir: dir, Ledgers: []*ledger.Ledger{l}, AllDelivered: true})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -126,7 +126,7 @@ func BenchmarkHeapFullBlock(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer l.Close()
-	rig, err := Start(context.Background(), Options{Dir: b.TempDir(), Ledger: l, AllDelivered: true})
+	rig, err := Start(context.Background(), Options{Dir: b.TempDir(), Ledgers: []*ledger.Ledger{l}, AllDelivered: true})
 	if err != nil {
 		b.Fatal(err)
 	}

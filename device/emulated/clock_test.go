@@ -12,6 +12,7 @@ import (
 	"github.com/packterm/pos/validate/block"
 	"github.com/packterm/pos/validate/codes"
 	"github.com/packterm/pos/validate/journal"
+	"github.com/packterm/pos/validate/ledger"
 )
 
 // virtualRun is what a scripted run on a virtual clock left: the journal as CSV and the
@@ -29,7 +30,7 @@ func runVirtual(t *testing.T, tb *testBlock, start time.Time, step time.Duration
 	t.Helper()
 	dir := t.TempDir()
 	receipts := filepath.Join(dir, "receipts")
-	rig, err := Start(context.Background(), Options{Dir: filepath.Join(dir, "terminal"), Ledger: tb.ledger, AllDelivered: true,
+	rig, err := Start(context.Background(), Options{Dir: filepath.Join(dir, "terminal"), Ledgers: []*ledger.Ledger{tb.ledger}, AllDelivered: true,
 		PerTicket: 20_00, Clock: NewVirtualClock(start), Step: step, ReceiptsDir: receipts})
 	if err != nil {
 		t.Fatal(err)
@@ -140,7 +141,7 @@ func TestVirtualClockReproducible(t *testing.T) {
 // TestVirtualClockNeedsFakeClock: a step without a fake clock is refused.
 func TestVirtualClockNeedsFakeClock(t *testing.T) {
 	tb := newTestBlock(t)
-	_, err := Start(context.Background(), Options{Dir: t.TempDir(), Ledger: tb.ledger, AllDelivered: true, Step: time.Second})
+	_, err := Start(context.Background(), Options{Dir: t.TempDir(), Ledgers: []*ledger.Ledger{tb.ledger}, AllDelivered: true, Step: time.Second})
 	if err == nil || !strings.Contains(err.Error(), "fake clock") {
 		t.Fatalf("err = %v", err)
 	}

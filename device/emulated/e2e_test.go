@@ -52,7 +52,7 @@ func startE2E(t *testing.T, display string) *e2e {
 	}
 	e := &e2e{t: t, tb: tb, clock: clockwork.NewFakeClockAt(time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC))}
 	e.rig, err = Start(context.Background(), Options{
-		Dir: t.TempDir(), Display: display, Ledger: tb.ledger, Status: status, PerTicket: 20_00, Clock: e.clock, LongPress: 200 * time.Millisecond,
+		Dir: t.TempDir(), Display: display, Ledgers: []*ledger.Ledger{tb.ledger}, Status: status, PerTicket: 20_00, Clock: e.clock, LongPress: 200 * time.Millisecond,
 		OnReceipt: func(_ int, r printeremul.Receipt) { e.mu.Lock(); e.receipts = append(e.receipts, r); e.mu.Unlock() },
 	})
 	if err != nil {
@@ -409,7 +409,7 @@ func TestRefusals(t *testing.T) {
 func TestDayLimitAndNoLedger(t *testing.T) {
 	tb := newTestBlock(t)
 	clock := clockwork.NewFakeClockAt(time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC))
-	rig, err := Start(context.Background(), Options{Dir: t.TempDir(), Ledger: tb.ledger, AllDelivered: true, PerDay: 8_00, Clock: clock})
+	rig, err := Start(context.Background(), Options{Dir: t.TempDir(), Ledgers: []*ledger.Ledger{tb.ledger}, AllDelivered: true, PerDay: 8_00, Clock: clock})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -473,7 +473,7 @@ func TestRestartFinishesAnInterruptedPayout(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var got []printeremul.Receipt
-	rig, err := Start(context.Background(), Options{Dir: dir, Ledger: tb.ledger, AllDelivered: true,
+	rig, err := Start(context.Background(), Options{Dir: dir, Ledgers: []*ledger.Ledger{tb.ledger}, AllDelivered: true,
 		OnReceipt: func(_ int, r printeremul.Receipt) { mu.Lock(); got = append(got, r); mu.Unlock() }})
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/validate/block"
 	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/ledger"
 )
 
 // A terminal in a fleet claims each winner before it pays: a ticket another terminal holds
@@ -23,7 +24,7 @@ func TestFleetClaimsBeforePaying(t *testing.T) {
 	elsewhere := tb.find(t, func(tk block.Ticket) bool { return tk.Tier > 0 && tk.Lot <= 20_00 })
 	claims := &fleet.Fake{Terminal: "EMU-0001", At: clock.Now().Add(-time.Hour),
 		Held: map[codes.TicketID]string{elsewhere: "T-0077"}}
-	rig, err := Start(context.Background(), Options{Dir: t.TempDir(), Ledger: tb.ledger, AllDelivered: true, PerTicket: 20_00,
+	rig, err := Start(context.Background(), Options{Dir: t.TempDir(), Ledgers: []*ledger.Ledger{tb.ledger}, AllDelivered: true, PerTicket: 20_00,
 		Clock: clock, Fleet: claims, OfflineLimit: 5_00})
 	if err != nil {
 		t.Fatal(err)

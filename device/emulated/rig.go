@@ -33,10 +33,10 @@ import (
 type Options struct {
 	// Dir holds the terminal's state: journal, printer spool, state file, device links.
 	Dir          string
-	Terminal     string // default "EMU-0001"
-	RetailerName string // default "TABAC DE LA GARE (ÉMULATEUR)"
-	Display      string // "16x2" or "20x4" (default)
-	Ledger       *ledger.Ledger
+	Terminal     string           // default "EMU-0001"
+	RetailerName string           // default "TABAC DE LA GARE (ÉMULATEUR)"
+	Display      string           // "16x2" or "20x4" (default)
+	Ledgers      []*ledger.Ledger // one per block (two of one block: Start fails)
 	Status       retail.PackStatus
 	AllDelivered bool
 	// PerTicket and PerDay are the pay limits in cents (0: 150 € and 5 000 €).
@@ -76,6 +76,7 @@ type Rig struct {
 	Driver   *printer.Printer // the terminal's printer driver, on the emulated printer
 	Scanner  *scanneremul.Emulator
 	Images   *scanner.Images
+	Ledgers  *ledger.Set // Options.Ledgers by block
 
 	opts     Options
 	fake     *clockwork.FakeClock // the clock Step moves (nil: none)
@@ -140,7 +141,10 @@ func Start(ctx context.Context, o Options) (r *Rig, err error) {
 	cfg := terminal.Config{Terminal: o.Terminal, RetailerName: o.RetailerName, PerTicket: o.PerTicket, PerDay: o.PerDay,
 		StateDir: filepath.Join(o.Dir, "state"), Throttle: o.Throttle, LongPress: o.LongPress, UnlockTokenSHA256: o.UnlockTokenSHA256, OpenUnlock: true, AllDelivered: o.AllDelivered,
 		OfflineLimit: o.OfflineLimit, Clock: o.Clock, Logger: o.Logger}
-	if r.Terminal, err = terminal.New(cfg, parts, terminal.Data{Ledger: o.Ledger, Status: o.Status, Journal: r.Journal, Fleet: o.Fleet}); err != nil {
+	if r.Ledgers, err = ledger.NewSet(o.Ledgers...); err != nil {
+		return nil, fmt.Errorf("emulated: %w", err)
+	}
+	if r.Terminal, err = terminal.New(cfg, parts, terminal.Data{Ledgers: r.Ledgers, Status: o.Status, Journal: r.Journal, Fleet: o.Fleet}); err != nil {
 		return nil, err
 	}
 	if err := r.startReceipts(); err != nil {

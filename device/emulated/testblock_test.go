@@ -23,6 +23,7 @@ type testBlock struct {
 	ledger  *ledger.Ledger
 	trust   *ledger.TrustStore
 	key     string // operator private key file
+	number  uint16
 	tickets map[codes.TicketID]block.Ticket
 }
 
@@ -30,13 +31,19 @@ const testBlockNumber = 7
 
 func newTestBlock(t testing.TB) *testBlock {
 	t.Helper()
+	return newTestBlockOf(t, testBlockNumber)
+}
+
+// newTestBlockOf generates block number (its own operator key).
+func newTestBlockOf(t testing.TB, number uint16) *testBlock {
+	t.Helper()
 	def, err := game.ParseSource([]byte(tinyDefinition))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb := &testBlock{dir: t.TempDir(), tickets: map[codes.TicketID]block.Ticket{}}
+	tb := &testBlock{dir: t.TempDir(), number: number, tickets: map[codes.TicketID]block.Ticket{}}
 	var mu sync.Mutex
-	err = GenerateBlock(context.Background(), tb.dir, def, testBlockNumber, block.Seed{7}, func(tk *block.Ticket) {
+	err = GenerateBlock(context.Background(), tb.dir, def, number, block.Seed{byte(number)}, func(tk *block.Ticket) {
 		mu.Lock()
 		tb.tickets[tk.ID] = *tk
 		mu.Unlock()
@@ -44,7 +51,7 @@ func newTestBlock(t testing.TB) *testBlock {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := demoPaths(tb.dir, testBlockNumber)
+	d := demoPaths(tb.dir, number)
 	if tb.trust, err = ledger.LoadTrustStore(d.Pub); err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +73,7 @@ func (tb *testBlock) find(t testing.TB, f func(block.Ticket) bool) codes.TicketI
 	t.Helper()
 	for pack := uint32(0); pack < 8; pack++ {
 		for pos := uint8(1); pos <= 8; pos++ {
-			id := codes.TicketID{Block: testBlockNumber, Pack: pack, Position: pos}
+			id := codes.TicketID{Block: tb.number, Pack: pack, Position: pos}
 			if f(tb.tickets[id]) {
 				return id
 			}

@@ -71,9 +71,10 @@ type Verdict struct {
 // Amount is the lot in cents (0 unless Winner).
 func (v Verdict) Amount() int64 { return int64(v.Result.Lot) }
 
-// Judge answers a validation code text against the ledger (nil: none installed) and the
-// pack status list (nil: no list, every pack is then neither void nor stolen).
-func Judge(l *ledger.Ledger, status PackStatus, text string) Verdict {
+// Judge answers a validation code text against the installed ledgers (nil or empty: none
+// installed; the code's block picks its ledger) and the pack status list (nil: no list,
+// every pack is then neither void nor stolen).
+func Judge(l *ledger.Set, status PackStatus, text string) Verdict {
 	code, err := codes.ParseValidation(text)
 	if err != nil {
 		return Verdict{Outcome: Invalid, Err: err}
@@ -82,7 +83,7 @@ func Judge(l *ledger.Ledger, status PackStatus, text string) Verdict {
 }
 
 // JudgeCode is Judge on a parsed code.
-func JudgeCode(l *ledger.Ledger, status PackStatus, code codes.ValidationCode) Verdict {
+func JudgeCode(l *ledger.Set, status PackStatus, code codes.ValidationCode) Verdict {
 	v := Verdict{Code: code, Ticket: code.ID()}
 	if status != nil {
 		switch status.State(v.Ticket.Block, v.Ticket.Pack) {
@@ -94,7 +95,7 @@ func JudgeCode(l *ledger.Ledger, status PackStatus, code codes.ValidationCode) V
 			return v
 		}
 	}
-	if l == nil {
+	if l.Len() == 0 {
 		v.Outcome = NoLedger
 		return v
 	}
@@ -138,16 +139,17 @@ var packNames = map[PackOutcome]string{
 // String is the stable machine name.
 func (o PackOutcome) String() string { return packNames[o] }
 
-// JudgePack says whether pack p may be sold here: a block the ledger knows, a pack in it,
-// delivered to this retailer per the status list, neither void nor stolen.
-func JudgePack(l *ledger.Ledger, status PackStatus, p codes.PackCode) PackOutcome {
-	if l == nil {
+// JudgePack says whether pack p may be sold here: a block with an installed ledger, a pack
+// in it, delivered to this retailer per the status list, neither void nor stolen.
+func JudgePack(l *ledger.Set, status PackStatus, p codes.PackCode) PackOutcome {
+	if l.Len() == 0 {
 		return PackNoLedger
 	}
-	h := l.Header()
-	if p.Block != h.Block {
+	bl := l.Get(p.Block)
+	if bl == nil {
 		return PackUnknownBlock
 	}
+	h := bl.Header()
 	if p.Pack >= h.Packs {
 		return PackOutOfRange
 	}

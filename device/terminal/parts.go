@@ -102,9 +102,9 @@ type Config struct {
 	Logger       *slog.Logger
 }
 
-// Data are the ledger, the pack status list and the journal the terminal decides with.
+// Data are the ledgers, the pack status list and the journal the terminal decides with.
 type Data struct {
-	Ledger  *ledger.Ledger    // nil: no ledger installed
+	Ledgers *ledger.Set       // one per block; nil or empty: no ledger installed
 	Status  retail.PackStatus // nil: no status list
 	Journal *journal.Journal  // required
 	// Fleet, when set, claims each ticket fleet-wide before it is paid (docs/fleet.md);

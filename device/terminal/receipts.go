@@ -28,11 +28,13 @@ var (
 	bold   = printer.Style{Bold: true}
 )
 
-func (t *Terminal) gameName(n int) string {
-	if t.data.Ledger == nil || n < 1 {
+// gameName is the name of game n in block's ledger ("" when not installed).
+func (t *Terminal) gameName(block uint16, n int) string {
+	l := t.data.Ledgers.Get(block)
+	if l == nil || n < 1 {
 		return ""
 	}
-	gs := t.data.Ledger.Header().Definition.Games
+	gs := l.Header().Definition.Games
 	if n > len(gs) {
 		return ""
 	}
@@ -68,7 +70,7 @@ func (t *Terminal) foot(rec journal.Record, id string) []printer.Item {
 func (t *Terminal) ticketLines(rec journal.Record) []printer.Item {
 	id := rec.Ticket
 	return []printer.Item{
-		printer.Pair{Left: "Jeu", Right: fmt.Sprintf("%d %s", rec.Game, t.gameName(rec.Game))},
+		printer.Pair{Left: "Jeu", Right: fmt.Sprintf("%d %s", rec.Game, t.gameName(id.Block, rec.Game))},
 		printer.Pair{Left: "Paquet", Right: fmt.Sprintf("%d-%d", id.Block, id.Pack)},
 		printer.Pair{Left: "Position", Right: fmt.Sprint(id.Position)},
 		printer.Pair{Left: "Ticket", Right: id.String()},
@@ -148,21 +150,32 @@ func duplicate(r printer.Receipt, id string) printer.Receipt {
 	return printer.Receipt{ID: id, Items: items}
 }
 
-// lastReceipt is the last receipt printed, rebuilt from the journal after a restart.
+// lastReceipt is the last receipt printed, rebuilt from the journal after a restart: the
+// last sale, payout or claim among the journal's recent records, past the records that print
+// nothing of their own (refusals, installs, locks, reprints of it). A day's report is not
+// rebuilt (its totals were the day's at that moment): after a restart it ends the search.
 func (t *Terminal) lastReceipt() (printer.Receipt, bool) {
 	if t.last != nil {
 		return *t.last, true
 	}
-	rec, ok := t.data.Journal.Last()
-	if !ok {
+	recent, err := t.data.Journal.Tail(reprintSearch)
+	if err != nil {
+		t.log.Error("terminal: journal tail", "err", err)
 		return printer.Receipt{}, false
 	}
-	rs := t.receiptsOf(rec)
-	if len(rs) == 0 {
-		return printer.Receipt{}, false
+	for i := len(recent) - 1; i >= 0; i-- {
+		if recent[i].Kind == journal.KindReport {
+			return printer.Receipt{}, false
+		}
+		if rs := t.receiptsOf(recent[i]); len(rs) > 0 {
+			return rs[len(rs)-1], true
+		}
 	}
-	return rs[len(rs)-1], true
+	return printer.Receipt{}, false
 }
+
+// reprintSearch is how many of the journal's last records lastReceipt looks through.
+const reprintSearch = 64
 
 // receiptsOf rebuilds the receipts of a record (same content, same ids).
 func (t *Terminal) receiptsOf(rec journal.Record) []printer.Receipt {

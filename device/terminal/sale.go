@@ -19,7 +19,7 @@ func (s sale) Run(ctx context.Context, t *Terminal) State {
 	if t.cfg.AllDelivered && status == nil {
 		status = retail.AllDelivered{}
 	}
-	if o := retail.JudgePack(t.data.Ledger, status, s.pack); o != retail.PackSellable {
+	if o := retail.JudgePack(t.data.Ledgers, status, s.pack); o != retail.PackSellable {
 		t.log.Info("terminal: sale refused", "block", s.pack.Block, "pack", s.pack.Pack, "reason", o.String())
 		return result{"sale-refused", retail.PackRefused(o), retail.SignalRefused}
 	}
@@ -28,7 +28,7 @@ func (s sale) Run(ctx context.Context, t *Terminal) State {
 	} else if sold {
 		return result{"already-sold", retail.AlreadySold(rec.Time), retail.SignalRefused}
 	}
-	price := int64(t.data.Ledger.Header().Definition.PackPrice)
+	price := int64(t.data.Ledgers.Get(s.pack.Block).Header().Definition.PackPrice) // JudgePack found it
 	t.show(retail.PackOffer(s.pack.Pack, price))
 	t.signal(ctx, retail.SignalNone)
 	since := t.cfg.Clock.Now()

@@ -21,7 +21,7 @@ func (s validation) Run(ctx context.Context, t *Terminal) State {
 		t.journalRefusal(v)
 		return result{"locked", retail.LockedScreen(left), retail.SignalAttention}
 	}
-	v := retail.JudgeCode(t.data.Ledger, t.data.Status, s.code)
+	v := retail.JudgeCode(t.data.Ledgers, t.data.Status, s.code)
 	switch v.Outcome {
 	case retail.Forged:
 		t.journalRefusal(v)

@@ -49,7 +49,7 @@ func startEnv(t testing.TB, adjust func(*Options)) *env {
 	t.Cleanup(func() { l.Close() })
 	e := &env{blk: blk, logs: NewLogRing(50, slog.LevelInfo)}
 	log := slog.New(e.logs.Tee(slog.DiscardHandler))
-	e.rig, err = emulated.Start(context.Background(), emulated.Options{Dir: t.TempDir(), Ledger: l, AllDelivered: true, PerTicket: 20_00, Logger: log})
+	e.rig, err = emulated.Start(context.Background(), emulated.Options{Dir: t.TempDir(), Ledgers: []*ledger.Ledger{l}, AllDelivered: true, PerTicket: 20_00, Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func startEnv(t testing.TB, adjust func(*Options)) *env {
 		t.Fatal("terminal not ready")
 	}
 	o := Options{Emulator: e.rig, PrintFile: blk.Print, Logger: log, Poll: 20 * time.Millisecond, TokenSHA256: testTokenSHA(),
-		Parts: &Parts{TerminalID: "EMU-0001", Terminal: e.rig.Terminal, Journal: e.rig.Journal, Ledger: l, AllDelivered: true,
+		Parts: &Parts{TerminalID: "EMU-0001", Terminal: e.rig.Terminal, Journal: e.rig.Journal, Ledgers: e.rig.Ledgers, AllDelivered: true,
 			Printer: e.rig.Driver, PrinterMode: "default", Board: e.rig.Board, Logs: e.logs}}
 	if adjust != nil {
 		adjust(&o)

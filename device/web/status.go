@@ -33,7 +33,7 @@ type Parts struct {
 	TerminalID   string
 	Terminal     *terminal.Terminal
 	Journal      *journal.Journal
-	Ledger       *ledger.Ledger
+	Ledgers      *ledger.Set
 	StatusList   *ledger.StatusList
 	AllDelivered bool // the emulator's stand-in for a status list
 	Printer      PrinterStatus
@@ -50,14 +50,14 @@ type Status struct {
 	Slot     string       `json:"slot"`
 	Terminal string       `json:"terminal"`
 	State    string       `json:"state"`
-	Ledger   *LedgerInfo  `json:"ledger"`
+	Ledgers  []LedgerInfo `json:"ledgers"` // one per block installed, ascending
 	Packs    PacksInfo    `json:"packs"`
 	Journal  *JournalInfo `json:"journal"`
 	Hardware Hardware     `json:"hardware"`
 	Logs     []LogLine    `json:"logs"`
 }
 
-// LedgerInfo describes the installed ledger.
+// LedgerInfo describes an installed ledger.
 type LedgerInfo struct {
 	Block   uint16 `json:"block"`
 	Version uint64 `json:"version"`
@@ -159,11 +159,12 @@ func (p *Parts) Collect() Status {
 	if p.Terminal != nil {
 		s.State = p.Terminal.StateName()
 	}
-	if p.Ledger != nil {
-		h := p.Ledger.Header()
-		root := p.Ledger.Root()
-		s.Ledger = &LedgerInfo{Block: h.Block, Version: h.Version, Packs: h.Packs, Entries: h.Entries(),
-			KeyID: p.Ledger.KeyID().String(), Root: hex.EncodeToString(root[:8])}
+	for _, b := range p.Ledgers.Blocks() {
+		l := p.Ledgers.Get(b)
+		h := l.Header()
+		root := l.Root()
+		s.Ledgers = append(s.Ledgers, LedgerInfo{Block: h.Block, Version: h.Version, Packs: h.Packs, Entries: h.Entries(),
+			KeyID: l.KeyID().String(), Root: hex.EncodeToString(root[:8])})
 	}
 	s.Packs = p.packs()
 	s.Journal = p.journal(s.Time)

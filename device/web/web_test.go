@@ -46,7 +46,7 @@ func TestStatusJSONOnLoopback(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &s); err != nil {
 		t.Fatal(err)
 	}
-	if s.Ledger == nil || s.Ledger.Block != 7 || s.Ledger.Entries != 64 || s.Journal == nil || s.Hardware.Scanner != "connected" || !s.Packs.AllDelivered {
+	if len(s.Ledgers) != 1 || s.Ledgers[0].Block != 7 || s.Ledgers[0].Entries != 64 || s.Journal == nil || s.Hardware.Scanner != "connected" || !s.Packs.AllDelivered {
 		t.Errorf("status %+v", s)
 	}
 	if len(s.Hardware.Inputs) != 3 || s.Hardware.Display.Geometry == "" || s.Hardware.Printer.Mode != "default" {

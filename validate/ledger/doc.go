@@ -16,6 +16,9 @@
 // are packed in 17 bytes: a full block of 12,000,000 tickets takes 102,000,000 bytes of
 // entries. Format 1 files (24 check bits) are refused: the block must be regenerated.
 //
+// A terminal decides with a Set, one ledger per block installed: each code is answered by
+// its own block's ledger.
+//
 // OpenFile maps the installed ledger and turns a fault of a file truncated under the
 // mapping into ErrFault; files from elsewhere are read with plain reads (ReadFile,
 // VerifyFile, InspectFile). Every reader refuses what is not a regular file before

@@ -28,6 +28,8 @@ var (
 	ErrFault        = errors.New("mapped file truncated or changed while in use")
 	ErrOlderVersion = errors.New("older than the installed version")
 	ErrRetailer     = errors.New("pack status list is for another retailer")
+	// ErrDuplicateBlock: two installed ledgers of one block.
+	ErrDuplicateBlock = errors.New("two ledgers of one block")
 
 	// Lookups: what the terminal answers for a code it refuses.
 	ErrUnknownBlock = errors.New("unknown block")
