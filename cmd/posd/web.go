@@ -32,7 +32,7 @@ func boardWeb(r daemon.Running, logs *web.LogRing, log *slog.Logger) web.Options
 	p := &web.Parts{TerminalID: r.Config.TerminalID, Terminal: r.Terminal, Journal: r.Journal,
 		Printer: r.Printer, PrinterMode: r.Config.Printer.Profile, Board: r.Board, Logs: logs}
 	if r.Data != nil {
-		p.Ledgers = r.Data.Ledgers
+		p.Ledgers, p.DataRefused = r.Data.Ledgers, r.Data.Refused
 		if st, ok := r.Data.Status.(*ledger.StatusList); ok {
 			p.StatusList = st
 		}

@@ -14,6 +14,10 @@ import (
 type Data struct {
 	Ledgers *ledger.Set       // one per block installed; empty: none
 	Status  retail.PackStatus // nil: none installed
+	// Refused is why the daemon holds none of the installed files: one of them failed its
+	// checks (LoadData's error). The terminal then decides nothing and says so, and the
+	// maintenance link and the fleet client stay up to install good files.
+	Refused error
 }
 
 // Close releases the ledgers.

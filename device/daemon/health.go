@@ -58,17 +58,17 @@ const (
 // ErrNoLedger is why a terminal with no ledger installed is not healthy.
 var ErrNoLedger = errors.New("daemon: no ledger installed")
 
-// watchHealth marks h healthy once ready is closed, a ledger is loaded and printerStatus
+// watchHealth marks h healthy once ready is closed, a ledger is in use (noData nil) and printerStatus
 // answers, asking every healthRetry until ctx ends. It logs why it is not (once per
 // reason).
-func watchHealth(ctx context.Context, h *Health, clock clockwork.Clock, log *slog.Logger, ready <-chan struct{}, ledgerLoaded bool, printerStatus func(context.Context) error) {
+func watchHealth(ctx context.Context, h *Health, clock clockwork.Clock, log *slog.Logger, ready <-chan struct{}, noData error, printerStatus func(context.Context) error) {
 	select {
 	case <-ready:
 	case <-ctx.Done():
 		return
 	}
-	if !ledgerLoaded {
-		log.Warn("posd: not healthy: no ledger installed (the trial slot, if any, is not marked good)", "err", ErrNoLedger)
+	if noData != nil {
+		log.Warn("posd: not healthy: no ledger in use (the trial slot, if any, is not marked good)", "err", noData)
 		return
 	}
 	var last string

@@ -21,7 +21,7 @@ func TestHealthWaitsForThePrinter(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		watchHealth(ctx, h, clock, slog.New(slog.DiscardHandler), ready, true, func(context.Context) error {
+		watchHealth(ctx, h, clock, slog.New(slog.DiscardHandler), ready, nil, func(context.Context) error {
 			if asked.Add(1) < 3 {
 				return errors.New("printer: no answer")
 			}
@@ -56,7 +56,7 @@ func TestHealthNeedsALedger(t *testing.T) {
 	h.live.Store(true)
 	ready := make(chan struct{})
 	close(ready)
-	watchHealth(context.Background(), h, clockwork.NewFakeClock(), slog.New(slog.DiscardHandler), ready, false, func(context.Context) error { return nil })
+	watchHealth(context.Background(), h, clockwork.NewFakeClock(), slog.New(slog.DiscardHandler), ready, ErrNoLedger, func(context.Context) error { return nil })
 	select {
 	case <-h.Healthy():
 		t.Error("healthy with no ledger")

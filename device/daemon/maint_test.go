@@ -331,3 +331,63 @@ func TestProvisionOverSerial(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestDamagedDataKeepsTheLink: a damaged ledger on the terminal fails closed without going
+// dark: posd starts, says so, sells and pays nothing (not even from the good status list
+// beside it) and is not healthy; its maintenance link takes a good ledger, and after the
+// restart the terminal sells again.
+func TestDamagedDataKeepsTheLink(t *testing.T) {
+	tb := newTestBlock(t, 6)
+	b := newBoard(t, tb)
+	b.installLedger(t, tb)
+	trust, err := ledger.LoadTrustStore(tb.pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ledger.InstallStatus(b.cfg.DataDir, tb.statusList(t, 1, 1), trust, 1); err != nil {
+		t.Fatal(err)
+	}
+	installed, _ := filepath.Glob(filepath.Join(b.cfg.DataDir, "block-*.ledger"))
+	if len(installed) != 1 {
+		t.Fatalf("installed %v", installed)
+	}
+	raw, err := os.ReadFile(installed[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw[len(raw)-1] ^= 0x40 // one bit of the last entries: the hash tree no longer matches
+	if err := os.WriteFile(installed[0], raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b.cfg.Maintenance = "tcp:" + freeAddr(t)
+	o := Options{RestartQuiet: 300 * time.Millisecond}
+	d := b.start(t, o)
+	d.expect("DONNÉES REFUSÉES")
+	if d.r.Data.Refused == nil || d.r.Data.Ledgers.Len() != 0 || d.r.Data.Status != nil {
+		t.Fatalf("data in use despite the damaged ledger: %+v", d.r.Data)
+	}
+	if !errors.Is(d.r.Data.Refused, ledger.ErrHash) {
+		t.Errorf("refused for %v, want the hash tree", d.r.Data.Refused)
+	}
+	select {
+	case <-d.r.Health.Healthy():
+		t.Error("healthy with its data refused")
+	case <-time.After(300 * time.Millisecond):
+	}
+	d.scan(b, packCode(1), "PAS DE REGISTRE")
+	_, five := tb.winner(t, func(lot int64) bool { return lot == 5_00 })
+	d.scan(b, five, "PAS DE REGISTRE")
+
+	if res, err := sendFile(t, tcpClient(d.r.Maintenance, testToken), flash.Ledger, tb.ledger); err != nil || !strings.Contains(res.Message, "ledger installed") {
+		t.Fatalf("ledger over the link: %+v %v", res, err)
+	}
+	if err := d.ended(10 * time.Second); !errors.Is(err, ErrRestart) {
+		t.Fatalf("after the install, Run returned %v; want a restart", err)
+	}
+	d = b.start(t, o)
+	if d.r.Data.Refused != nil {
+		t.Fatalf("still refused: %v", d.r.Data.Refused)
+	}
+	d.scan(b, packCode(1), "PRIX 10,00 €")
+	d.press(b, "VENDU")
+}

@@ -128,7 +128,11 @@ func (d *run) open() error {
 	}
 	d.retailer = uint32(r)
 	if d.data, err = LoadData(cfg.DataDir, d.trust, d.retailer); err != nil {
-		return err
+		// Fail closed without going dark: no ledger and no list are used (a damaged list
+		// would hide stolen packs), and the terminal, its maintenance link and the fleet
+		// client start so that good files can be installed.
+		d.log.Error("posd: installed data refused: no sale and no validation until good files are installed", "err", err)
+		d.data = &Data{Refused: err}
 	}
 	d.onClose(d.data.Close)
 	if d.j, err = journal.Open(filepath.Join(cfg.DataDir, "journal"), journal.Options{Terminal: cfg.TerminalID, Logger: d.log}); err != nil {
@@ -173,7 +177,7 @@ func (d *run) openDevices() error {
 	}
 	d.t, err = terminal.New(terminal.Config{
 		Terminal: cfg.TerminalID, RetailerName: cfg.RetailerName, PerTicket: cfg.Limits.PerTicket, PerDay: cfg.Limits.PerDay,
-		OfflineLimit: cfg.Limits.Offline, StateDir: filepath.Join(cfg.DataDir, "state"), UnlockTokenSHA256: cfg.Technician.TokenSHA256, Logger: d.log,
+		OfflineLimit: cfg.Limits.Offline, StateDir: filepath.Join(cfg.DataDir, "state"), UnlockTokenSHA256: cfg.Technician.TokenSHA256, DataRefused: d.data.Refused != nil, Logger: d.log,
 	}, terminal.Parts{Screen: d.b.Display, Printer: d.pr, Green: d.b.Green, Red: d.b.Red, Buzzer: d.b.Buzzer, Drawer: d.b.Drawer, Tamper: d.b.Tamper},
 		terminal.Data{Ledgers: d.data.Ledgers, Status: d.data.Status, Journal: d.j, Fleet: d.claimer()})
 	if err != nil {
@@ -278,7 +282,7 @@ func (d *run) startMaintenance(ctx context.Context, workers *sync.WaitGroup) str
 // (READY, watchdog), trial commit, restart, fleet client. They all end with ctx.
 func (d *run) startWorkers(ctx context.Context, workers *sync.WaitGroup, h *Health, stop context.CancelCauseFunc) {
 	workers.Go(func() {
-		watchHealth(ctx, h, d.clock, d.log, d.t.Ready(), d.data.Ledgers.Len() > 0, func(ctx context.Context) error {
+		watchHealth(ctx, h, d.clock, d.log, d.t.Ready(), d.noData(), func(ctx context.Context) error {
 			_, err := d.pr.Status(ctx)
 			return err
 		})
@@ -299,4 +303,16 @@ func (d *run) startWorkers(ctx context.Context, workers *sync.WaitGroup, h *Heal
 			}
 		})
 	}
+}
+
+// noData is why the terminal has no ledger to decide with (nil when it has one): the
+// installed files were refused, or none is installed.
+func (d *run) noData() error {
+	switch {
+	case d.data.Refused != nil:
+		return d.data.Refused
+	case d.data.Ledgers.Len() == 0:
+		return ErrNoLedger
+	}
+	return nil
 }

@@ -26,7 +26,7 @@ func Catalogue() []Named {
 	at := time.Date(2026, 12, 31, 23, 59, 0, 0, time.UTC)
 	id := codes.TicketID{Block: codes.MaxBlock, Pack: codes.PacksPerBlock - 1, Position: 8}
 	out := []Named{
-		{"idle", Idle()}, {"all delivered", AllDeliveredScreen()}, {"ticket hint", TicketHint()},
+		{"idle", Idle()}, {"all delivered", AllDeliveredScreen()}, {"data refused", DataRefusedScreen()}, {"ticket hint", TicketHint()},
 		{"pack offer", PackOffer(codes.PacksPerBlock-1, 10_00)}, {"sold", Sold(codes.PacksPerBlock-1, 10_00)},
 		{"sale cancelled", SaleCancelled()}, {"already sold", AlreadySold(at)},
 		{"winner", WinnerScreen(MaxLot)}, {"winner small", WinnerScreen(3_00)}, {"paid", Paid(MaxLot)},

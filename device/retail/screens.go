@@ -17,6 +17,12 @@ func AllDeliveredScreen() Screen {
 	return Text("DÉMO SANS LISTE", "TOUS LES PAQUETS", "SONT LIVRÉS").Or("DÉMO : TOUS LES", "PAQUETS LIVRÉS")
 }
 
+// DataRefusedScreen is shown at start when the installed ledgers or pack status list failed
+// their checks: nothing is sold or paid until a technician installs good ones.
+func DataRefusedScreen() Screen {
+	return Text("DONNÉES REFUSÉES", "APPELEZ LE SUPPORT").Or("DONNÉES REFUSÉES", "APPELEZ SUPPORT")
+}
+
 // TicketHint answers a ticket code (the barcode on the back): the prize is under the latex.
 func TicketHint() Screen { return Text("GRATTEZ ET SCANNEZ LE CODE") }
 

@@ -98,6 +98,9 @@ type Config struct {
 	OfflineLimit int64
 	// AllDelivered: no status list, every pack counts as delivered (emulation); said at start.
 	AllDelivered bool
+	// DataRefused: the installed ledgers or pack status list failed their checks and none is
+	// used (Data holds nothing); said at start.
+	DataRefused bool
 	Clock        clockwork.Clock
 	Logger       *slog.Logger
 }

@@ -51,7 +51,10 @@ func (t *Terminal) start(ctx context.Context) (State, error) {
 		t.log.Error("terminal: journal replay", "err", err)
 	}
 	var next State = idle{}
-	if t.cfg.AllDelivered {
+	switch {
+	case t.cfg.DataRefused:
+		next = result{"data-refused", retail.DataRefusedScreen(), retail.SignalRefused}
+	case t.cfg.AllDelivered:
 		next = result{"all-delivered", retail.AllDeliveredScreen(), retail.SignalNone}
 	}
 	if last, ok := t.unfinished(); ok {

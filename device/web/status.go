@@ -34,6 +34,7 @@ type Parts struct {
 	Terminal     *terminal.Terminal
 	Journal      *journal.Journal
 	Ledgers      *ledger.Set
+	DataRefused  error // why the installed ledgers and list were all refused (nil: they were not)
 	StatusList   *ledger.StatusList
 	AllDelivered bool // the emulator's stand-in for a status list
 	Printer      PrinterStatus
@@ -51,10 +52,13 @@ type Status struct {
 	Terminal string       `json:"terminal"`
 	State    string       `json:"state"`
 	Ledgers  []LedgerInfo `json:"ledgers"` // one per block installed, ascending
-	Packs    PacksInfo    `json:"packs"`
-	Journal  *JournalInfo `json:"journal"`
-	Hardware Hardware     `json:"hardware"`
-	Logs     []LogLine    `json:"logs"`
+	// DataRefused says why the installed ledgers and pack status list are not used: one
+	// failed its checks (then Ledgers is empty).
+	DataRefused string       `json:"data_refused,omitempty"`
+	Packs       PacksInfo    `json:"packs"`
+	Journal     *JournalInfo `json:"journal"`
+	Hardware    Hardware     `json:"hardware"`
+	Logs        []LogLine    `json:"logs"`
 }
 
 // LedgerInfo describes an installed ledger.
@@ -158,6 +162,9 @@ func (p *Parts) Collect() Status {
 	}
 	if p.Terminal != nil {
 		s.State = p.Terminal.StateName()
+	}
+	if p.DataRefused != nil {
+		s.DataRefused = p.DataRefused.Error()
 	}
 	for _, b := range p.Ledgers.Blocks() {
 		l := p.Ledgers.Get(b)
