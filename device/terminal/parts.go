@@ -101,8 +101,8 @@ type Config struct {
 	// DataRefused: the installed ledgers or pack status list failed their checks and none is
 	// used (Data holds nothing); said at start.
 	DataRefused bool
-	Clock        clockwork.Clock
-	Logger       *slog.Logger
+	Clock       clockwork.Clock
+	Logger      *slog.Logger
 }
 
 // Data are the ledgers, the pack status list and the journal the terminal decides with.
