@@ -9,6 +9,7 @@ import (
 	"github.com/packterm/pos/device/daemon"
 	"github.com/packterm/pos/device/emulated"
 	"github.com/packterm/pos/device/web"
+	"github.com/packterm/pos/firmware/slot"
 	"github.com/packterm/pos/validate/ledger"
 )
 
@@ -30,7 +31,13 @@ func serveWeb(ctx context.Context, addr string, o web.Options, stderr io.Writer)
 // boardWeb is the status page of a running daemon.
 func boardWeb(r daemon.Running, logs *web.LogRing, log *slog.Logger) web.Options {
 	p := &web.Parts{TerminalID: r.Config.TerminalID, Terminal: r.Terminal, Journal: r.Journal,
-		Printer: r.Printer, PrinterMode: r.Config.Printer.Profile, Board: r.Board, Logs: logs}
+		PrinterMode: r.Config.Printer.Profile, Board: r.Board, Logs: logs}
+	if r.Printer != nil { // a nil *Printer in the interface would not read as absent
+		p.Printer = r.Printer
+	}
+	if r.Booted != nil {
+		p.Slot = bootedSlot{r.Booted}
+	}
 	if r.Data != nil {
 		p.Ledgers, p.DataRefused = r.Data.Ledgers, r.Data.Refused
 		if st, ok := r.Data.Status.(*ledger.StatusList); ok {
@@ -48,4 +55,15 @@ func emulatedWeb(rig *emulated.Rig, opts emulated.Options, f flags, log *slog.Lo
 		p.StatusList = st
 	}
 	return web.Options{Parts: p, Emulator: rig, PrintFile: f.printFile, TokenSHA256: f.tokenSHA256, Logger: log}
+}
+
+// bootedSlot is the slot posboot started posd from, for the status page.
+type bootedSlot struct{ b *slot.Booted }
+
+func (s bootedSlot) Slot() (string, error) {
+	out := fmt.Sprintf("%s, firmware %s", s.b.Slot, s.b.Version)
+	if s.b.Trial {
+		out += " (on trial: committed once healthy)"
+	}
+	return out, nil
 }

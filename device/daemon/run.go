@@ -225,7 +225,7 @@ func (d *run) serve(ctx context.Context) error {
 	h := newHealth()
 	h.live.Store(true)
 	if d.o.Started != nil {
-		d.o.Started(Running{Config: d.cfg, Terminal: d.t, Journal: d.j, Board: d.b, Printer: d.pr, Data: d.data, Health: h,
+		d.o.Started(Running{Config: d.cfg, Terminal: d.t, Journal: d.j, Board: d.b, Printer: d.pr, Data: d.data, Health: h, Booted: d.o.Booted,
 			Maintenance: maintAddr, Fleet: d.fleet})
 	}
 	var loops sync.WaitGroup

@@ -6,6 +6,7 @@ import (
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/device/terminal"
 	"github.com/packterm/pos/drivers/printer"
+	"github.com/packterm/pos/firmware/slot"
 	"github.com/packterm/pos/validate/journal"
 )
 
@@ -23,4 +24,7 @@ type Running struct {
 	// the serial device), "" when it is off.
 	Maintenance string
 	Fleet       *fleet.Client // nil without [fleet] url
+	// Booted is the firmware slot posboot started posd from (Options.Booted; nil: not
+	// started by posboot).
+	Booted *slot.Booted
 }

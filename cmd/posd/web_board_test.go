@@ -1,0 +1,36 @@
+package main
+
+import (
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/packterm/pos/device/config"
+	"github.com/packterm/pos/device/daemon"
+	"github.com/packterm/pos/firmware/bundle"
+	"github.com/packterm/pos/firmware/slot"
+	"github.com/packterm/pos/validate/ledger"
+)
+
+// TestBoardWebShowsSlotAndRefusal: a board's status page says which firmware slot posboot
+// started (and that it is on trial), and why the installed data were refused.
+func TestBoardWebShowsSlotAndRefusal(t *testing.T) {
+	v, err := bundle.ParseVersion("1.4.2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	r := daemon.Running{Config: &cfg, Booted: &slot.Booted{Slot: "b", Version: v, Trial: true},
+		Data: &daemon.Data{Refused: ledger.ErrHash}}
+	st := boardWeb(r, nil, slog.New(slog.DiscardHandler)).Parts.Collect()
+	if !strings.Contains(st.Slot, "b, firmware 1.4.2") || !strings.Contains(st.Slot, "trial") {
+		t.Errorf("slot %q", st.Slot)
+	}
+	if st.DataRefused == "" || len(st.Ledgers) != 0 {
+		t.Errorf("data refused %q, ledgers %v", st.DataRefused, st.Ledgers)
+	}
+	st = boardWeb(daemon.Running{Config: &cfg}, nil, slog.New(slog.DiscardHandler)).Parts.Collect()
+	if !strings.Contains(st.Slot, "unknown") || st.DataRefused != "" {
+		t.Errorf("without posboot: slot %q, refused %q", st.Slot, st.DataRefused)
+	}
+}
