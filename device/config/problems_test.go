@@ -83,7 +83,7 @@ func TestProblemKinds(t *testing.T) {
 		{"printer profile", "[printer]\nprofile = \"tm-t20\"", []want{{7, "printer.profile", `unknown printer profile "tm-t20"`}}, false},
 		{"columns", "[printer]\ncolumns = 40", []want{{7, "printer.columns", "want 42"}}, false},
 		{"code page", "[printer]\ncode_page = \"UTF8\"", []want{{7, "printer.code_page", `unknown code page "UTF8"`}}, false},
-		{"language", "[keys]\noperator = [\"/k.pub\"]\n[terminal]\nid = \"T-1\"\nretailer = 1\nlanguage = \"de\"", []want{{6, "terminal.language", `unknown language "de"`}}, true},
+		{"language", "[keys]\noperator = [\"/k.pub\"]\n[terminal]\nid = \"T-1\"\nretailer = 1\nlanguage = \"de\"", []want{{6, "terminal.language", `language "de": the retailer's display and receipts exist in French only`}}, true},
 		{"terminal id", "[keys]\noperator = [\"/k.pub\"]\n[terminal]\nid = \"T 1\"\nretailer = 1", []want{{4, "terminal.id", "want 1 to 16 letters"}}, true},
 		{"retailer zero", "[keys]\noperator = [\"/k.pub\"]\n[terminal]\nid = \"T-1\"\nretailer = 0", []want{{5, "terminal.retailer", "from 1 to 4294967295"}}, true},
 		{"retailer letters", "[keys]\noperator = [\"/k.pub\"]\n[terminal]\nid = \"T-1\"\nretailer = \"R12\"", []want{{5, "terminal.retailer", "decimal digits"}}, true},
@@ -134,7 +134,7 @@ func TestProblemKinds(t *testing.T) {
 }
 
 func TestRequired(t *testing.T) {
-	_, err := Parse([]byte("[terminal]\nlanguage = \"en\"\n"))
+	_, err := Parse([]byte("[terminal]\nlanguage = \"fr\"\n"))
 	checkProblems(t, err,
 		want{1, "terminal.id", "required"},
 		want{1, "terminal.retailer", "required"},
@@ -202,7 +202,7 @@ credentials = "fleet.creds"
 		want{3, "terminal.id", "want 1 to 16 letters"},
 		want{4, "terminal.retailer", "decimal digits"},
 		want{5, "terminal.retailer_nmae", "did you mean retailer_name?"},
-		want{6, "terminal.language", `unknown language "de"`},
+		want{6, "terminal.language", `language "de": the retailer's display and receipts exist in French only`},
 		want{8, "limits.pay_per_ticket", "a dot is ambiguous"},
 		want{11, "board.profile", `unknown board profile "bbb"`},
 		want{13, "display.size", `unknown display size "40x2"`},

@@ -128,8 +128,8 @@ func (c *Config) checkTerminal(add func(key, msg string)) {
 	if n := c.RetailerName; !utf8.ValidString(n) || utf8.RuneCountInString(n) > maxRetailerName || strings.IndexFunc(n, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
 		add("terminal.retailer_name", fmt.Sprintf("want at most %d printable characters (one receipt line)", maxRetailerName))
 	}
-	if c.Language != "fr" && c.Language != "en" {
-		add("terminal.language", fmt.Sprintf(`unknown language %q: want "fr" or "en"`, clip(c.Language)))
+	if c.Language != "fr" {
+		add("terminal.language", fmt.Sprintf(`language %q: the retailer's display and receipts exist in French only: want "fr"`, clip(c.Language)))
 	}
 	if c.DataDir == "" {
 		add("terminal.data_dir", "required: the directory of the ledger, journal and spool")

@@ -183,9 +183,6 @@ func (d *run) openDevices() error {
 	if err != nil {
 		return err
 	}
-	if cfg.Language != "" && cfg.Language != "fr" {
-		d.log.Warn("posd: only French retailer texts exist; configured language ignored", "language", cfg.Language)
-	}
 	return nil
 }
 
