@@ -41,7 +41,7 @@ func TestDefault(t *testing.T) {
 	d := Default()
 	want := Config{
 		Language: "fr", DataDir: "/var/lib/posd",
-		Limits: Limits{PerTicket: 15000, PerDay: 500000, Offline: 10000},
+		Limits: Limits{PerTicket: 15000, PerDay: 500000, Offline: 10000, OfflineTotal: 100000},
 		Board:  "rpi", Pins: map[string]string{}, Display: Display{20, 4},
 		Scanner: Scanner{Port: "/dev/ttyACM0", Baud: 9600, Suffix: scanner.CR},
 		Printer: Printer{Port: "/dev/ttyUSB0", Baud: 9600, Profile: "default", Columns: 48, CodePage: printer.PC858},
@@ -81,7 +81,7 @@ func TestExample(t *testing.T) {
 	}
 	want := Config{
 		TerminalID: "T-0042", RetailerID: "123456", RetailerName: "Tabac de la Gare", Language: "fr", DataDir: "/var/lib/posd",
-		Limits:     Limits{PerTicket: 15000, PerDay: 500000, Offline: 10000},
+		Limits:     Limits{PerTicket: 15000, PerDay: 500000, Offline: 10000, OfflineTotal: 100000},
 		Board:      "rpi",
 		Pins:       map[string]string{"buzzer": "GPIO26"},
 		Display:    Display{16, 2},
@@ -132,7 +132,7 @@ drawer = "P1_37"
 	if !c.Printer.NoPrintConfirm() || c.Printer.CodePage != printer.WPC1252 {
 		t.Errorf("printer = %+v", c.Printer)
 	}
-	if c.Limits != (Limits{15000, 1000000, 9990}) {
+	if c.Limits != (Limits{15000, 1000000, 9990, 100000}) {
 		t.Errorf("limits = %+v", c.Limits)
 	}
 	if c.Display != (Display{16, 2}) || c.HTTP != "" || c.Technician.TokenSHA256 != strings.ToLower("9F86D081884C7D659A2FEAA0C55AD015A3BF4F1B2B0B822CD15D6C15B0F00A08") {

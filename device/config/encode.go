@@ -23,6 +23,7 @@ type file struct {
 		PayPerTicket     string `toml:"pay_per_ticket"`
 		PayPerDay        string `toml:"pay_per_day"`
 		OfflinePerTicket string `toml:"offline_per_ticket"`
+		OfflineTotal     string `toml:"offline_total"`
 	} `toml:"limits"`
 	Board struct {
 		Profile string            `toml:"profile"`
@@ -75,6 +76,7 @@ func (c *Config) Encode(w io.Writer) error {
 	f.Limits.PayPerTicket = FormatEuros(c.Limits.PerTicket)
 	f.Limits.PayPerDay = FormatEuros(c.Limits.PerDay)
 	f.Limits.OfflinePerTicket = FormatEuros(c.Limits.Offline)
+	f.Limits.OfflineTotal = FormatEuros(c.Limits.OfflineTotal)
 	f.Board.Profile = c.Board
 	f.Board.Pins = maps.Clone(c.Pins)
 	if f.Board.Pins == nil {
@@ -144,9 +146,9 @@ func (c *Config) String() string {
 	if fleet == "" {
 		fleet = "off"
 	}
-	return fmt.Sprintf("terminal=%s retailer=%s lang=%s data=%s limits=%s/%s/%s€ board=%s pins=%d display=%s scanner=%s printer=%s operator_keys=%d firmware_keys=%d technician=%s http=%q fleet=%s",
+	return fmt.Sprintf("terminal=%s retailer=%s lang=%s data=%s limits=%s/%s/%s/%s€ board=%s pins=%d display=%s scanner=%s printer=%s operator_keys=%d firmware_keys=%d technician=%s http=%q fleet=%s",
 		c.TerminalID, c.RetailerID, c.Language, c.DataDir,
-		FormatEuros(c.Limits.PerTicket), FormatEuros(c.Limits.PerDay), FormatEuros(c.Limits.Offline),
+		FormatEuros(c.Limits.PerTicket), FormatEuros(c.Limits.PerDay), FormatEuros(c.Limits.Offline), FormatEuros(c.Limits.OfflineTotal),
 		c.Board, len(c.Pins), displayString(c.Display), scan, c.Printer.Port,
 		len(c.Keys.Operator), len(c.Keys.Firmware), tech, c.HTTP, fleet)
 }

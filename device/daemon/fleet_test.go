@@ -102,7 +102,7 @@ func TestFleetOnBoard(t *testing.T) {
 	f := newTestFleet(t, map[string]uint32{"T-1": 1, "T-2": 1})
 	px := fleettest.NewProxy(t, f.srv.Addr().String())
 	b.cfg.Fleet.URL, b.cfg.Fleet.Credentials = px.URL(), f.seeds["T-1"]
-	b.cfg.Limits.Offline = 5_00
+	b.cfg.Limits.Offline, b.cfg.Limits.OfflineTotal = 5_00, 5_00
 	o := Options{RestartQuiet: 100 * time.Millisecond, FleetStatusEvery: 200 * time.Millisecond}
 	d := b.start(t, o)
 	if d.r.Fleet == nil {
@@ -139,13 +139,18 @@ func TestFleetOnBoard(t *testing.T) {
 		return false
 	})
 
-	// The server out of reach: within the offline limit paid unconfirmed, above refused.
+	// The server out of reach: within the offline limit paid unconfirmed, above refused;
+	// within the limit but past the offline total of what is not yet claimed, refused.
 	px.Block()
 	wait(t, "the fleet connection lost", func() bool { return !d.r.Fleet.Online() })
 	small, smallCode := tb.winner(t, func(lot int64) bool { return lot <= 5_00 })
 	d.scan(b, smallCode, "GAGNANT")
 	d.press(b, "PAYÉ")
 	d.scan(b, bigCode, "GAGNANT")
+	d.press(b, "RÉSEAU INJOIGNABLE", "NON PAYÉ")
+	left := 5_00 - int64(tb.tickets[small].Lot)
+	past, pastCode := tb.winner(t, func(lot int64) bool { return lot > left && lot <= 5_00 })
+	d.scan(b, pastCode, "GAGNANT")
 	d.press(b, "RÉSEAU INJOIGNABLE", "NON PAYÉ")
 	if _, ok := f.claim(t, small); ok {
 		t.Fatal("claimed while out of reach")
@@ -165,11 +170,21 @@ func TestFleetOnBoard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for id, want := range map[codes.TicketID]string{taken: "", online: "confirmed", small: "unconfirmed", big: ""} {
+	for id, want := range map[codes.TicketID]string{taken: "", online: "confirmed", small: "unconfirmed", big: "", past: ""} {
 		r, paid, _ := j.Paid(id)
 		if got := map[bool]string{true: "unconfirmed", false: "confirmed"}[r.Unconfirmed()]; paid != (want != "") || (paid && got != want) {
 			t.Errorf("ticket %v: paid %v (%s), want %q", id, paid, got, want)
 		}
+	}
+	reasons := map[codes.TicketID]string{}
+	j.Each(time.Time{}, func(r journal.Record) error {
+		if r.Kind == journal.KindRefused {
+			reasons[r.Ticket] = r.Reason
+		}
+		return nil
+	})
+	if reasons[big] != "fleet-offline" || reasons[past] != "offline-total" {
+		t.Errorf("refusals journalled: above the limit %q, past the total %q", reasons[big], reasons[past])
 	}
 	j.Close()
 

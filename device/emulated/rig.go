@@ -57,9 +57,10 @@ type Options struct {
 	// OnReceipt is called with each receipt the emulated printer cuts (n counts from 1).
 	OnReceipt func(n int, r printeremul.Receipt)
 	// Fleet, when set, claims each ticket fleet-wide before it is paid; OfflineLimit is
-	// the most it pays when the fleet is out of reach (see terminal.Config).
-	Fleet        fleet.Claimer
-	OfflineLimit int64
+	// the most it pays a ticket when the fleet is out of reach, OfflineTotal the most its
+	// unconfirmed payouts not yet claimed add up to (see terminal.Config).
+	Fleet                      fleet.Claimer
+	OfflineLimit, OfflineTotal int64
 	// Aliases names codes for scripts: a line "@NAME" scans Aliases[NAME] (Demo.Aliases).
 	Aliases map[string]string
 	// ReceiptsDir, when set, gets each receipt as NNNN.txt and NNNN.png (numbering goes on
@@ -140,7 +141,7 @@ func Start(ctx context.Context, o Options) (r *Rig, err error) {
 		Buzzer: r.Board.Buzzer, Drawer: r.Board.Drawer, Tamper: r.Board.Tamper}
 	cfg := terminal.Config{Terminal: o.Terminal, RetailerName: o.RetailerName, PerTicket: o.PerTicket, PerDay: o.PerDay,
 		StateDir: filepath.Join(o.Dir, "state"), Throttle: o.Throttle, LongPress: o.LongPress, UnlockTokenSHA256: o.UnlockTokenSHA256, OpenUnlock: true, AllDelivered: o.AllDelivered,
-		OfflineLimit: o.OfflineLimit, Clock: o.Clock, Logger: o.Logger}
+		OfflineLimit: o.OfflineLimit, OfflineTotal: o.OfflineTotal, Clock: o.Clock, Logger: o.Logger}
 	if r.Ledgers, err = ledger.NewSet(o.Ledgers...); err != nil {
 		return nil, fmt.Errorf("emulated: %w", err)
 	}

@@ -17,9 +17,10 @@ type Claimer interface {
 }
 
 var (
-	_ Claimer = (*Client)(nil)
-	_ Claimer = OfflineOnly{}
-	_ Claimer = (*Fake)(nil)
+	_ Exposure = (*Client)(nil)
+	_ Claimer  = (*Client)(nil)
+	_ Claimer  = OfflineOnly{}
+	_ Claimer  = (*Fake)(nil)
 )
 
 // OfflineOnly is the Claimer of a terminal without a fleet ([fleet] url empty): every

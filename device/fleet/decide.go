@@ -17,6 +17,10 @@ const (
 	RefuseOffline
 	// RefuseError: the claim failed otherwise (a bad reply): fail closed.
 	RefuseError
+	// RefuseOfflineTotal: the fleet is unreachable and, though within the offline limit
+	// per ticket, the amount would take this terminal's unconfirmed payouts not yet claimed
+	// fleet-wide past the offline total (or that total could not be read: fail closed).
+	RefuseOfflineTotal
 )
 
 func (d Decision) String() string {
@@ -31,14 +35,31 @@ func (d Decision) String() string {
 		return "refuse-offline"
 	case RefuseError:
 		return "refuse-error"
+	case RefuseOfflineTotal:
+		return "refuse-offline-total"
 	}
 	return "decision(?)"
 }
 
+// Offline bounds what is paid while the fleet is out of reach, in cents.
+type Offline struct {
+	PerTicket int64 // [limits] offline_per_ticket
+	Total     int64 // [limits] offline_total: the cap on Unclaimed plus the amount
+	// Unclaimed reads the total of this terminal's unconfirmed payouts not yet claimed
+	// fleet-wide (Exposure); nil: nothing will claim them (a terminal on its own), no cap.
+	Unclaimed func() (int64, error)
+}
+
+// Exposure is implemented by a Claimer that claims, once back in reach, what was paid
+// unconfirmed (the Client): Unclaimed is the total of those payouts not yet claimed.
+type Exposure interface {
+	Unclaimed() (int64, error)
+}
+
 // Decide maps Claim's error and the amount to what the terminal does, with the holder
-// when another terminal holds the claim. offlineLimit is [limits] offline_per_ticket, in
-// cents.
-func Decide(claimErr error, amount, offlineLimit int64) (Decision, *TakenError) {
+// when another terminal holds the claim; off bounds a payout while the fleet is out of
+// reach.
+func Decide(claimErr error, amount int64, off Offline) (Decision, *TakenError) {
 	var taken *TakenError
 	switch {
 	case claimErr == nil:
@@ -46,10 +67,15 @@ func Decide(claimErr error, amount, offlineLimit int64) (Decision, *TakenError) 
 	case errors.As(claimErr, &taken):
 		return RefusePaidElsewhere, taken
 	case errors.Is(claimErr, ErrOffline):
-		if amount <= offlineLimit {
-			return PayUnconfirmed, nil
+		if amount > off.PerTicket {
+			return RefuseOffline, nil
 		}
-		return RefuseOffline, nil
+		if off.Unclaimed != nil {
+			if sum, err := off.Unclaimed(); err != nil || sum+amount > off.Total {
+				return RefuseOfflineTotal, nil
+			}
+		}
+		return PayUnconfirmed, nil
 	}
 	return RefuseError, nil
 }

@@ -22,7 +22,7 @@ func TestDecide(t *testing.T) {
 		{fmt.Errorf("claim: %w", ErrOffline), 10001, RefuseOffline},
 		{errors.New("bad reply"), 100, RefuseError},
 	} {
-		d, h := Decide(c.err, c.amount, 10000)
+		d, h := Decide(c.err, c.amount, Offline{PerTicket: 10000})
 		if d != c.want || (d == RefusePaidElsewhere) != (h != nil) {
 			t.Errorf("Decide(%v, %d) = %v %v, want %v", c.err, c.amount, d, h, c.want)
 		}
@@ -36,11 +36,38 @@ func TestFakeAndOfflineOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := f.Claim(context.Background(), codes.TicketID{Block: 7, Pack: 2, Position: 1}, 100)
-	if d, h := Decide(err, 100, 100); d != RefusePaidElsewhere || h.Holder.Terminal != "T9" {
+	if d, h := Decide(err, 100, Offline{PerTicket: 100}); d != RefusePaidElsewhere || h.Holder.Terminal != "T9" {
 		t.Fatalf("held ticket: %v %v", d, h)
 	}
 	_, err = OfflineOnly{}.Claim(context.Background(), id, 100)
-	if d, _ := Decide(err, 100, 100); d != PayUnconfirmed {
+	if d, _ := Decide(err, 100, Offline{PerTicket: 100}); d != PayUnconfirmed {
 		t.Fatalf("offline only: %v", d)
+	}
+}
+
+// TestDecideOfflineTotal: out of reach, a payout within the limit per ticket is refused
+// when it would take the unclaimed unconfirmed payouts past the offline total, and when
+// that total cannot be read (fail closed); without a reader (a terminal on its own) there
+// is no total cap.
+func TestDecideOfflineTotal(t *testing.T) {
+	offline := fmt.Errorf("claim: %w", ErrOffline)
+	unclaimed := func(v int64, err error) func() (int64, error) { return func() (int64, error) { return v, err } }
+	for _, c := range []struct {
+		amount int64
+		off    Offline
+		want   Decision
+	}{
+		{100_00, Offline{PerTicket: 100_00, Total: 1000_00, Unclaimed: unclaimed(900_00, nil)}, PayUnconfirmed},
+		{100_00, Offline{PerTicket: 100_00, Total: 1000_00, Unclaimed: unclaimed(900_01, nil)}, RefuseOfflineTotal},
+		{5_00, Offline{PerTicket: 100_00, Total: 1000_00, Unclaimed: unclaimed(0, errors.New("journal"))}, RefuseOfflineTotal},
+		{100_01, Offline{PerTicket: 100_00, Total: 1000_00, Unclaimed: unclaimed(0, nil)}, RefuseOffline},
+		{100_00, Offline{PerTicket: 100_00, Total: 0}, PayUnconfirmed},
+	} {
+		if d, _ := Decide(offline, c.amount, c.off); d != c.want {
+			t.Errorf("amount %d, %+v: %v, want %v", c.amount, c.off, d, c.want)
+		}
+	}
+	if d, _ := Decide(nil, 100_00, Offline{Unclaimed: unclaimed(0, errors.New("never read"))}); d != Pay {
+		t.Errorf("in reach: %v", d)
 	}
 }

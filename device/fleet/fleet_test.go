@@ -149,20 +149,30 @@ func TestPartitionConflict(t *testing.T) {
 	id, other := ticketN(10), ticketN(11)
 	px.Block()
 	start := time.Now()
-	const offlineLimit = 100_00 // [limits] offline_per_ticket
+	// [limits] offline_per_ticket and offline_total, the payouts not yet claimed read from
+	// b's journal.
+	off := fleet.Offline{PerTicket: 100_00, Total: 60_00, Unclaimed: b.c.Unclaimed}
 	_, err := b.c.Claim(ctx, id, 5000)
-	if d, _ := fleet.Decide(err, 5000, offlineLimit); d != fleet.PayUnconfirmed {
+	if d, _ := fleet.Decide(err, 5000, off); d != fleet.PayUnconfirmed {
 		t.Fatalf("claim through a partition: %v: %v", err, d)
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Fatalf("offline answer took %v", d)
 	}
 	_, err = b.c.Claim(ctx, ticketN(12), 20000)
-	if d, _ := fleet.Decide(err, 20000, offlineLimit); d != fleet.RefuseOffline {
+	if d, _ := fleet.Decide(err, 20000, off); d != fleet.RefuseOffline {
 		t.Fatalf("claim above the offline limit through a partition: %v", d)
 	}
-	mustAppend(t, b.j, payout(id, 5000, true))    // paid offline, unconfirmed
+	mustAppend(t, b.j, payout(id, 5000, true)) // paid offline, unconfirmed
+	_, err = b.c.Claim(ctx, other, 1000)
+	if d, _ := fleet.Decide(err, 1000, off); d != fleet.PayUnconfirmed {
+		t.Fatalf("50,00 € unclaimed, 10,00 € more within the 60,00 € offline total: %v", d)
+	}
 	mustAppend(t, b.j, payout(other, 1000, true)) // paid offline, nobody else
+	_, err = b.c.Claim(ctx, ticketN(13), 1)
+	if d, _ := fleet.Decide(err, 1, off); d != fleet.RefuseOfflineTotal {
+		t.Fatalf("one cent past the offline total: %v", d)
+	}
 	if _, err := a.c.Claim(ctx, id, 5000); err != nil {
 		t.Fatal(err)
 	}
@@ -174,6 +184,9 @@ func TestPartitionConflict(t *testing.T) {
 	waitOnline(t, b.c)
 	if err := b.c.Sync(ctx); err != nil {
 		t.Fatal(err)
+	}
+	if n, err := b.c.Unclaimed(); err != nil || n != 0 {
+		t.Errorf("after the heal, %d cents still unclaimed (%v)", n, err)
 	}
 	if err := a.c.Sync(ctx); err != nil {
 		t.Fatal(err)
@@ -306,7 +319,7 @@ func TestServiceDownStillPublishes(t *testing.T) {
 	waitOnline(t, tm.c)
 	ctx := context.Background()
 	_, err := tm.c.Claim(ctx, ticketN(5), 100)
-	if d, _ := fleet.Decide(err, 100, 10000); d != fleet.PayUnconfirmed {
+	if d, _ := fleet.Decide(err, 100, fleet.Offline{PerTicket: 10000}); d != fleet.PayUnconfirmed {
 		t.Fatalf("claim without a service: %v %v", err, d)
 	}
 	mustAppend(t, tm.j, payout(ticketN(5), 100, true))

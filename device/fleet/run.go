@@ -202,6 +202,26 @@ func (c *Client) publish(ctx context.Context, recs []journal.Record) (uint64, er
 	return acked, nil
 }
 
+// Unclaimed is the total, in cents, of the journal's unconfirmed payouts that reconciliation
+// has not yet claimed fleet-wide (after the last reconciled record): what this terminal has
+// paid on its own word since the fleet was last in reach.
+func (c *Client) Unclaimed() (int64, error) {
+	c.mu.Lock()
+	from := c.state.Reconciled + 1
+	c.mu.Unlock()
+	var sum int64
+	err := c.o.Journal.EachFrom(from, func(r journal.Record) error {
+		if r.Unconfirmed() {
+			sum += r.Amount
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("fleet: unclaimed payouts: %w", err)
+	}
+	return sum, nil
+}
+
 // reconcile claims an unconfirmed payout and marks it reconciled; a refusal is recorded
 // as a conflict by the service (for both terminals), which recordConflicts then writes
 // into the journal.

@@ -12,14 +12,19 @@ import (
 // claimFleetWide claims the ticket with the fleet before it is paid (nothing to do without
 // a fleet). It returns the payout's journal reason (journal.ReasonUnconfirmed when paid
 // offline within the offline limit), or the refusal to show instead of paying: another
-// terminal holds the claim, the fleet is out of reach above the offline limit, or the claim
-// failed otherwise (fail closed). A refusal is journalled, without the code.
+// terminal holds the claim, the fleet is out of reach above the offline limit per ticket or
+// the offline total (fleet.Offline), or the claim failed otherwise (fail closed). A refusal
+// is journalled, without the code.
 func (t *Terminal) claimFleetWide(ctx context.Context, v retail.Verdict) (reason string, refused State) {
 	if t.data.Fleet == nil {
 		return "", nil
 	}
 	_, err := t.data.Fleet.Claim(ctx, v.Ticket, v.Amount())
-	d, taken := fleet.Decide(err, v.Amount(), t.cfg.OfflineLimit)
+	off := fleet.Offline{PerTicket: t.cfg.OfflineLimit, Total: t.cfg.OfflineTotal}
+	if e, ok := t.data.Fleet.(fleet.Exposure); ok {
+		off.Unclaimed = e.Unclaimed
+	}
+	d, taken := fleet.Decide(err, v.Amount(), off)
 	var why string
 	var st State
 	switch d {
@@ -34,6 +39,9 @@ func (t *Terminal) claimFleetWide(ctx context.Context, v retail.Verdict) (reason
 	case fleet.RefuseOffline:
 		why = "fleet-offline"
 		st = result{"fleet-offline", retail.OfflineRefusedScreen(v.Amount()), retail.SignalRefused}
+	case fleet.RefuseOfflineTotal:
+		why = "offline-total"
+		st = result{"offline-total", retail.OfflineRefusedScreen(v.Amount()), retail.SignalRefused}
 	default:
 		why = "claim-failed"
 		st = result{"claim-failed", retail.ClaimFailedScreen(), retail.SignalAttention}

@@ -96,6 +96,9 @@ type Config struct {
 	// OfflineLimit: with a Fleet that cannot be reached, a winner up to this amount (cents)
 	// is paid unconfirmed and claimed once the fleet is back; above it nothing is paid.
 	OfflineLimit int64
+	// OfflineTotal caps, with a Fleet that claims later what it paid unconfirmed
+	// (fleet.Exposure), those unconfirmed payouts not yet claimed plus the next one.
+	OfflineTotal int64
 	// AllDelivered: no status list, every pack counts as delivered (emulation); said at start.
 	AllDelivered bool
 	// DataRefused: the installed ledgers or pack status list failed their checks and none is
