@@ -54,6 +54,9 @@ type Scanner struct {
 	AIM    bool           // [scanner] aim: lines start with an AIM identifier (default false)
 	Input  string         // [scanner] input: evdev device of a keyboard-wedge scanner, instead of port
 	Keymap scanner.Keymap // [scanner] keymap: the layout a keyboard-wedge scanner types with, "us" (default) or "fr"
+	// Photos is [scanner] photos: a directory a camera service drops photos into, decoded
+	// beside the scanner (scanner.PhotoDir); "" (default): none.
+	Photos string
 }
 
 // Printer is the ESC/POS receipt printer.

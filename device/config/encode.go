@@ -39,6 +39,7 @@ type file struct {
 		AIM    bool   `toml:"aim"`
 		Input  string `toml:"input"`
 		Keymap string `toml:"keymap"`
+		Photos string `toml:"photos"`
 	} `toml:"scanner"`
 	Printer struct {
 		Port     string `toml:"port"`
@@ -85,7 +86,7 @@ func (c *Config) Encode(w io.Writer) error {
 	f.Display.Size = displayString(c.Display)
 	s := &f.Scanner
 	s.Port, s.Baud, s.AIM, s.Input = c.Scanner.Port, c.Scanner.Baud, c.Scanner.AIM, c.Scanner.Input
-	s.Keymap = c.Scanner.Keymap.String()
+	s.Keymap, s.Photos = c.Scanner.Keymap.String(), c.Scanner.Photos
 	if c.Scanner.Suffix >= scanner.CR && c.Scanner.Suffix <= scanner.Tab {
 		s.Suffix = c.Scanner.Suffix.String()
 	} else {

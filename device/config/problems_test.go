@@ -39,7 +39,7 @@ func TestProblemKinds(t *testing.T) {
 		full bool // doc is the whole file, not what follows minimal
 	}{
 		{"unknown key, near", "[keys]\noperator = [\"/k.pub\"]\n[terminal]\nid = \"T-1\"\nretailer = 1\nretailr_name = \"x\"", []want{{6, "terminal.retailr_name", "did you mean retailer_name?"}}, true},
-		{"unknown key, far", "[scanner]\nspeed = 9600", []want{{7, "scanner.speed", "(keys: port, baud, suffix, aim, input, keymap)"}}, false},
+		{"unknown key, far", "[scanner]\nspeed = 9600", []want{{7, "scanner.speed", "(keys: port, baud, suffix, aim, input, photos, keymap)"}}, false},
 		{"key of another table", "[display]\nbaud = 9600", []want{{7, "display.baud", "did you mean scanner.baud or printer.baud?"}}, false},
 		{"key above every table", "", nil, false}, // placeholder replaced below
 		{"unknown table, near", "[dispaly]\nsize = \"16x2\"", []want{{6, "dispaly", "did you mean [display]?"}}, false},

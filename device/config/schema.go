@@ -43,6 +43,7 @@ var fields = []field{
 	{"scanner", "suffix", decodeSuffix},
 	{"scanner", "aim", boolean(func(c *Config) *bool { return &c.Scanner.AIM })},
 	{"scanner", "input", str(func(c *Config) *string { return &c.Scanner.Input })},
+	{"scanner", "photos", str(func(c *Config) *string { return &c.Scanner.Photos })},
 	{"scanner", "keymap", decodeKeymap},
 
 	{"printer", "port", str(func(c *Config) *string { return &c.Printer.Port })},

@@ -182,6 +182,11 @@ func (c *Config) checkScanner(add func(key, msg string), addAlt func(key, alt, m
 			add("scanner.input", err.Error())
 		}
 	}
+	if s.Photos != "" {
+		if err := checkPath(s.Photos); err != nil {
+			add("scanner.photos", err.Error())
+		}
+	}
 	if !slices.Contains(bauds, s.Baud) {
 		add("scanner.baud", baudMsg(s.Baud))
 	}

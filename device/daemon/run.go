@@ -14,6 +14,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/packterm/pos/device/board"
+	"github.com/packterm/pos/device/codemap"
 	"github.com/packterm/pos/device/config"
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/device/terminal"
@@ -68,6 +69,7 @@ type run struct {
 	b        *board.Board
 	pr       *printer.Printer
 	sc       *scanner.Serial
+	photos   *scanner.PhotoDir // [scanner] photos; nil: none
 	t        *terminal.Terminal
 	fleet    *fleet.Client // nil: no [fleet] url
 	maint    *flash.Server // nil: no maintenance link
@@ -175,6 +177,7 @@ func (d *run) openDevices() error {
 	if err := d.openScanner(); err != nil {
 		return err
 	}
+	d.openPhotos()
 	d.t, err = terminal.New(terminal.Config{
 		Terminal: cfg.TerminalID, RetailerName: cfg.RetailerName, PerTicket: cfg.Limits.PerTicket, PerDay: cfg.Limits.PerDay,
 		OfflineLimit: cfg.Limits.Offline, OfflineTotal: cfg.Limits.OfflineTotal, StateDir: filepath.Join(cfg.DataDir, "state"), UnlockTokenSHA256: cfg.Technician.TokenSHA256, DataRefused: d.data.Refused != nil, Logger: d.log,
@@ -210,6 +213,14 @@ func (d *run) openScanner() error {
 	return nil
 }
 
+// openPhotos makes the camera's photo directory ([scanner] photos), if any: its photos
+// are decoded for the terminal's symbologies, beside the scanner.
+func (d *run) openPhotos() {
+	if dir := d.cfg.Scanner.Photos; dir != "" {
+		d.photos = scanner.NewPhotoDir(dir, scanner.BarcodeDecoder(codemap.DecoderOptions()), scanner.Config{Clock: d.clock, Logger: d.log})
+	}
+}
+
 // serve runs the terminal's loops and the daemon's workers until ctx ends or a restart
 // is due; every one of them has returned when it returns.
 func (d *run) serve(ctx context.Context) error {
@@ -226,13 +237,17 @@ func (d *run) serve(ctx context.Context) error {
 			Maintenance: maintAddr, Fleet: d.fleet})
 	}
 	var loops sync.WaitGroup
-	errs := make([]error, 4)
-	for i, f := range []func() error{
+	runs := []func() error{
 		func() error { return d.t.Run(rctx) },
 		func() error { return d.t.RunScanner(rctx, d.sc) },
 		func() error { return d.t.RunButtons(rctx, d.b.OK, d.b.Cancel, d.b.Tamper) },
 		func() error { return d.b.Run(rctx) },
-	} {
+	}
+	if d.photos != nil {
+		runs = append(runs, func() error { return d.t.RunScanner(rctx, d.photos) })
+	}
+	errs := make([]error, len(runs))
+	for i, f := range runs {
 		loops.Go(func() {
 			errs[i] = f()
 			h.live.Store(false)

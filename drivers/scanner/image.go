@@ -7,7 +7,6 @@ import (
 	_ "image/gif"  // frame formats
 	_ "image/jpeg" // frame formats
 	_ "image/png"  // frame formats
-	"os"
 	"sync"
 
 	"github.com/packterm/pos/drivers/barcode"
@@ -48,20 +47,6 @@ type ImageFrame struct {
 	// Report: a frame that yields no code is an EventError (files, uploads), not silence
 	// (camera frames, most of which show no code).
 	Report bool
-}
-
-// LoadFrame reads a PNG, JPEG or GIF file as a reported frame.
-func LoadFrame(path string) (ImageFrame, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return ImageFrame{}, fmt.Errorf("scanner: image: %w", err)
-	}
-	defer f.Close()
-	img, _, err := image.Decode(f)
-	if err != nil {
-		return ImageFrame{}, fmt.Errorf("scanner: image %s: %w", path, err)
-	}
-	return ImageFrame{Image: img, Name: path, Report: true}, nil
 }
 
 // Images decodes frames into scan events.
