@@ -5,13 +5,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"image"
-	_ "image/jpeg" // posctl code decode reads camera JPEGs too
-	_ "image/png"
 	"os"
 
 	"github.com/packterm/pos/device/codemap"
 	"github.com/packterm/pos/drivers/barcode"
+	"github.com/packterm/pos/drivers/scanner"
 	"github.com/packterm/pos/validate/codes"
 	"github.com/spf13/cobra"
 )
@@ -146,17 +144,12 @@ photo) and print "KIND TEXT" (a validation code adds its ticket identity). Exit 
 with the reason, when no code is found or the symbol holds none of our codes.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fh, err := os.Open(args[0])
+			fr, err := scanner.LoadFrame(args[0])
 			if err != nil {
 				return fmt.Errorf("code decode: %w", err)
 			}
-			defer fh.Close()
-			img, _, err := image.Decode(fh)
-			if err != nil {
-				return fmt.Errorf("code decode: %s: %w", args[0], err)
-			}
 			d := barcode.NewDecoder(codemap.DecoderOptions())
-			res, err := d.Decode(img)
+			res, err := d.Decode(fr.Image)
 			if err != nil {
 				return &exitError{code: 1, err: fmt.Errorf("code decode: %s: %w", args[0], err)}
 			}

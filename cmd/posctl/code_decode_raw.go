@@ -2,10 +2,9 @@ package main
 
 import (
 	"fmt"
-	"image"
-	"os"
 
 	"github.com/packterm/pos/drivers/barcode"
+	"github.com/packterm/pos/drivers/scanner"
 	"github.com/spf13/cobra"
 )
 
@@ -28,16 +27,11 @@ func withRawFlag(cmd *cobra.Command) *cobra.Command {
 // codeDecodeRaw reads every symbol of every supported symbology in file (ITF of any even
 // length) and prints one line per symbol: format name, AIM identifier, text.
 func codeDecodeRaw(cmd *cobra.Command, file string) error {
-	fh, err := os.Open(file)
+	fr, err := scanner.LoadFrame(file)
 	if err != nil {
 		return fmt.Errorf("code decode: %w", err)
 	}
-	defer fh.Close()
-	img, _, err := image.Decode(fh)
-	if err != nil {
-		return fmt.Errorf("code decode: %s: %w", file, err)
-	}
-	all, err := barcode.NewDecoder(barcode.Options{Formats: barcode.AllFormats}).DecodeAll(img)
+	all, err := barcode.NewDecoder(barcode.Options{Formats: barcode.AllFormats}).DecodeAll(fr.Image)
 	if err != nil {
 		return &exitError{code: 1, err: fmt.Errorf("code decode: %s: %w", file, err)}
 	}

@@ -22,9 +22,6 @@ import (
 // MaxUpload bounds a photo upload.
 const MaxUpload = 8 << 20
 
-// maxPixels bounds a photo's decoded size (a 24-megapixel phone photo fits).
-const maxPixels = 40_000_000
-
 // actions are the inputs the page's buttons send, by name.
 var actions = map[string]emulated.Action{
 	"scan": emulated.ActScan, "ok": emulated.ActOK, "cancel": emulated.ActCancel,
@@ -278,20 +275,14 @@ func readAll(f interface{ Read([]byte) (int, error) }) ([]byte, error) {
 	return b.Bytes(), err
 }
 
-// decodeImage decodes a PNG, JPEG or GIF after checking its announced size.
+// decodeImage decodes an uploaded PNG, JPEG or GIF within the scanner's photo bounds
+// (scanner.ReadPhoto: the announced size is checked before the pixels are decoded).
 func decodeImage(data []byte) (image.Image, error) {
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	fr, err := scanner.ReadPhoto(data, "upload")
 	if err != nil {
 		return nil, fmt.Errorf("web: photo: %w", err)
 	}
-	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > maxPixels {
-		return nil, fmt.Errorf("web: photo: %d×%d pixels is too large", cfg.Width, cfg.Height)
-	}
-	img, _, err := image.Decode(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("web: photo: %w", err)
-	}
-	return img, nil
+	return fr.Image, nil
 }
 
 func (e *emulator) handleReceipt(w http.ResponseWriter, r *http.Request) {

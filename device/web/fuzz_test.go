@@ -7,6 +7,8 @@ import (
 	"image/png"
 	"strings"
 	"testing"
+
+	"github.com/packterm/pos/drivers/scanner"
 )
 
 // FuzzDecodeImage: an upload decodes to an image within the bounds, or is refused with
@@ -21,7 +23,7 @@ func FuzzDecodeImage(f *testing.F) {
 		img, err := decodeImage(data)
 		if err == nil {
 			bd := img.Bounds()
-			if bd.Dx()*bd.Dy() > maxPixels {
+			if bd.Dx()*bd.Dy() > scanner.MaxPhotoPixels {
 				t.Fatalf("%v accepted", bd)
 			}
 		}
