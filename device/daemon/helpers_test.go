@@ -184,6 +184,19 @@ func (b *testBoard) installLedger(t *testing.T, tb *testBlock) {
 	}
 }
 
+// installStatus installs tb's status list for retailer 1 (packs 0..3 delivered, pack 4
+// void), as posctl status install does.
+func (b *testBoard) installStatus(t *testing.T, tb *testBlock) {
+	t.Helper()
+	trust, err := ledger.LoadTrustStore(tb.pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ledger.InstallStatus(b.cfg.DataDir, tb.statusList(t, 1, 1), trust, 1); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // daemon is one run of the daemon under test.
 type daemon struct {
 	t      *testing.T

@@ -340,13 +340,7 @@ func TestDamagedDataKeepsTheLink(t *testing.T) {
 	tb := newTestBlock(t, 6)
 	b := newBoard(t, tb)
 	b.installLedger(t, tb)
-	trust, err := ledger.LoadTrustStore(tb.pub)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ledger.InstallStatus(b.cfg.DataDir, tb.statusList(t, 1, 1), trust, 1); err != nil {
-		t.Fatal(err)
-	}
+	b.installStatus(t, tb)
 	installed, _ := filepath.Glob(filepath.Join(b.cfg.DataDir, "block-*.ledger"))
 	if len(installed) != 1 {
 		t.Fatalf("installed %v", installed)

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/packterm/pos/drivers/barcode"
-	"github.com/packterm/pos/validate/ledger"
 )
 
 // TestCameraPhotosOnBoard: with [scanner] photos set, a photo a camera service drops into
@@ -17,13 +16,7 @@ func TestCameraPhotosOnBoard(t *testing.T) {
 	tb := newTestBlock(t, 9)
 	b := newBoard(t, tb)
 	b.installLedger(t, tb)
-	trust, err := ledger.LoadTrustStore(tb.pub)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ledger.InstallStatus(b.cfg.DataDir, tb.statusList(t, 1, 1), trust, 1); err != nil {
-		t.Fatal(err)
-	}
+	b.installStatus(t, tb)
 	photos := filepath.Join(b.dir, "photos")
 	if err := os.Mkdir(photos, 0o700); err != nil {
 		t.Fatal(err)

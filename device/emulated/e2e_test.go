@@ -76,6 +76,18 @@ func startE2E(t *testing.T, display string) *e2e {
 	return e
 }
 
+// rigOn starts a rig on tb's ledger with o (Ledgers set here) for e2e checks; the caller
+// closes it (a restart test starts several, one after the other, on one directory).
+func rigOn(t *testing.T, tb *testBlock, o Options) *e2e {
+	t.Helper()
+	o.Ledgers = []*ledger.Ledger{tb.ledger}
+	rig, err := Start(context.Background(), o)
+	if err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	return &e2e{t: t, tb: tb, rig: rig}
+}
+
 // do applies script lines.
 func (e *e2e) do(lines ...string) {
 	e.t.Helper()

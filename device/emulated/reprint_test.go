@@ -1,7 +1,6 @@
 package emulated
 
 import (
-	"context"
 	"strings"
 	"sync"
 	"testing"
@@ -10,7 +9,6 @@ import (
 	"github.com/packterm/pos/drivers/printer/printeremul"
 	"github.com/packterm/pos/validate/block"
 	"github.com/packterm/pos/validate/codes"
-	"github.com/packterm/pos/validate/ledger"
 )
 
 // TestReprintAfterRestart: after a restart the last receipt is rebuilt from the journal even
@@ -23,12 +21,8 @@ func TestReprintAfterRestart(t *testing.T) {
 	var got []printeremul.Receipt
 	start := func() *e2e {
 		t.Helper()
-		rig, err := Start(context.Background(), Options{Dir: dir, Ledgers: []*ledger.Ledger{tb.ledger}, AllDelivered: true,
+		return rigOn(t, tb, Options{Dir: dir, AllDelivered: true,
 			OnReceipt: func(_ int, r printeremul.Receipt) { mu.Lock(); got = append(got, r); mu.Unlock() }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return &e2e{t: t, tb: tb, rig: rig}
 	}
 	e := start()
 	five := tb.find(t, func(tk block.Ticket) bool { return tk.Lot == 5_00 })

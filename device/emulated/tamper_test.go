@@ -1,7 +1,6 @@
 package emulated
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"testing"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/packterm/pos/validate/block"
 	"github.com/packterm/pos/validate/journal"
-	"github.com/packterm/pos/validate/ledger"
 )
 
 // TestTamperLockOutlivesRestarts: a tamper lock holds across restarts however long the
@@ -27,12 +25,7 @@ func TestTamperLockOutlivesRestarts(t *testing.T) {
 	five := tb.find(t, func(tk block.Ticket) bool { return tk.Lot == 5_00 })
 	start := func(at time.Time) *e2e {
 		t.Helper()
-		rig, err := Start(context.Background(), Options{Dir: dir, Ledgers: []*ledger.Ledger{tb.ledger},
-			Clock: clockwork.NewFakeClockAt(at), UnlockTokenSHA256: hex.EncodeToString(sum[:])})
-		if err != nil {
-			t.Fatalf("start at %s: %v", at.Format(time.DateOnly), err)
-		}
-		return &e2e{t: t, tb: tb, rig: rig}
+		return rigOn(t, tb, Options{Dir: dir, Clock: clockwork.NewFakeClockAt(at), UnlockTokenSHA256: hex.EncodeToString(sum[:])})
 	}
 	stop := func(e *e2e) {
 		t.Helper()
