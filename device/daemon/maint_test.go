@@ -371,6 +371,7 @@ func TestDamagedDataKeepsTheLink(t *testing.T) {
 	d.scan(b, packCode(1), "PAS DE REGISTRE")
 	_, five := tb.winner(t, func(lot int64) bool { return lot == 5_00 })
 	d.scan(b, five, "PAS DE REGISTRE")
+	d.press(b, "DONNÉES REFUSÉES") // back at rest, it still says so
 
 	if res, err := sendFile(t, tcpClient(d.r.Maintenance, testToken), flash.Ledger, tb.ledger); err != nil || !strings.Contains(res.Message, "ledger installed") {
 		t.Fatalf("ledger over the link: %+v %v", res, err)

@@ -18,7 +18,11 @@ func (idle) Name() string { return "idle" }
 func (idle) quiet()       {}
 
 func (idle) Run(ctx context.Context, t *Terminal) State {
-	t.show(retail.Idle())
+	if t.cfg.DataRefused {
+		t.show(retail.DataRefusedScreen()) // at rest too: nothing can be sold or paid
+	} else {
+		t.show(retail.Idle())
+	}
 	t.signal(ctx, retail.SignalNone)
 	t.readyOne.Do(func() { close(t.ready) })
 	for {
