@@ -108,6 +108,7 @@ func Open(cfg Config) (*Board, error) {
 // parts are the resolved pins, by role.
 type parts struct {
 	rs, e, d4, d5, d6, d7, bl  gpio.PinOut
+	rw                         gpio.PinOut // nil: R/W tied to ground
 	green, red, buzzer, drawer gpio.PinOut
 	ok, cancel, tamper         gpio.PinIn
 }
@@ -117,7 +118,7 @@ func lookupPins(prof Profile, byName func(string) gpio.PinIO) (parts, error) {
 	var missing []string
 	get := func(role, name string) gpio.PinIO {
 		if name == "" {
-			if role != "LCD backlight" {
+			if role != "LCD backlight" && role != "LCD R/W" { // optional parts
 				missing = append(missing, fmt.Sprintf("%s (no pin in the profile)", role))
 			}
 			return nil
@@ -150,7 +151,7 @@ func lookupPins(prof Profile, byName func(string) gpio.PinIO) (parts, error) {
 func build(prof Profile, geo display.Geometry, cfg Config, p parts) (*Board, error) {
 	b := &Board{Profile: prof}
 	var err error
-	if b.Display, err = display.New(display.Pins{RS: p.rs, E: p.e, D4: p.d4, D5: p.d5, D6: p.d6, D7: p.d7, Backlight: p.bl},
+	if b.Display, err = display.New(display.Pins{RS: p.rs, E: p.e, D4: p.d4, D5: p.d5, D6: p.d6, D7: p.d7, Backlight: p.bl, RW: p.rw},
 		display.Opts{Geometry: geo, Clock: cfg.DisplayClock}); err != nil {
 		return nil, fmt.Errorf("board: %w", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"periph.io/x/host/v3"
 
 	"github.com/packterm/pos/device/board"
+	"github.com/packterm/pos/drivers/display"
 	"github.com/packterm/pos/drivers/gpiosim"
 )
 
@@ -78,6 +79,9 @@ func TestRealPathThroughGpioreg(t *testing.T) {
 	if b.Display.Cols() != 16 || b.Emulator != nil {
 		t.Errorf("display %s, emulator %v", b.Display, b.Emulator)
 	}
+	if b.Display.CanCheck() {
+		t.Error("R/W wired without an LCD R/W pin")
+	}
 	if err := b.Close(); err != nil {
 		t.Error(err)
 	}
@@ -87,6 +91,38 @@ func TestRealPathThroughGpioreg(t *testing.T) {
 	_, err = board.Open(board.Config{Pins: pins, Clock: gpiosim.NewClock()})
 	if err == nil || !errors.Is(err, board.ErrMissingPins) || !strings.HasSuffix(err.Error(), ": LCD E T2_E, tamper switch T2_TAMPER") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestLCDRWPin: an LCD R/W pin in the map is looked up and handed to the display driver,
+// which can then check the panel; on these fake pins nothing answers (the lines read high
+// through the pull-ups), so the check says the panel is not responding.
+func TestLCDRWPin(t *testing.T) {
+	pins := testPins(t, "T3_")
+	rw := &gpiotest.Pin{N: "T3_RW", Num: -1}
+	if err := gpioreg.Register(rw); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = gpioreg.Unregister("T3_RW") })
+	pins.LCDRW = "T3_RW"
+	b, err := board.Open(board.Config{Display: "16x2", Pins: pins, Clock: gpiosim.NewClock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !b.Display.CanCheck() {
+		t.Error("CanCheck false with an LCD R/W pin")
+	}
+	if err := b.Display.Check(); !errors.Is(err, display.ErrNotResponding) {
+		t.Errorf("check with no panel on the pins: %v", err)
+	}
+	if rw.Read() != gpio.Low {
+		t.Error("R/W left high")
+	}
+
+	pins = testPins(t, "T4_")
+	pins.LCDRW = "T4_NONE"
+	if _, err := board.Open(board.Config{Pins: pins, Clock: gpiosim.NewClock()}); !errors.Is(err, board.ErrMissingPins) || !strings.HasSuffix(err.Error(), ": LCD R/W T4_NONE") {
+		t.Errorf("absent R/W pin: %v", err)
 	}
 }
 
@@ -117,6 +153,25 @@ func testEmulatedBoard(t *testing.T) {
 	}
 	if !em.LCD.State().Backlight {
 		t.Error("backlight off")
+	}
+	// The emulated panel has R/W wired: the display can be checked, and a dead panel is
+	// noticed.
+	if !b.Display.CanCheck() || em.LCD.RW == nil {
+		t.Error("emulated display cannot be checked")
+	}
+	if err := b.Display.Check(); err != nil {
+		t.Errorf("check of the emulated panel: %v", err)
+	}
+	em.LCD.SetDead(true)
+	if err := b.Display.Check(); !errors.Is(err, display.ErrNotResponding) {
+		t.Errorf("check of a dead emulated panel: %v", err)
+	}
+	em.LCD.SetDead(false)
+	if err := b.Display.Init(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Display.Show("SCANNEZ UN CODE", "", "PAYÉ 20 €"); err != nil || b.Display.Check() != nil {
+		t.Errorf("panel back: show %v, check %v", err, b.Display.Check())
 	}
 	_ = b.Red.Set(true)
 	if em.Red.Read() != gpio.High {

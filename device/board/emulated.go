@@ -20,7 +20,9 @@ type Emulator struct {
 }
 
 // openEmulated wires the real drivers to the pin-level LCD emulator, recording output pins
-// and fake contacts (buttons released, case closed).
+// and fake contacts (buttons released, case closed). The emulated panel has its R/W line
+// wired whatever the profile says, so that the display's Check can be exercised
+// (Board.Display.CanCheck is true); the pins written are the same until Check is called.
 func openEmulated(prof Profile, geo display.Geometry, cfg Config) (*Board, error) {
 	clk := cfg.Clock
 	lcd, err := hd44780emul.New(geo.Cols, geo.Rows, cfg.DisplayClock)
@@ -50,7 +52,7 @@ func openEmulated(prof Profile, geo display.Geometry, cfg Config) (*Board, error
 	}
 	lcd.BL.Record = true
 	b, err := build(prof, geo, cfg, parts{
-		rs: lcd.RS, e: lcd.E, d4: lcd.D4, d5: lcd.D5, d6: lcd.D6, d7: lcd.D7, bl: lcd.BL,
+		rs: lcd.RS, e: lcd.E, d4: lcd.D4, d5: lcd.D5, d6: lcd.D6, d7: lcd.D7, bl: lcd.BL, rw: lcd.WireRW(),
 		green: em.Green, red: em.Red, buzzer: em.Buzzer, drawer: em.Drawer,
 		ok: em.OK, cancel: em.Cancel, tamper: em.Tamper,
 	})

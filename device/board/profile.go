@@ -10,10 +10,16 @@ import (
 
 // PinMap names the GPIO of each part, as gpioreg.ByName knows them ("GPIO25"; a header
 // alias such as "P1_22" works too on a Raspberry Pi). An empty backlight means none.
+//
+// LCDRW is the panel's R/W line, empty in every profile: R/W tied to ground, the panel
+// never drives the GPIOs and cannot be read back. Setting it lets the display driver check
+// that the panel is alive (display.Dev.Check), and is only safe when the panel's data lines
+// are at the GPIOs' 3.3 V levels (a 3.3 V panel, or a level shifter: a 5 V HD44780 drives
+// 5 V onto D4–D7 while R/W is high).
 type PinMap struct {
-	LCDRS, LCDE, LCDD4, LCDD5, LCDD6, LCDD7, LCDBacklight string
-	LEDGreen, LEDRed, Buzzer, Drawer                      string
-	ButtonOK, ButtonCancel, Tamper                        string
+	LCDRS, LCDE, LCDD4, LCDD5, LCDD6, LCDD7, LCDBacklight, LCDRW string
+	LEDGreen, LEDRed, Buzzer, Drawer                             string
+	ButtonOK, ButtonCancel, Tamper                               string
 }
 
 // pinEntry is one part of the map: what it is for, its pin's name, and the field of parts
@@ -29,7 +35,7 @@ func (m PinMap) entries(p *parts) []pinEntry {
 	return []pinEntry{
 		{"LCD RS", m.LCDRS, &p.rs, nil}, {"LCD E", m.LCDE, &p.e, nil}, {"LCD D4", m.LCDD4, &p.d4, nil},
 		{"LCD D5", m.LCDD5, &p.d5, nil}, {"LCD D6", m.LCDD6, &p.d6, nil}, {"LCD D7", m.LCDD7, &p.d7, nil},
-		{"LCD backlight", m.LCDBacklight, &p.bl, nil},
+		{"LCD backlight", m.LCDBacklight, &p.bl, nil}, {"LCD R/W", m.LCDRW, &p.rw, nil},
 		{"green LED", m.LEDGreen, &p.green, nil}, {"red LED", m.LEDRed, &p.red, nil},
 		{"buzzer", m.Buzzer, &p.buzzer, nil}, {"cash drawer", m.Drawer, &p.drawer, nil},
 		{"OK button", m.ButtonOK, nil, &p.ok}, {"CANCEL button", m.ButtonCancel, nil, &p.cancel},
@@ -51,6 +57,7 @@ func (m PinMap) merge(o PinMap) PinMap {
 	set(&m.LCDD6, o.LCDD6)
 	set(&m.LCDD7, o.LCDD7)
 	set(&m.LCDBacklight, o.LCDBacklight)
+	set(&m.LCDRW, o.LCDRW)
 	set(&m.LEDGreen, o.LEDGreen)
 	set(&m.LEDRed, o.LEDRed)
 	set(&m.Buzzer, o.Buzzer)
@@ -79,7 +86,8 @@ type Profile struct {
 //	tamper GPIO16 [36] (closed to ground while the case is shut, internal pull-up)
 //
 // The panel runs at 3.3 V logic (a 5 V panel's inputs accept 3.3 V levels; R/W to ground
-// so it never drives the Pi's pins).
+// so it never drives the Pi's pins). LCD R/W has no pin here: a Pi wired for reading the
+// panel back sets it in the configuration ([board.pins] lcd_rw).
 var RaspberryPi = Profile{
 	Name:        "rpi",
 	Description: "Raspberry Pi 40-pin header, BCM numbering",

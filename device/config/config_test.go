@@ -140,6 +140,16 @@ drawer = "P1_37"
 	}
 }
 
+// TestLCDRWPin: the panel's R/W line has no pin unless [board.pins] lcd_rw gives one.
+func TestLCDRWPin(t *testing.T) {
+	if m := mustParse(t, minimal).PinMap(); m.LCDRW != "" || board.RaspberryPi.Pins.LCDRW != "" {
+		t.Errorf("R/W wired by default: %q, profile %q", m.LCDRW, board.RaspberryPi.Pins.LCDRW)
+	}
+	if m := mustParse(t, minimal+"[board.pins]\nlcd_rw = \"GPIO26\"\n").PinMap(); m.LCDRW != "GPIO26" {
+		t.Errorf("lcd_rw = GPIO26 gives %q", m.LCDRW)
+	}
+}
+
 func TestParseEuros(t *testing.T) {
 	ok := map[string]int64{
 		"0": 0, "150": 15000, "150,5": 15050, "150,50": 15050, "150,05": 15005, "5 000,00": 500000,

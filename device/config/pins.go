@@ -24,6 +24,7 @@ var parts = []part{
 	{"lcd_d6", func(m *board.PinMap) *string { return &m.LCDD6 }},
 	{"lcd_d7", func(m *board.PinMap) *string { return &m.LCDD7 }},
 	{"lcd_backlight", func(m *board.PinMap) *string { return &m.LCDBacklight }},
+	{"lcd_rw", func(m *board.PinMap) *string { return &m.LCDRW }},
 	{"led_green", func(m *board.PinMap) *string { return &m.LEDGreen }},
 	{"led_red", func(m *board.PinMap) *string { return &m.LEDRed }},
 	{"buzzer", func(m *board.PinMap) *string { return &m.Buzzer }},

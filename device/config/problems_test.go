@@ -69,6 +69,7 @@ func TestProblemKinds(t *testing.T) {
 		{"pin out of range", "[board.pins]\nbuzzer = \"GPIO28\"", []want{{7, "board.pins.buzzer", "GPIO0 to GPIO27"}}, false},
 		{"header pin not GPIO", "[board.pins]\nbuzzer = \"P1_2\"", []want{{7, "board.pins.buzzer", "not a GPIO of the 40-pin header"}}, false},
 		{"two parts on a pin", "[board.pins]\nbuzzer = \"P1_29\"", []want{{7, "board.pins.buzzer", "P1_29 (GPIO5) is also the pin of led_green"}}, false},
+		{"R/W on the RS pin", "[board.pins]\nlcd_rw = \"P1_22\"", []want{{7, "board.pins.lcd_rw", "P1_22 (GPIO25) is also the pin of lcd_rs"}}, false},
 		{"pin not a string", "[board.pins]\nbuzzer = 26", []want{{7, "board.pins.buzzer", "not an integer"}}, false},
 		{"pins not a table", "[board]\npins = \"GPIO26\"", []want{{7, "board.pins", "want a table [board.pins]"}}, false},
 		{"unknown display size", "[display]\nsize = \"40x2\"", []want{{7, "display.size", `unknown display size "40x2"`}}, false},

@@ -11,11 +11,17 @@ import (
 	"periph.io/x/conn/v3/gpio"
 )
 
-// Pins are the panel's inputs in 4-bit mode. D0–D3 are left unconnected and R/W is tied to
-// ground. Backlight is optional (nil: no backlight control).
+// Pins are the panel's inputs in 4-bit mode. D0–D3 are left unconnected. Backlight is
+// optional (nil: no backlight control).
+//
+// RW is optional too: nil means R/W tied to ground (write only, the driver behaves as if
+// the pin did not exist). With RW set, D4–D7 must also be gpio.PinIO, since the driver
+// reads them back (Check); the panel then drives them while R/W is high, so its data lines
+// must be at the GPIOs' logic level (a 3.3 V panel, or a level shifter for a 5 V one).
 type Pins struct {
 	RS, E, D4, D5, D6, D7 gpio.PinOut
 	Backlight             gpio.PinOut
+	RW                    gpio.PinOut
 }
 
 // Opts configures a Dev.
@@ -49,10 +55,11 @@ const (
 	pinD5
 	pinD6
 	pinD7
+	pinRW // nil in pins when R/W is tied to ground
 	numPins
 )
 
-var pinNames = [numPins]string{"RS", "E", "D4", "D5", "D6", "D7"}
+var pinNames = [numPins]string{"RS", "E", "D4", "D5", "D6", "D7", "RW"}
 
 // slot is one of the 8 CGRAM characters.
 type slot struct {
@@ -63,17 +70,18 @@ type slot struct {
 
 // Dev is an HD44780 panel driven in 4-bit mode. Its methods are safe for concurrent use.
 type Dev struct {
-	geo   Geometry
-	t     Timing
-	clk   clockwork.Clock
-	font  map[rune]Glyph
-	pins  [numPins]gpio.PinOut
-	bl    gpio.PinOut
-	mu    sync.Mutex
-	level [numPins]gpio.Level
-	known [numPins]bool
+	geo    Geometry
+	t      Timing
+	clk    clockwork.Clock
+	font   map[rune]Glyph
+	pins   [numPins]gpio.PinOut
+	dataIn [4]gpio.PinIO // D4–D7 as inputs, set only with R/W wired
+	bl     gpio.PinOut
+	mu     sync.Mutex
+	level  [numPins]gpio.Level
+	known  [numPins]bool
 
-	// Mirror of the controller's state (it cannot be read back).
+	// Mirror of the controller's state (what it should hold; Check compares).
 	mem     [80]byte // DDRAM, indexed line*40+column
 	ac      byte     // DDRAM address counter
 	offset  int      // display shift: visible column 0 shows DDRAM column offset
@@ -115,6 +123,19 @@ func New(p Pins, o Opts) (*Dev, error) {
 			return nil, fmt.Errorf("display: pin %s not set", pinNames[i])
 		}
 		d.pins[i] = pin
+	}
+	if p.RW != nil {
+		for i, pin := range []gpio.PinOut{p.D4, p.D5, p.D6, p.D7} {
+			io, ok := pin.(gpio.PinIO)
+			if !ok {
+				return nil, fmt.Errorf("display: pin %s is not a gpio.PinIO: with R/W wired, D4–D7 are read", pinNames[pinD4+i])
+			}
+			d.dataIn[i] = io
+		}
+		d.pins[pinRW] = p.RW
+	}
+	if d.t.DataDelay == 0 {
+		d.t.DataDelay = DefaultTiming().DataDelay
 	}
 	if err := d.Init(); err != nil {
 		return nil, err
@@ -182,7 +203,14 @@ func (d *Dev) out(i int, l gpio.Level) error {
 
 // nibble puts rs and n on the bus and pulses E: the controller latches on E's falling
 // edge. E stays high EnableHigh (PWEH) and the next rise is EnableCycle (tcycE) later.
+// With R/W wired, R/W is set low (write) first; the level cache makes that free except
+// after a read.
 func (d *Dev) nibble(rs gpio.Level, n byte) error {
+	if d.pins[pinRW] != nil {
+		if err := d.out(pinRW, gpio.Low); err != nil {
+			return err
+		}
+	}
 	if err := d.out(pinRS, rs); err != nil {
 		return err
 	}
@@ -317,3 +345,8 @@ func mod(a, m int) int { return ((a % m) + m) % m }
 
 // ErrNoBacklight is returned when the backlight is switched on a panel without one wired.
 var ErrNoBacklight = errors.New("display: no backlight pin")
+
+// ErrNotResponding is wrapped by the error Check returns when the panel does not answer as
+// one showing the driver's screen would: its busy flag never clears (dead, unplugged, or
+// its lines float) or what it reads back differs from what was written.
+var ErrNotResponding = errors.New("panel not responding")

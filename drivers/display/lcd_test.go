@@ -31,6 +31,12 @@ func names() map[[8]byte]string {
 
 func newRig(t testing.TB, geo lcd.Geometry, tune func(*lcd.Timing)) *rig {
 	t.Helper()
+	return newRigRW(t, geo, tune, false)
+}
+
+// newRigRW is newRig with R/W wired to the emulator when rw is set.
+func newRigRW(t testing.TB, geo lcd.Geometry, tune func(*lcd.Timing), rw bool) *rig {
+	t.Helper()
 	clk := gpiosim.NewClock()
 	emu, err := hd44780emul.New(geo.Cols, geo.Rows, clk)
 	if err != nil {
@@ -41,8 +47,11 @@ func newRig(t testing.TB, geo lcd.Geometry, tune func(*lcd.Timing)) *rig {
 	if tune != nil {
 		tune(&tm)
 	}
-	dev, err := lcd.New(lcd.Pins{RS: emu.RS, E: emu.E, D4: emu.D4, D5: emu.D5, D6: emu.D6, D7: emu.D7, Backlight: emu.BL},
-		lcd.Opts{Geometry: geo, Clock: clk, Timing: tm})
+	pins := lcd.Pins{RS: emu.RS, E: emu.E, D4: emu.D4, D5: emu.D5, D6: emu.D6, D7: emu.D7, Backlight: emu.BL}
+	if rw {
+		pins.RW = emu.WireRW()
+	}
+	dev, err := lcd.New(pins, lcd.Opts{Geometry: geo, Clock: clk, Timing: tm})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,6 +54,7 @@ func TestDefaultTimingHasMargin(t *testing.T) {
 		{"slow exec", d.ExecSlow, 1520 * time.Microsecond},
 		{"PWEH", d.EnableHigh, 450 * time.Nanosecond},
 		{"tcycE", d.EnableCycle, 1000 * time.Nanosecond},
+		{"tDDR", d.DataDelay, 360 * time.Nanosecond},
 	} {
 		if c.got*10 < c.need*12 {
 			t.Errorf("%s: %v is less than 120 %% of %v", c.name, c.got, c.need)

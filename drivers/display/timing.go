@@ -20,6 +20,10 @@ type Timing struct {
 	EnableHigh time.Duration
 	// EnableCycle is the E cycle tcycE, rise to rise: ≥ 1000 ns at 3 V (500 ns at 5 V).
 	EnableCycle time.Duration
+	// DataDelay is waited after E rises before a read samples D4–D7 (R/W wired only): the
+	// data delay tDDR is ≤ 360 ns at 3 V (160 ns at 5 V). Zero means the default. E stays
+	// high for the longer of DataDelay and EnableHigh.
+	DataDelay time.Duration
 }
 
 // DefaultTiming returns the datasheet's 3 V minimums with margin: +25 % on power-on and
@@ -33,5 +37,6 @@ func DefaultTiming() Timing {
 		ExecSlow:    2160 * time.Microsecond,
 		EnableHigh:  1 * time.Microsecond,
 		EnableCycle: 2 * time.Microsecond,
+		DataDelay:   500 * time.Nanosecond,
 	}
 }

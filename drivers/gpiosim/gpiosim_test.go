@@ -54,3 +54,33 @@ func TestPinRecordsAndNotifies(t *testing.T) {
 		t.Error("reset kept something")
 	}
 }
+
+func TestPinDrivenAsInput(t *testing.T) {
+	c := gpiosim.NewClock()
+	p := gpiosim.NewPin("D", 2, c)
+	var reads []gpio.Level
+	p.OnRead = func(l gpio.Level) { reads = append(reads, l) }
+	_ = p.Out(gpio.Low)
+	p.Drive(gpio.High)
+	if p.IsInput() || p.Read() != gpio.Low {
+		t.Error("an output reads what the device drives")
+	}
+	if err := p.In(gpio.PullUp, gpio.NoEdge); err != nil {
+		t.Fatal(err)
+	}
+	p.Drive(gpio.Low)
+	if !p.IsInput() || p.Read() != gpio.Low {
+		t.Error("input does not read the driven level")
+	}
+	p.Release()
+	if p.Read() != gpio.High {
+		t.Error("released input with a pull-up does not read high")
+	}
+	if len(reads) != 2 || reads[0] != gpio.Low || reads[1] != gpio.High {
+		t.Errorf("OnRead saw %v", reads)
+	}
+	_ = p.Out(gpio.Low)
+	if p.IsInput() || p.Writes() != 2 {
+		t.Errorf("after Out: input %v, writes %d", p.IsInput(), p.Writes())
+	}
+}

@@ -39,12 +39,16 @@ const maxErrors = 100
 
 // Device is an emulated HD44780U panel of Cols×Rows characters wired in 4-bit mode.
 //
-// The pins are the device's inputs: hand them to the driver. Set Timing and Names before
-// the first write; read the state through the methods, which are safe for concurrent use.
+// The pins are the device's inputs: hand them to the driver. Set Timing and Names (and
+// call WireRW) before the first write; read the state through the methods, which are safe
+// for concurrent use.
 type Device struct {
 	RS, E, D4, D5, D6, D7 *gpiosim.Pin
 	// BL is the backlight pin (high: lit).
 	BL *gpiosim.Pin
+	// RW is the R/W pin once WireRW has wired it; nil means R/W tied to ground (always
+	// write), as on the boards that never read the panel.
+	RW *gpiosim.Pin
 	// Timing is the set of minimum delays enforced (default Timing3V).
 	Timing Timing
 	// Names maps CGRAM bitmaps (8 rows of 5 bits) to the character a person reads there,
@@ -56,7 +60,7 @@ type Device struct {
 
 	mu      sync.Mutex
 	powerOn time.Time
-	levels  [6]gpio.Level // RS, E, D4..D7 as last seen
+	levels  [7]gpio.Level // RS, E, D4..D7, RW as last seen
 	eRise   time.Time
 	rises   int
 	state   initState
@@ -67,6 +71,18 @@ type Device struct {
 	busyUntil   time.Time
 	busyWith    string // what keeps the controller busy; %#02x is busyByte
 	busyByte    byte
+	// 4-bit read in progress: 1 after the high nibble, 2 after the low one (until E falls).
+	readPhase int
+	readRS    gpio.Level
+	readByte  byte
+	// readValid: the data register holds the byte at the address counter (after a set
+	// address, a cursor shift or a data read; not after a data write).
+	readValid bool
+	// After a RAM write or read, "Read busy flag & address" shows acOld until acSettle
+	// (tADD after the busy flag clears, datasheet figure 10).
+	acOld    byte
+	acSettle time.Time
+	dead     bool
 
 	ddram     [80]byte
 	cgram     [64]byte
@@ -82,6 +98,7 @@ type Device struct {
 	offset    int // display shift: visible column 0 shows DDRAM column offset
 
 	transfers int
+	reads     int
 	errs      []error
 	dropped   int
 }
@@ -93,7 +110,10 @@ const (
 	iD5
 	iD6
 	iD7
+	iRW
 )
+
+var pinNames = [...]string{"RS", "E", "D4", "D5", "D6", "D7", "RW"}
 
 // New returns a powered-on emulated panel of cols×rows characters (16×2, 20×4, or any
 // geometry up to 40 columns of 2 lines or 20 columns of 4) whose time comes from clk.
@@ -103,12 +123,13 @@ func New(cols, rows int, clk clockwork.Clock) (*Device, error) {
 		return nil, fmt.Errorf("hd44780emul: unsupported geometry %dx%d", cols, rows)
 	}
 	d := &Device{Timing: Timing3V(), cols: cols, rows: rows, clk: clk}
-	names := []string{"RS", "E", "D4", "D5", "D6", "D7"}
 	pins := []**gpiosim.Pin{&d.RS, &d.E, &d.D4, &d.D5, &d.D6, &d.D7}
 	for i, p := range pins {
-		pin := gpiosim.NewPin("LCD_"+names[i], i, clk)
-		i := i
+		pin := gpiosim.NewPin("LCD_"+pinNames[i], i, clk)
 		pin.OnChange = func(l gpio.Level) { d.onPin(i, l) }
+		if i >= iD4 {
+			pin.OnRead = func(gpio.Level) { d.onRead(i) }
+		}
 		*p = pin
 	}
 	d.BL = gpiosim.NewPin("LCD_BL", 6, clk)
@@ -127,7 +148,7 @@ func (d *Device) PowerCycle() {
 func (d *Device) powerCycleLocked() {
 	d.powerOn = d.clk.Now()
 	d.state = initPowerOn
-	d.havePending = false
+	d.havePending, d.readPhase, d.readValid = false, 0, false
 	d.busyUntil = d.powerOn.Add(d.Timing.PowerOn)
 	d.busyWith = "power-on reset"
 	for i := range d.ddram {
@@ -136,12 +157,49 @@ func (d *Device) powerCycleLocked() {
 	// CGRAM content is undefined at power-on; zero is as good as anything.
 	d.cgram = [64]byte{}
 	d.ac, d.inCGRAM, d.offset = 0, false, 0
+	d.acSettle = time.Time{}
 	// Reset state (datasheet "Initializing by Internal Reset Circuit").
 	d.increment, d.shiftData = true, false
 	d.displayOn, d.cursorOn, d.blinkOn = false, false, false
 	d.twoLine, d.bigFont = false, false
-	d.errs, d.dropped, d.transfers = nil, 0, 0
+	d.errs, d.dropped, d.transfers, d.reads = nil, 0, 0, 0
 }
+
+// WireRW wires the R/W pin, as a board that connects it to a GPIO instead of ground, and
+// returns it (also in d.RW; calling it again returns the same pin). With R/W high, each
+// rising edge of E makes the panel drive D4–D7 with the next nibble of a read; the host
+// must have them as inputs (gpio.PinIn.In) by then. Call it before handing the pins to
+// the driver.
+func (d *Device) WireRW() *gpiosim.Pin {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.RW == nil {
+		d.RW = gpiosim.NewPin("LCD_RW", 7, d.clk)
+		d.RW.OnChange = func(l gpio.Level) { d.onPin(iRW, l) }
+	}
+	return d.RW
+}
+
+// SetDead emulates a dead or unplugged panel (dead true): writes are ignored, nothing is
+// lit, and the panel no longer drives D4–D7 on a read, so the host reads what its own
+// pulls give: all lines high with pull-ups, i.e. a busy flag stuck at 1 and data 0xFF.
+// SetDead(false) plugs the panel back in: a power cycle (see PowerCycle), after which the
+// driver must initialise it again.
+func (d *Device) SetDead(dead bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.dead && !dead {
+		d.powerCycleLocked()
+	}
+	d.dead = dead
+	if dead {
+		for _, p := range d.dataPins() {
+			p.Release()
+		}
+	}
+}
+
+func (d *Device) dataPins() [4]*gpiosim.Pin { return [4]*gpiosim.Pin{d.D4, d.D5, d.D6, d.D7} }
 
 func (d *Device) fail(format string, args ...any) {
 	if len(d.errs) >= maxErrors {
@@ -151,19 +209,26 @@ func (d *Device) fail(format string, args ...any) {
 	d.errs = append(d.errs, &ProtocolError{At: d.clk.Now().Sub(d.powerOn), Msg: fmt.Sprintf(format, args...)})
 }
 
-// onPin is called on every Out of one of the six bus pins.
+// onPin is called on every Out of one of the bus pins (RS, E, D4–D7, RW when wired). A
+// dead panel ignores them.
 func (d *Device) onPin(i int, l gpio.Level) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	prev := d.levels[i]
 	d.levels[i] = l
+	if d.dead {
+		return
+	}
+	if i >= iD4 && i <= iD7 && d.levels[iRW] == gpio.High {
+		d.fail("%s driven by the host while R/W was high (the panel drives the bus on reads)", pinNames[i])
+	}
 	if prev == l {
 		return
 	}
 	now := d.clk.Now()
 	if i != iE {
 		if d.levels[iE] == gpio.High {
-			d.fail("%s changed while E was high (setup/hold violation)", []string{"RS", "E", "D4", "D5", "D6", "D7"}[i])
+			d.fail("%s changed while E was high (setup/hold violation)", pinNames[i])
 		}
 		return
 	}
@@ -173,10 +238,17 @@ func (d *Device) onPin(i int, l gpio.Level) {
 		}
 		d.eRise = now
 		d.rises++
+		if d.levels[iRW] == gpio.High {
+			d.readRise(now)
+		}
 		return
 	}
 	if w := now.Sub(d.eRise); w < d.Timing.EnableHigh {
 		d.fail("E pulse %v shorter than PWEH %v", w, d.Timing.EnableHigh)
+	}
+	if d.levels[iRW] == gpio.High {
+		d.readFall(now)
+		return
 	}
 	d.latch(now)
 }
@@ -190,6 +262,10 @@ func (d *Device) latch(now time.Time) {
 		}
 	}
 	rs := d.levels[iRS]
+	if d.readPhase != 0 {
+		d.fail("write after the high nibble of a read (the 4-bit read takes two E pulses)")
+		d.readPhase = 0
+	}
 	if d.state < initFourBit {
 		d.checkBusy(now)
 		d.handshake(now, rs, n)
@@ -215,12 +291,16 @@ func (d *Device) latch(now time.Time) {
 
 func (d *Device) checkBusy(now time.Time) {
 	if now.Before(d.busyUntil) {
-		what := d.busyWith
-		if strings.Contains(what, "%") {
-			what = fmt.Sprintf(what, d.busyByte)
-		}
-		d.fail("write %v too soon: still busy with %s for %v", now.Sub(d.powerOn), what, d.busyUntil.Sub(now))
+		d.fail("write %v too soon: still busy with %s for %v", now.Sub(d.powerOn), d.busyText(), d.busyUntil.Sub(now))
 	}
+}
+
+// busyText says what keeps the controller busy.
+func (d *Device) busyText() string {
+	if strings.Contains(d.busyWith, "%") {
+		return fmt.Sprintf(d.busyWith, d.busyByte)
+	}
+	return d.busyWith
 }
 
 // busy marks the controller busy for dur with what (a format taking b, or plain text);
@@ -271,10 +351,12 @@ func (d *Device) instruction(now time.Time, b byte) {
 			d.ddram[i] = ' '
 		}
 		d.ac, d.inCGRAM, d.offset, d.increment = 0, false, 0, true
+		d.readValid = false
 		d.busy(now, d.Timing.ExecSlow, "clear display")
 		return
 	case b&0xFE == 0x02: // return home
 		d.ac, d.inCGRAM, d.offset = 0, false, 0
+		d.readValid = false
 		d.busy(now, d.Timing.ExecSlow, "return home")
 		return
 	case b&0xFC == 0x04: // entry mode set
@@ -290,7 +372,9 @@ func (d *Device) instruction(now time.Time, b byte) {
 				d.offset++
 			}
 		} else {
+			// A cursor shift sets the address like set DDRAM address: reads are valid.
 			d.ac = d.step(d.ac, right)
+			d.readValid = !d.inCGRAM
 		}
 	case b&0xE0 == 0x20: // function set
 		if b&0x10 != 0 {
@@ -308,13 +392,13 @@ func (d *Device) instruction(now time.Time, b byte) {
 			d.fail("function set %#02x changes lines/font after initialisation", b)
 		}
 	case b&0xC0 == 0x40: // set CGRAM address
-		d.ac, d.inCGRAM = b&0x3F, true
+		d.ac, d.inCGRAM, d.readValid = b&0x3F, true, true
 	default: // set DDRAM address
 		a := b & 0x7F
 		if !d.validDDRAM(a) {
 			d.fail("set DDRAM address %#02x: no such address in %s mode", a, map[bool]string{true: "2-line", false: "1-line"}[d.twoLine])
 		}
-		d.ac, d.inCGRAM = a, false
+		d.ac, d.inCGRAM, d.readValid = a, false, true
 	}
 	d.busy(now, d.Timing.Exec, "instruction %#02x", b)
 }
@@ -323,6 +407,10 @@ func (d *Device) writeData(now time.Time, b byte) {
 	if d.state != initReady {
 		d.fail("data write %#02x before initialisation", b)
 	}
+	// "The RAM data selected by the AC cannot be read out" after a write (datasheet, Read
+	// data from CG or DDRAM): a set address or cursor shift must come first.
+	d.readValid = false
+	d.acOld = d.ac
 	if d.inCGRAM {
 		d.cgram[d.ac&0x3F] = b & 0x1F
 		if d.increment {
@@ -342,6 +430,7 @@ func (d *Device) writeData(now time.Time, b byte) {
 		}
 	}
 	d.busy(now, d.Timing.Exec, "data write %#02x", b)
+	d.acSettle = d.busyUntil.Add(d.Timing.AddrUpdate)
 }
 
 func (d *Device) validDDRAM(a byte) bool {
@@ -455,7 +544,7 @@ func (d *Device) Text() string { return strings.Join(d.Lines(), "\n") }
 // handshake is done, blank lines otherwise.
 func (d *Device) Visible() []string {
 	d.mu.Lock()
-	on := d.displayOn && d.state == initReady
+	on := d.litLocked()
 	d.mu.Unlock()
 	if on {
 		return d.Lines()
@@ -478,7 +567,9 @@ type State struct {
 	Shift                    int  // display shift in columns (positive: content moved left)
 	CursorRow, CursorCol     int  // cursor position on screen, -1 if off screen or in CGRAM
 	Backlight                bool
-	Transfers                int // 8-bit transfers completed since power-on
+	Transfers                int  // 8-bit writes (instructions and data) since power-on
+	Reads                    int  // 8-bit reads (busy flag and address, data) since power-on
+	Dead                     bool // SetDead(true): the panel ignores its pins
 }
 
 // State returns the controller's registers.
@@ -489,7 +580,7 @@ func (d *Device) State() State {
 		Ready: d.state == initReady, DisplayOn: d.displayOn, Cursor: d.cursorOn, Blink: d.blinkOn,
 		TwoLine: d.twoLine, Font5x10: d.bigFont, Increment: d.increment, ShiftOnWrite: d.shiftData,
 		InCGRAM: d.inCGRAM, Address: d.ac, Shift: d.offset, CursorRow: -1, CursorCol: -1,
-		Backlight: d.BL.Read() == gpio.High, Transfers: d.transfers,
+		Backlight: d.BL.Read() == gpio.High, Transfers: d.transfers, Reads: d.reads, Dead: d.dead,
 	}
 	if !d.inCGRAM {
 		idx := d.index(d.ac)
@@ -557,11 +648,14 @@ func (d *Device) Cols() int { return d.cols }
 // Rows returns the number of rows.
 func (d *Device) Rows() int { return d.rows }
 
-// Writes returns the number of Out calls made on the six bus pins and the backlight pin.
+// Writes returns the number of Out calls made on the six bus pins, the backlight pin and
+// the R/W pin when it is wired.
 func (d *Device) Writes() int {
 	n := 0
-	for _, p := range []*gpiosim.Pin{d.RS, d.E, d.D4, d.D5, d.D6, d.D7, d.BL} {
-		n += p.Writes()
+	for _, p := range []*gpiosim.Pin{d.RS, d.E, d.D4, d.D5, d.D6, d.D7, d.BL, d.RW} {
+		if p != nil {
+			n += p.Writes()
+		}
 	}
 	return n
 }

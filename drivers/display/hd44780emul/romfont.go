@@ -72,9 +72,12 @@ func (d *Device) Codes() [][]byte {
 	return out
 }
 
-// Lit reports whether the panel shows anything: the display is on and the handshake done.
+// Lit reports whether the panel shows anything: the display is on, the handshake done and
+// the panel not dead.
 func (d *Device) Lit() bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.displayOn && d.state == initReady
+	return d.litLocked()
 }
+
+func (d *Device) litLocked() bool { return d.displayOn && d.state == initReady && !d.dead }

@@ -13,6 +13,8 @@ type Timing struct {
 	ExecSlow    time.Duration // clear display and return home: 1.52 ms
 	EnableHigh  time.Duration // PWEH, E high pulse width: 450 ns at 3 V (230 ns at 5 V)
 	EnableCycle time.Duration // tcycE, E rise to next E rise: 1000 ns at 3 V (500 ns at 5 V)
+	DataDelay   time.Duration // tDDR, E rise to read data valid: 360 ns max at 3 V (160 ns at 5 V)
+	AddrUpdate  time.Duration // tADD, busy flag clear to address counter updated after a RAM access: 4 µs
 }
 
 // Timing3V returns the datasheet minimums at VCC = 2.7–4.5 V.
@@ -25,6 +27,8 @@ func Timing3V() Timing {
 		ExecSlow:    1520 * time.Microsecond,
 		EnableHigh:  450 * time.Nanosecond,
 		EnableCycle: 1000 * time.Nanosecond,
+		DataDelay:   360 * time.Nanosecond,
+		AddrUpdate:  4 * time.Microsecond,
 	}
 }
 
@@ -34,5 +38,6 @@ func Timing5V() Timing {
 	t.PowerOn = 15 * time.Millisecond
 	t.EnableHigh = 230 * time.Nanosecond
 	t.EnableCycle = 500 * time.Nanosecond
+	t.DataDelay = 160 * time.Nanosecond
 	return t
 }

@@ -14,7 +14,7 @@ const Unnamed = '□'
 func (d *Device) Screen() []string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	on := d.displayOn && d.state == initReady
+	on := d.litLocked()
 	out := make([]string, d.rows)
 	for r := range d.rows {
 		var sb strings.Builder
