@@ -274,6 +274,29 @@ type watchedScreen struct {
 	on  func([]string)
 }
 
+var _ terminal.PanelReader = (*watchedScreen)(nil)
+
+// CanCheck, Check and Init reach the panel's driver, which the emulated board wires with
+// R/W: the terminal reads the emulated panel back as it would a board's.
+func (w *watchedScreen) CanCheck() bool {
+	p, ok := w.Screen.(terminal.PanelReader)
+	return ok && p.CanCheck()
+}
+
+func (w *watchedScreen) Check() error {
+	if p, ok := w.Screen.(terminal.PanelReader); ok {
+		return p.Check()
+	}
+	return nil
+}
+
+func (w *watchedScreen) Init() error {
+	if p, ok := w.Screen.(terminal.PanelReader); ok {
+		return p.Init()
+	}
+	return nil
+}
+
 func (w *watchedScreen) Show(lines ...string) error {
 	err := w.Screen.Show(lines...)
 	if w.on != nil {

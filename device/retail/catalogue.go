@@ -47,7 +47,7 @@ func Catalogue() []Named {
 		v := Verdict{Outcome: Invalid, Err: &codes.Error{Err: r.err}}
 		out = append(out, Named{"invalid " + r.err.Error(), Refusal(v)}, Named{"not a code " + r.err.Error(), NotACode(v)})
 	}
-	for f := FaultPaper; f <= FaultJournal; f++ {
+	for f := FaultPaper; f <= FaultDisplay; f++ {
 		out = append(out, Named{"fault", FaultScreen(f, false)}, Named{"fault pending", FaultScreen(f, true)})
 	}
 	return out

@@ -164,6 +164,9 @@ const (
 	FaultPrinter
 	FaultScanner
 	FaultJournal
+	// FaultDisplay: the panel does not answer (a board that wires its R/W line reads it
+	// back); what the panel cannot show, the LEDs and the buzzer say.
+	FaultDisplay
 )
 
 // FaultScreen says what is wrong and, when a receipt waits, that the operation is recorded.
@@ -190,15 +193,18 @@ var faultText = map[Fault][2]string{
 	FaultPrinter: {"IMPRIMANTE", "EN PANNE"},
 	FaultScanner: {"LECTEUR ABSENT", "REBRANCHEZ-LE"},
 	FaultJournal: {"JOURNAL EN DÉFAUT", "PAIEMENTS BLOQUÉS"},
+	FaultDisplay: {"ÉCRAN EN PANNE", "APPELEZ LE SUPPORT"},
 }
 
 var shortDo = map[Fault]string{
 	FaultPaper: "CHANGEZ ROULEAU", FaultCover: "FERMEZ-LE", FaultScanner: "REBRANCHEZ-LE", FaultJournal: "PAIEMENT BLOQUÉ",
+	FaultDisplay: "APPELEZ SUPPORT",
 }
 
 var shortFault = map[Fault]string{
 	FaultPaper: "PAPIER VIDE", FaultCover: "CAPOT OUVERT", FaultOffline: "IMPRIMANTE OFF",
 	FaultPrinter: "IMPRIMANTE HS", FaultScanner: "LECTEUR ABSENT", FaultJournal: "JOURNAL HS",
+	FaultDisplay: "ÉCRAN HS",
 }
 
 // Printed confirms a report or a duplicate.

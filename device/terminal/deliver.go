@@ -129,6 +129,12 @@ func (s fault) Run(ctx context.Context, t *Terminal) State {
 			}
 			continue
 		}
+		if s.kind == retail.FaultDisplay {
+			if t.reviveDisplay(retail.FaultScreen(s.kind, s.pending)) {
+				return s.then
+			}
+			continue
+		}
 		k, pending, ok := t.printerFault(ctx)
 		if !ok {
 			if k != s.kind {

@@ -30,7 +30,10 @@ func (idle) Run(ctx context.Context, t *Terminal) State {
 		if !ok && ctx.Err() != nil {
 			return nil
 		}
-		if !ok { // at rest, the printer is asked now and then: a fault shows before a sale
+		if !ok { // at rest, the panel and the printer are asked now and then: a fault shows before a sale
+			if next := t.checkDisplay(idle{}); next != nil {
+				return next
+			}
 			if next := t.checkPrinter(ctx, idle{}); next != nil {
 				return next
 			}

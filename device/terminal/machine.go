@@ -42,11 +42,13 @@ type Terminal struct {
 	timeouts uint64    // waits for input that ended on their timeout
 	due      time.Time // when the current wait times out (zero: no timeout, or not waiting)
 	screen   []string
-	scanner  bool          // scanner present
-	settled  chan struct{} // closed when the machine waits for input
-	took     chan struct{} // closed when it takes one
-	ready    chan struct{}
-	readyOne sync.Once
+	// displayHealth is the outcome of the panel's last read-back (DisplayHealth).
+	displayHealth string
+	scanner       bool          // scanner present
+	settled       chan struct{} // closed when the machine waits for input
+	took          chan struct{} // closed when it takes one
+	ready         chan struct{}
+	readyOne      sync.Once
 }
 
 // New builds the terminal; Run starts it.

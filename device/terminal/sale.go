@@ -40,6 +40,9 @@ func (s sale) Run(ctx context.Context, t *Terminal) State {
 		case !ok, ev.Kind == EvCancel && answered(ev, since):
 			return result{"sale-cancelled", retail.SaleCancelled(), retail.SignalNone}
 		case ev.Kind == EvOK && answered(ev, since):
+			if next := t.checkDisplay(s); next != nil {
+				return next // the price confirmed was on a panel that does not answer
+			}
 			return sell{pack: s.pack, price: price}
 		case ev.Kind == EvTamper && t.tampered():
 			return tamperLock{}

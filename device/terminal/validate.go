@@ -97,6 +97,9 @@ func (s payOffer) Run(ctx context.Context, t *Terminal) State {
 		case !ok, ev.Kind == EvCancel && answered(ev, since):
 			return result{"pay-cancelled", retail.PayCancelled(s.v.Amount()), retail.SignalNone}
 		case ev.Kind == EvOK && answered(ev, since):
+			if next := t.checkDisplay(s); next != nil {
+				return next // the amount confirmed was on a panel that does not answer
+			}
 			return pay(s)
 		case ev.Kind == EvTamper && t.tampered():
 			return tamperLock{}

@@ -115,10 +115,13 @@ type PrinterInfo struct {
 	Mode   string `json:"mode"`
 }
 
-// DisplayInfo is what the display shows.
+// DisplayInfo is what the display shows, and whether the panel answered its last
+// read-back (terminal.DisplayHealth: "ok (read back)", "not checked (R/W not wired)", or
+// "not responding: …").
 type DisplayInfo struct {
 	Geometry string   `json:"geometry"`
 	Lines    []string `json:"lines"`
+	Health   string   `json:"health,omitempty"`
 }
 
 // Input is one GPIO line and its level as the driver reads it.
@@ -230,7 +233,7 @@ func (p *Parts) hardware() Hardware {
 			h.Display.Geometry = b.Display.String()
 		}
 		if p.Terminal != nil {
-			h.Display.Lines = p.Terminal.Screen()
+			h.Display.Lines, h.Display.Health = p.Terminal.Screen(), p.Terminal.DisplayHealth()
 		}
 		if b.OK != nil {
 			h.Inputs = append(h.Inputs, Input{Name: b.OK.String(), Active: b.OK.Pressed(), What: "OK button"})
