@@ -21,6 +21,7 @@ import (
 type boardFlags struct {
 	profile string
 	lcd     string
+	lcdRW   string
 	emulate bool
 }
 
@@ -28,10 +29,11 @@ func (f *boardFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.profile, "profile", "rpi", "board profile (pin map): "+strings.Join(board.Profiles(), ", "))
 	fs.StringVar(&f.lcd, "lcd", "20x4", "display geometry: 16x2 or 20x4")
 	fs.BoolVar(&f.emulate, "emulate", false, "run on the emulated board (pin-level LCD emulator, fake buttons) instead of GPIO")
+	fs.StringVar(&f.lcdRW, "lcd-rw", "", "GPIO wired to the panel's R/W line, as [board.pins] lcd_rw (empty: tied to ground, the panel cannot be read back)")
 }
 
 func (f *boardFlags) open() (*board.Board, error) {
-	b, err := board.Open(board.Config{Profile: f.profile, Display: f.lcd, Emulate: f.emulate})
+	b, err := board.Open(board.Config{Profile: f.profile, Display: f.lcd, Emulate: f.emulate, Pins: board.PinMap{LCDRW: f.lcdRW}})
 	if errors.Is(err, board.ErrMissingPins) {
 		return nil, fmt.Errorf("%w (no such board here? --emulate runs on the emulated board)", err)
 	}

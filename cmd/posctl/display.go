@@ -10,6 +10,7 @@ import (
 	"periph.io/x/conn/v3/display/displaytest"
 
 	"github.com/packterm/pos/device/diag"
+	lcd "github.com/packterm/pos/drivers/display"
 	"github.com/packterm/pos/drivers/display/hd44780emul"
 )
 
@@ -80,6 +81,7 @@ conformance test (interactive on a real panel: each of its steps stays 3 s).`,
 			if b.Emulator != nil {
 				errs = append(errs, b.Emulator.LCD.Errors()...)
 			}
+			errs = append(errs, readBack(out, b.Display))
 			if err := errors.Join(errs...); err != nil {
 				return err
 			}
@@ -92,4 +94,20 @@ conformance test (interactive on a real panel: each of its steps stays 3 s).`,
 	testCmd.Flags().BoolVar(&conformance, "conformance", false, "also run periph's TextDisplay conformance test")
 	displayCmd.AddCommand(testCmd)
 	root.AddCommand(displayCmd)
+}
+
+// readBack reads the panel back when its R/W line is wired, as the terminal does at rest,
+// and says what it found: a panel whose lines are wired wrong, or at the wrong level, fails
+// here before the terminal takes it for dead.
+func readBack(out io.Writer, d *lcd.Dev) error {
+	if !d.CanCheck() {
+		fmt.Fprintln(out, "== read back: not checked (R/W tied to ground; --lcd-rw names its GPIO)")
+		return nil
+	}
+	if err := d.Check(); err != nil {
+		fmt.Fprintf(out, "== read back: the panel does not answer: %v\n", err)
+		return fmt.Errorf("display test: %w", err)
+	}
+	fmt.Fprintln(out, "== read back: ok (busy flag and every visible cell as written)")
+	return nil
 }
