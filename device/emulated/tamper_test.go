@@ -81,3 +81,26 @@ func TestTamperLockOutlivesRestarts(t *testing.T) {
 	e.expect("SCANNEZ UN CODE")
 	stop(e)
 }
+
+// TestClaimOutlivesRestarts: a ticket claimed here (above the limit then) is never paid here,
+// however long ago the claim was: 31 days later, with the limit raised above its lot, it
+// still gets a claim receipt and no payout.
+func TestClaimOutlivesRestarts(t *testing.T) {
+	tb := newTestBlock(t)
+	dir := t.TempDir()
+	five := tb.find(t, func(tk block.Ticket) bool { return tk.Lot == 5_00 })
+	day := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+	e := rigOn(t, tb, Options{Dir: dir, AllDelivered: true, PerTicket: 3_00, Clock: clockwork.NewFakeClockAt(day)})
+	e.do(tb.code(five))
+	e.expect("CENTRE DE PAIEMENT")
+	if err := e.rig.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e = rigOn(t, tb, Options{Dir: dir, AllDelivered: true, PerTicket: 20_00, Clock: clockwork.NewFakeClockAt(day.Add(31 * 24 * time.Hour))})
+	defer e.rig.Close()
+	e.do(tb.code(five))
+	e.expect("CENTRE DE PAIEMENT")
+	if n := e.count(journal.KindPayout, five); n != 0 {
+		t.Errorf("a ticket claimed here was paid here: %d payouts", n)
+	}
+}
