@@ -18,7 +18,9 @@
 // de-duplicates its lines exactly as a serial scanner's; unplugged (ENODEV, end of stream), it
 // reports the disconnection and reopens the device by name with backoff on the injected clock.
 //
-// Images (files now, an HTTP upload or a camera later) are decoded to text by an ImageDecoder,
+// Images (files, an HTTP upload, a camera's frames) are decoded to text by an ImageDecoder,
 // so the scanner knows nothing of our code formats (SPEC §3); Images delivers them as the same
-// events.
+// events. ReadPhoto and LoadFrame bound a photo before its pixels are decoded (32 MB, 48
+// megapixels, regular files only). PhotoDir is a camera's drop directory: each photo a
+// camera service puts there is read once, removed and decoded as a scan.
 package scanner
