@@ -1,6 +1,8 @@
 // Package daemon assembles the terminal on a board from its configuration (device/config):
-// the board's GPIO parts per profile (device/board), the serial or USB keyboard scanner and
-// the printer, the installed ledger and pack status list of the data directory, the
+// the board's GPIO parts per profile (device/board), the serial or USB keyboard scanner (and
+// a camera's photo drop directory, if any) and the printer, the installed ledgers (one per
+// block) and pack status list of the data directory (data.go: any of them refused, none is
+// used and the terminal says so, while the links below still run to repair it), the
 // journal, and runs the retail state machine (device/terminal) until its context ends.
 // Beside it run the maintenance link (maint.go: firmware and provisioning over
 // firmware/flash, answering only to the technician token), the fleet client (fleet.go:
