@@ -104,3 +104,27 @@ func TestClaimOutlivesRestarts(t *testing.T) {
 		t.Errorf("a ticket claimed here was paid here: %d payouts", n)
 	}
 }
+
+// TestUnlockGuessesThrottled: after 5 wrong tokens the right one is not even tried for a
+// minute (a short token cannot be found by scanning guesses in a loop); a minute later it
+// unlocks.
+func TestUnlockGuessesThrottled(t *testing.T) {
+	tb := newTestBlock(t)
+	const token = "T-1234"
+	sum := sha256.Sum256([]byte(token))
+	clock := clockwork.NewFakeClockAt(time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC))
+	e := rigOn(t, tb, Options{Dir: t.TempDir(), Clock: clock, UnlockTokenSHA256: hex.EncodeToString(sum[:])})
+	defer e.rig.Close()
+	e.do("!tamper")
+	for i := range 5 {
+		e.do("T-000" + string(rune('0'+i)))
+	}
+	e.do(token)
+	e.expect("TERMINAL BLOQUÉ")
+	clock.Advance(59 * time.Second)
+	e.do(token)
+	e.expect("TERMINAL BLOQUÉ")
+	clock.Advance(2 * time.Second)
+	e.do(token)
+	e.expect("TERMINAL DÉBLOQUÉ")
+}
