@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -223,5 +224,26 @@ func TestLastActivity(t *testing.T) {
 	}
 	if got := tm.srv.LastActivity(); !got.Equal(clock.Now()) {
 		t.Fatalf("last activity %v, want %v", got, clock.Now())
+	}
+}
+
+// TestTokenGuessesLockOut: after 5 wrong tokens the link checks none, the right one
+// included, for a minute; a minute later the right token opens a session again.
+func TestTokenGuessesLockOut(t *testing.T) {
+	tm := newTerminal(t)
+	clock := tm.srv.Clock.(*clockwork.FakeClock)
+	cfg := []byte("[terminal]\nid = \"T9\"\n")
+	for i := range 5 {
+		if _, err := send(t, tm.client([]byte(fmt.Sprintf("guess-%d", i)), 0), flash.Config, cfg); !errors.Is(err, flash.ErrAuth) {
+			t.Fatalf("guess %d: %v", i, err)
+		}
+	}
+	_, err := send(t, tm.client(token, 0), flash.Config, cfg)
+	if !errors.Is(err, flash.ErrAuth) || !strings.Contains(err.Error(), "too many wrong tokens") {
+		t.Fatalf("the right token during the lockout: %v", err)
+	}
+	clock.Advance(61 * time.Second)
+	if res, err := send(t, tm.client(token, 0), flash.Config, cfg); err != nil || !strings.Contains(res.Message, "config installed") {
+		t.Fatalf("after the lockout: %+v %v", res, err)
 	}
 }

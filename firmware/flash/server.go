@@ -80,6 +80,7 @@ type Server struct {
 	mu       sync.Mutex
 	last     lastInstall
 	activity time.Time // when the last frame arrived (LastActivity)
+	guess    guesses   // wrong tokens (guesses.go)
 }
 
 // LastActivity is when the last frame (of any session, authenticated or not) arrived; the
@@ -237,24 +238,36 @@ func (ss *session) hello(ctx context.Context, p []byte) error {
 	if len(p) < 1 || p[0] != ProtocolVersion || len(p)-1 > MaxTokenSize {
 		return ss.fail(codeProtocol, "hello: protocol version or token size")
 	}
+	now := ss.clock.Now()
+	if wait := ss.s.authPause(now); wait > 0 {
+		ss.authDelay(ctx)
+		return ss.fail(codeAuth, "too many wrong tokens: none is checked for %v", wait.Round(time.Second))
+	}
 	sum := sha256.Sum256(p[1:])
 	want := ss.s.TokenHash
-	if subtle.ConstantTimeCompare(sum[:], want[:]) != 1 || want == ([32]byte{}) {
-		d := ss.s.AuthDelay
-		if d == 0 {
-			d = time.Second
-		}
-		if d > 0 {
-			select {
-			case <-ss.clock.After(d):
-			case <-ctx.Done():
-			}
-		}
+	ok := subtle.ConstantTimeCompare(sum[:], want[:]) == 1 && want != [32]byte{}
+	ss.s.authResult(now, ok)
+	if !ok {
+		ss.authDelay(ctx)
 		return ss.fail(codeAuth, "technician token refused")
 	}
 	ss.authed = true
 	ss.log.Info("flash: technician session opened")
 	return ss.l.send(tHelloOK, []byte{ProtocolVersion})
+}
+
+// authDelay waits AuthDelay (default 1 s) before a refusal is answered.
+func (ss *session) authDelay(ctx context.Context) {
+	d := ss.s.AuthDelay
+	if d == 0 {
+		d = time.Second
+	}
+	if d > 0 {
+		select {
+		case <-ss.clock.After(d):
+		case <-ctx.Done():
+		}
+	}
 }
 
 func (ss *session) begin(p []byte) error {
