@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/packterm/pos/device/retail"
+	"github.com/packterm/pos/internal/guesses"
 	"github.com/packterm/pos/validate/journal"
 )
 
@@ -21,8 +22,8 @@ func (t *Terminal) tampered() bool {
 // the case closed; then it resumes with then (idle by default). The technician's token
 // comes as an unlock input (the emulator's !unlock) or is scanned from the technician's
 // card: while locked, every scanned text is tried as the token and nothing else, so no
-// ticket is judged and no pack sold. Guesses are throttled (unlockGuesses): after 5 wrong
-// tokens, none is tried for a minute, twice as long after each further wrong one.
+// ticket is judged and no pack sold. Guesses are throttled (internal/guesses): after 5
+// wrong tokens, none is tried for a minute, twice as long after each further wrong one.
 type tamperLock struct {
 	then     State
 	recorded bool // already in the journal (restart while locked)
@@ -39,7 +40,7 @@ func (s tamperLock) Run(ctx context.Context, t *Terminal) State {
 	}
 	t.show(retail.TamperLocked())
 	t.signal(ctx, retail.SignalAttention)
-	var guesses unlockGuesses
+	var tries guesses.Limiter // guesses of the token (internal/guesses)
 	for {
 		ev, ok := t.wait(ctx, 0)
 		if !ok {
@@ -54,15 +55,16 @@ func (s tamperLock) Run(ctx context.Context, t *Terminal) State {
 			continue
 		}
 		now := t.cfg.Clock.Now()
-		if wait := guesses.pause(now); wait > 0 {
+		if wait := tries.Pause(now); wait > 0 {
 			t.log.Warn("terminal: unlock not tried: too many wrong tokens", "input", ev.Kind.String(), "retry in", wait.Round(time.Second))
 			continue
 		}
 		if !t.unlockToken(ev.Text, ev.Kind == EvScan) {
-			guesses.wrong(now)
-			t.log.Warn("terminal: unlock refused: wrong token", "input", ev.Kind.String(), "wrong", guesses.n)
+			n := tries.Result(now, false)
+			t.log.Warn("terminal: unlock refused: wrong token", "input", ev.Kind.String(), "wrong", n)
 			continue
 		}
+		tries.Result(now, true)
 		if t.parts.Tamper != nil {
 			if t.parts.Tamper.State().Open {
 				t.show(retail.UnlockRefused())
@@ -80,30 +82,6 @@ func (s tamperLock) Run(ctx context.Context, t *Terminal) State {
 		}
 		return result{"unlocked", retail.Unlocked(), retail.SignalNone}
 	}
-}
-
-// unlockGuesses throttles guesses of the technician's token while locked: the first
-// unlockFree wrong ones cost nothing, then each pauses the guessing for a minute, doubled
-// at each further wrong one (at most a day): a short token cannot be found by scanning or
-// typing guesses in a loop.
-type unlockGuesses struct {
-	n     int
-	until time.Time
-}
-
-const unlockFree = 5
-
-func (g *unlockGuesses) wrong(now time.Time) {
-	g.n++
-	if g.n >= unlockFree {
-		d := min(time.Minute<<min(g.n-unlockFree, 11), 24*time.Hour)
-		g.until = now.Add(d)
-	}
-}
-
-// pause is how long guessing is still paused at now (0: a guess may be tried).
-func (g *unlockGuesses) pause(now time.Time) time.Duration {
-	return max(g.until.Sub(now), 0)
 }
 
 // unlockToken checks a technician's token against the configured hash. With none

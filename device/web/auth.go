@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/packterm/pos/internal/guesses"
 )
 
 // ErrNoToken is returned when the page would listen beyond loopback without a technician
@@ -43,17 +45,9 @@ type guard struct {
 	want     []byte // SHA-256 of the token
 	mu       sync.Mutex
 	sessions map[string]time.Time // session id -> expiry
-	failed   int                  // wrong tokens in a row
-	locked   time.Time            // no token is accepted before this
+	tries    guesses.Limiter      // wrong tokens: after 5 in a row, pauses (internal/guesses)
 	now      func() time.Time
 }
-
-// After maxFailures wrong tokens in a row, no token (not even the right one) is accepted
-// for lockout: guessing gets a few tries a minute.
-const (
-	maxFailures = 5
-	lockout     = time.Minute
-)
 
 func newGuard(required bool, tokenSHA256 string, now func() time.Time) (*guard, error) {
 	g := &guard{required: required, sessions: map[string]time.Time{}, now: now}
@@ -74,22 +68,14 @@ func newGuard(required bool, tokenSHA256 string, now func() time.Time) (*guard, 
 // tokenOK compares the SHA-256 of the presented token with the configured one in
 // constant time.
 func (g *guard) tokenOK(token string) bool {
-	sum := sha256.Sum256([]byte(token))
-	ok := token != "" && subtle.ConstantTimeCompare(sum[:], g.want) == 1
-	g.mu.Lock()
-	defer g.mu.Unlock()
 	now := g.now()
-	if now.Before(g.locked) {
+	if g.tries.Pause(now) > 0 {
 		return false
 	}
-	if ok {
-		g.failed = 0
-		return true
-	}
-	if g.failed++; g.failed >= maxFailures {
-		g.failed, g.locked = 0, now.Add(lockout)
-	}
-	return false
+	sum := sha256.Sum256([]byte(token))
+	ok := token != "" && subtle.ConstantTimeCompare(sum[:], g.want) == 1
+	g.tries.Result(now, ok)
+	return ok
 }
 
 func (g *guard) newSession() (string, error) {

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/packterm/pos/internal/guesses"
 	"github.com/packterm/pos/internal/testblock"
 	"github.com/packterm/pos/validate/journal"
 	"github.com/packterm/pos/validate/ledger"
@@ -256,7 +257,7 @@ func TestTokenGuessingLocksOut(t *testing.T) {
 	if !g.tokenOK(testToken) {
 		t.Fatal("right token refused")
 	}
-	for range maxFailures {
+	for range guesses.Free {
 		if g.tokenOK("guess") {
 			t.Fatal("wrong token accepted")
 		}
@@ -264,7 +265,7 @@ func TestTokenGuessingLocksOut(t *testing.T) {
 	if g.tokenOK(testToken) {
 		t.Error("right token accepted during the lockout")
 	}
-	now = now.Add(lockout + time.Second)
+	now = now.Add(guesses.First + time.Second)
 	if !g.tokenOK(testToken) {
 		t.Error("right token refused after the lockout")
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/packterm/pos/firmware/bundle"
 	"github.com/packterm/pos/firmware/fwkey"
 	"github.com/packterm/pos/firmware/slot"
+	"github.com/packterm/pos/internal/guesses"
 )
 
 // Installer installs verified firmware bundles; *slot.Store is one.
@@ -79,8 +80,8 @@ type Server struct {
 
 	mu       sync.Mutex
 	last     lastInstall
-	activity time.Time // when the last frame arrived (LastActivity)
-	guess    guesses   // wrong tokens (guesses.go)
+	activity time.Time       // when the last frame arrived (LastActivity)
+	guesses  guesses.Limiter // wrong tokens
 }
 
 // LastActivity is when the last frame (of any session, authenticated or not) arrived; the
@@ -239,14 +240,14 @@ func (ss *session) hello(ctx context.Context, p []byte) error {
 		return ss.fail(codeProtocol, "hello: protocol version or token size")
 	}
 	now := ss.clock.Now()
-	if wait := ss.s.authPause(now); wait > 0 {
+	if wait := ss.s.guesses.Pause(now); wait > 0 {
 		ss.authDelay(ctx)
 		return ss.fail(codeAuth, "too many wrong tokens: none is checked for %v", wait.Round(time.Second))
 	}
 	sum := sha256.Sum256(p[1:])
 	want := ss.s.TokenHash
 	ok := subtle.ConstantTimeCompare(sum[:], want[:]) == 1 && want != [32]byte{}
-	ss.s.authResult(now, ok)
+	ss.s.guesses.Result(now, ok)
 	if !ok {
 		ss.authDelay(ctx)
 		return ss.fail(codeAuth, "technician token refused")
