@@ -136,7 +136,7 @@ func Start(ctx context.Context, o Options) (r *Rig, err error) {
 	if err != nil {
 		return nil, err
 	}
-	scr := &watchedScreen{Screen: r.Board.Display, lcd: r.Board.Emulator.LCD, on: o.OnScreen}
+	scr := &watchedScreen{Dev: r.Board.Display, lcd: r.Board.Emulator.LCD, on: o.OnScreen}
 	parts := terminal.Parts{Screen: scr, Printer: pr, Green: r.Board.Green, Red: r.Board.Red,
 		Buzzer: r.Board.Buzzer, Drawer: r.Board.Drawer, Tamper: r.Board.Tamper}
 	cfg := terminal.Config{Terminal: o.Terminal, RetailerName: o.RetailerName, PerTicket: o.PerTicket, PerDay: o.PerDay,
@@ -267,38 +267,19 @@ func (r *Rig) release() error {
 	return errors.Join(errs...)
 }
 
-// watchedScreen reports what the emulated panel shows after each change.
+// watchedScreen reports what the emulated panel shows after each change. It is the board's
+// panel driver itself, whose R/W line the emulated board wires: the terminal reads the
+// emulated panel back (terminal.PanelReader) as it would a board's.
 type watchedScreen struct {
-	display.Screen
+	*display.Dev
 	lcd *hd44780emul.Device
 	on  func([]string)
 }
 
 var _ terminal.PanelReader = (*watchedScreen)(nil)
 
-// CanCheck, Check and Init reach the panel's driver, which the emulated board wires with
-// R/W: the terminal reads the emulated panel back as it would a board's.
-func (w *watchedScreen) CanCheck() bool {
-	p, ok := w.Screen.(terminal.PanelReader)
-	return ok && p.CanCheck()
-}
-
-func (w *watchedScreen) Check() error {
-	if p, ok := w.Screen.(terminal.PanelReader); ok {
-		return p.Check()
-	}
-	return nil
-}
-
-func (w *watchedScreen) Init() error {
-	if p, ok := w.Screen.(terminal.PanelReader); ok {
-		return p.Init()
-	}
-	return nil
-}
-
 func (w *watchedScreen) Show(lines ...string) error {
-	err := w.Screen.Show(lines...)
+	err := w.Dev.Show(lines...)
 	if w.on != nil {
 		w.on(w.lcd.Screen())
 	}
