@@ -107,15 +107,14 @@ func Settle(records []journal.Record, truth *Truth, claims map[codes.TicketID]st
 		return nil, err
 	}
 	payers := map[codes.TicketID][]string{}
-	for i := range pays {
-		payers[pays[i].Ticket] = append(payers[pays[i].Ticket], pays[i].ID())
+	for _, r := range pays {
+		payers[r.Ticket] = append(payers[r.Ticket], r.ID())
 	}
 	forked := map[string]bool{}
 	for _, f := range forks {
 		forked[f] = true
 	}
-	for i := range pays {
-		r := &pays[i]
+	for i, r := range pays {
 		p := proofs[i]
 		if holder, ok := claims[r.Ticket]; !ok {
 			p.Flags = append(p.Flags, Flag{ReasonNotClaimed, "no claim in the fleet's claims bucket"})
@@ -164,11 +163,11 @@ func (s *Settlement) count(r *journal.Record, p *Payout) {
 
 // distinctPayouts returns the payout records of records, each id and content once, and
 // every record id (of any kind) that comes with two contents.
-func distinctPayouts(records []journal.Record) ([]journal.Record, []string) {
+func distinctPayouts(records []journal.Record) ([]*journal.Record, []string) {
 	seen := map[recordKeyT]bool{}
 	hashOf := map[string][32]byte{}
 	forked := map[string]bool{}
-	var pays []journal.Record
+	var pays []*journal.Record
 	for i := range records {
 		r := &records[i]
 		k := recordKey(r)
@@ -182,7 +181,7 @@ func distinctPayouts(records []journal.Record) ([]journal.Record, []string) {
 			hashOf[k.id] = r.Hash
 		}
 		if r.Kind == journal.KindPayout {
-			pays = append(pays, *r)
+			pays = append(pays, r)
 		}
 	}
 	forks := make([]string, 0, len(forked))

@@ -12,11 +12,10 @@ import (
 // prove checks each payout against its ticket's truth (block known, ticket in it, code,
 // amount) and returns one Payout per record, in the same order, carrying those flags.
 // Each block's plan is built once (truth caches it) and its secrets derived in one pass.
-func prove(pays []journal.Record, truth *Truth) ([]Payout, error) {
+func prove(pays []*journal.Record, truth *Truth) ([]Payout, error) {
 	out := make([]Payout, len(pays))
 	byBlock := map[uint16][]int{} // payouts whose ticket is in a known block
-	for i := range pays {
-		r := &pays[i]
+	for i, r := range pays {
 		out[i] = Payout{Record: r.ID(), Terminal: r.Terminal, Seq: r.Seq, ID: r.Ticket, Ticket: r.Ticket.String(),
 			Amount: r.Amount, Unconfirmed: r.Unconfirmed(), Time: r.Time}
 		switch {
@@ -37,7 +36,7 @@ func prove(pays []journal.Record, truth *Truth) ([]Payout, error) {
 }
 
 // proveBlock checks the payouts pays[idx] of block b.
-func proveBlock(b uint16, idx []int, pays []journal.Record, out []Payout, truth *Truth) error {
+func proveBlock(b uint16, idx []int, pays []*journal.Record, out []Payout, truth *Truth) error {
 	plan, err := truth.Plan(b)
 	if err != nil {
 		return err
@@ -70,7 +69,7 @@ func proveBlock(b uint16, idx []int, pays []journal.Record, out []Payout, truth 
 		return err
 	}
 	for _, i := range inBlock {
-		if why := wrongCode(&pays[i], secrets[pays[i].Ticket]); why != "" {
+		if why := wrongCode(pays[i], secrets[pays[i].Ticket]); why != "" {
 			out[i].Flags = append(out[i].Flags, Flag{ReasonWrongCode, why})
 		}
 	}
