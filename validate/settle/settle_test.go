@@ -2,6 +2,7 @@ package settle
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"strconv"
 	"strings"
@@ -123,5 +124,24 @@ func TestReportFork(t *testing.T) {
 	rep := Build(append(append(a, b...), a...), func(string) (uint32, bool) { return 1, true })
 	if rep.Records != 2 || len(rep.Forks) != 1 || rep.Forks[0] != "TA/1" || len(rep.Gaps) != 0 {
 		t.Fatalf("records %d forks %v gaps %v", rep.Records, rep.Forks, rep.Gaps)
+	}
+}
+
+// TestDistinctConflicts: the conflicts bucket holds each conflict under both terminals'
+// keys; the report shows it once (issue 33: it printed each conflict line twice).
+func TestDistinctConflicts(t *testing.T) {
+	at := time.Date(2026, 6, 1, 10, 0, 0, 0, time.FixedZone("CEST", 7200))
+	one := BucketConflict{Ticket: codes.TicketID{Block: 7, Pack: 2, Position: 3}, Holder: "TA", HolderAt: at, Other: "TB", OtherRecord: "TB/4"}
+	two := one
+	two.Ticket.Pack = 1
+	utc := one
+	utc.HolderAt = at.UTC()
+	got := DistinctConflicts([]BucketConflict{one, two, utc, two})
+	if len(got) != 2 || got[0].Ticket != two.Ticket || got[1].Ticket != one.Ticket {
+		t.Fatalf("%+v", got)
+	}
+	b, _ := json.Marshal(got[0])
+	if !strings.Contains(string(b), `"ticket":"0007/0000001/3"`) || !strings.Contains(string(b), `"other_record":"TB/4"`) {
+		t.Fatalf("JSON %s", b)
 	}
 }
