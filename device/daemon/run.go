@@ -116,7 +116,9 @@ func (d *run) open() error {
 		return err
 	}
 	var err error
-	if d.trust, err = ledger.LoadTrustStore(cfg.Keys.Operator...); err != nil {
+	// The operator trust in force: the installed key statement, else the anchors the
+	// terminal was flashed with (docs/ledger.md, "Trust").
+	if d.trust, err = ledger.LoadTrust(filepath.Join(cfg.DataDir, ledger.KeyStatementFile), cfg.Keys.Operator...); err != nil {
 		return fmt.Errorf("daemon: operator keys: %w", err)
 	}
 	for _, dir := range []string{"journal", "spool", "state"} {
