@@ -191,8 +191,15 @@ func (j *Journal) checkNotOlder(o Options, repaired bool) *MissingError {
 		}
 		var other bool
 		err := j.view("check head marker", func(tx *bolt.Tx) error {
-			r, ok, err := recordAt(tx, e.Seq, true)
-			other = err == nil && (!ok || r.Hash != e.Hash)
+			from, prev, err := readBase(tx.Bucket(bMeta))
+			switch {
+			case err != nil || e.Seq+1 < from: // before a reset's base: not in this file
+			case e.Seq+1 == from:
+				other = prev != ([32]byte{}) && prev != e.Hash
+			default:
+				r, ok, err := recordAt(tx, e.Seq, true)
+				other = err == nil && (!ok || r.Hash != e.Hash)
+			}
 			return nil
 		})
 		if err == nil && other {

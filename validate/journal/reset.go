@@ -72,6 +72,9 @@ func (j *Journal) Reset(by string) (Record, error) {
 		return Record{}, err
 	}
 	j.reset = &r
+	marks := openMarks(markerPaths(j.dir, j.opts), j.log)
+	marks.write(Head{Terminal: j.terminal, Seq: r.Seq, Hash: r.Hash, Key: keyID(j.pub), Time: r.Time}, true)
+	marks.close()
 	j.log.Warn("journal: started afresh by a technician", "by", by, "first record", r.Seq, "last seen", seq, "hash known", hasHash)
 	return r, nil
 }
