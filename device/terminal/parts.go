@@ -109,7 +109,7 @@ type Config struct {
 	// terminal says to restart it (the emulator).
 	OnJournalReset func()
 	Clock          clockwork.Clock
-	Logger      *slog.Logger
+	Logger         *slog.Logger
 }
 
 // Data are the ledgers, the pack status list and the journal the terminal decides with.
