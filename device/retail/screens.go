@@ -144,6 +144,28 @@ func TamperLocked() Screen {
 	return Text("TERMINAL BLOQUÉ", "BOÎTIER OUVERT", "APPELEZ UN TECHNICIEN").Or("TERMINAL BLOQUÉ", "BOÎTIER OUVERT")
 }
 
+// JournalRefused is shown while the journal is refused (removed, emptied or replaced on a
+// terminal that had one): nothing is sold or paid, and only a technician, with their
+// token, starts a new journal.
+func JournalRefused() Screen {
+	return Text("JOURNAL EFFACÉ", "PAIEMENTS BLOQUÉS", "APPELEZ UN TECHNICIEN").Or("JOURNAL EFFACÉ", "PAIEMENT BLOQUÉ")
+}
+
+// JournalResetOffer asks the technician, once their token is taken, whether to start a
+// new journal.
+func JournalResetOffer() Screen {
+	return Text("NOUVEAU JOURNAL ?", "OK : CRÉER", "ANNULER : NON").Or("NOUVEAU JOURNAL?", "OK OU ANNULER")
+}
+
+// JournalResetDone confirms the new journal; restarting says whether the terminal
+// restarts by itself to open it (a board) or must be restarted (the emulator).
+func JournalResetDone(restarting bool) Screen {
+	if restarting {
+		return Text("NOUVEAU JOURNAL", "CRÉÉ", "REDÉMARRAGE...").Or("NOUVEAU JOURNAL", "REDÉMARRAGE...")
+	}
+	return Text("NOUVEAU JOURNAL", "CRÉÉ", "REDÉMARREZ LE", "TERMINAL").Or("NOUVEAU JOURNAL", "REDÉMARREZ")
+}
+
 // Unlocked confirms a technician's unlock.
 func Unlocked() Screen { return Text("TERMINAL DÉBLOQUÉ") }
 

@@ -56,7 +56,11 @@ func (j *Journal) Verify() (Report, error) {
 		if err := check(0, [32]byte{}); err != nil {
 			return err
 		}
-		_, err = walkChain(tx, j.terminal, 1, [32]byte{}, head, headHash, func(r *Record) error {
+		from, prev, err := readBase(tx.Bucket(bMeta))
+		if err != nil {
+			return err
+		}
+		_, err = walkChain(tx, j.terminal, from, prev, head, headHash, func(r *Record) error {
 			if counts(r.Kind) {
 				d := r.day()
 				if days[d] == nil {
