@@ -290,7 +290,7 @@ func TestSegmentHashPinned(t *testing.T) {
 	seg := bytes.Repeat([]byte{0xa5}, 3*PairSize)
 	var b segmentBuf
 	sum, cp := b.fill(7, 2, seg)
-	want := sha256.Sum256(append([]byte("PTLEDGER segment\x00\x00\x00\x00\x07\x00\x00\x00\x02"), seg...))
+	want := sha256.Sum256(append([]byte("PTLEDGER seg\x00\x00\x00\x00\x07\x00\x00\x00\x02"), seg...))
 	if sum != [segmentDigest]byte(want[:segmentDigest]) || !bytes.Equal(cp, seg) {
 		t.Fatalf("segment hash %x, want %x", sum, want[:segmentDigest])
 	}

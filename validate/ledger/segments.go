@@ -17,15 +17,16 @@ import (
 // root: the anchor is the root and the leaf table in memory, which nobody else writes.
 //
 // A full block has 46 chunks of 2,228,224 bytes: re-hashing a chunk per lookup would cost
-// about a millisecond; a segment of 544 bytes costs about nine SHA-256 compressions. The
-// table holds 16 bytes per segment (a SHA-256 prefix: 128 bits against a second
-// preimage): 3 MB for a full block, beside its 102 MB of mapped entries.
+// about a millisecond; a segment of 272 bytes costs five SHA-256 compressions. The table
+// holds 16 bytes per segment (a SHA-256 prefix: 128 bits against a second preimage): 6 MB
+// for a full block, beside its 102 MB of mapped entries.
 
 const (
-	// segmentPairs is the number of entry pairs per segment: 64 entries, 544 bytes.
-	segmentPairs = 32
+	// segmentPairs is the number of entry pairs per segment: 32 entries, 272 bytes; with
+	// the 21 bytes of prefix, five SHA-256 compressions.
+	segmentPairs = 16
 	segmentBytes = segmentPairs * PairSize
-	segmentLabel = "PTLEDGER segment\x00"
+	segmentLabel = "PTLEDGER seg\x00"
 	// segmentPrefix: the label, the chunk and the segment's number in its chunk (4 bytes
 	// each, big-endian) precede the segment's bytes in its hash.
 	segmentPrefix = len(segmentLabel) + 8
