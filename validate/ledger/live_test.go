@@ -295,3 +295,42 @@ func TestSegmentHashPinned(t *testing.T) {
 		t.Fatalf("segment hash %x, want %x", sum, want[:segmentDigest])
 	}
 }
+
+// FuzzLookupRewritten: a verified ledger whose entries are then overwritten at any offset
+// with any bytes (the file rewritten under the mapping) answers every code either as it
+// did before or with ErrTampered, never with another tier; an entry whose own bytes
+// changed is always ErrTampered. Seeds in testdata/fuzz/FuzzLookupRewritten.
+func FuzzLookupRewritten(f *testing.F) {
+	pub, priv := fuzzKey(f)
+	trust := NewTrustStore(pub)
+	b := newTestBlock(f, 42, 20, 16) // 160 entries, chunks of 46: segments cut by chunk ends
+	orig, err := marshalChunked(b.h, b.entries, priv, 46)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(uint32(0), []byte{0x01})
+	f.Add(uint32(17*23+5), []byte{0xff, 0xff})
+	f.Add(uint32(17*79+16), []byte{0x80})
+	f.Fuzz(func(t *testing.T, off uint32, patch []byte) {
+		data := bytes.Clone(orig)
+		l, err := Parse(data, trust)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		entries := data[l.fh.dataOff:]
+		start := int(off % uint32(len(entries)))
+		copy(entries[start:], patch)
+		before := orig[l.fh.dataOff:]
+		for i := range b.h.Entries() {
+			r, err := l.Lookup(b.code(i))
+			changed := !bytes.Equal(entries[i/2*PairSize:i/2*PairSize+PairSize], before[i/2*PairSize:i/2*PairSize+PairSize])
+			switch {
+			case err == nil && (changed || r.Tier != b.tiers[i]):
+				t.Fatalf("entry %d (changed %v): tier %d, sealed %d", i, changed, r.Tier, b.tiers[i])
+			case err != nil && !errors.Is(err, ErrTampered):
+				t.Fatalf("entry %d: %v", i, err)
+			}
+		}
+	})
+}
