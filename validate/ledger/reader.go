@@ -158,7 +158,7 @@ func verifyEntries(fh *fileHeader, entries []byte, segs *segments) error {
 	if bad >= 0 {
 		return fmt.Errorf("ledger: block %d: chunk %d (entries %d..): %w", fh.Block, bad, bad*fh.chunkEntries, ErrHash)
 	}
-	if !paddingZero(last, n) {
+	if n%2 == 1 && (len(last) != PairSize || !paddingZero(last, n)) {
 		return fmt.Errorf("ledger: block %d: padding after the last entry is not zero: %w", fh.Block, ErrFormat)
 	}
 	return nil
