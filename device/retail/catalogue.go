@@ -45,6 +45,7 @@ func Catalogue() []Named {
 	for o := Invalid; o <= NoLedger; o++ {
 		out = append(out, Named{"refusal " + o.String(), Refusal(Verdict{Outcome: o, Ticket: id})})
 	}
+	out = append(out, Named{"refusal " + LedgerTampered.String(), Refusal(Verdict{Outcome: LedgerTampered, Ticket: id})})
 	for _, r := range codeReasons {
 		v := Verdict{Outcome: Invalid, Err: &codes.Error{Err: r.err}}
 		out = append(out, Named{"invalid " + r.err.Error(), Refusal(v)}, Named{"not a code " + r.err.Error(), NotACode(v)})

@@ -23,6 +23,12 @@ func DataRefusedScreen() Screen {
 	return Text("DONNÉES REFUSÉES", "APPELEZ LE SUPPORT").Or("DONNÉES REFUSÉES", "APPELEZ SUPPORT")
 }
 
+// LedgerTamperedScreen refuses a validation whose ledger bytes changed on disk since the
+// ledger was verified: nothing is paid.
+func LedgerTamperedScreen() Screen {
+	return Text("DONNÉES REFUSÉES", "REGISTRE MODIFIÉ", "APPELEZ LE SUPPORT").Or("DONNÉES REFUSÉES", "REGISTRE MODIFIÉ")
+}
+
 // TicketHint answers a ticket code (the barcode on the back): the prize is under the latex.
 func TicketHint() Screen { return Text("GRATTEZ ET SCANNEZ LE CODE") }
 
@@ -123,6 +129,8 @@ func Refusal(v Verdict) Screen {
 		return Text("TICKET INCONNU", "HORS DU REGISTRE")
 	case NoLedger:
 		return Text("PAS DE REGISTRE", "NON VALIDABLE")
+	case LedgerTampered:
+		return LedgerTamperedScreen()
 	case Loser:
 		return LoserScreen()
 	}
