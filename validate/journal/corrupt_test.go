@@ -68,7 +68,7 @@ func TestChainBreakAfterCheckpointBlocksPayouts(t *testing.T) {
 	before := fileSum(t, f.dir)
 	f.j = nil
 	f.reopen(t)
-	wantCorruptAt(t, f.j.Health(), 31) // record 30 re-sealed: 31 no longer chains to it
+	wantCorruptAt(t, f.j.Health(), 30) // record 30 re-sealed: its signature no longer holds (and 31 no longer chains to it)
 	if fileSum(t, f.dir) != before {
 		t.Fatal("opening a damaged journal wrote to it")
 	}
@@ -89,7 +89,7 @@ func TestUnsealedRecordAfterCheckpoint(t *testing.T) {
 	tamper(t, f.dir, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bRecords)
 		v := append([]byte(nil), b.Get(be64(25))...)
-		v[len(v)-40] ^= 1 // inside prev
+		v[len(v)-sigTrailer-40] ^= 1 // inside prev
 		return b.Put(be64(25), v)
 	})
 	f.j = nil

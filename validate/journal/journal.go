@@ -69,6 +69,9 @@ type Journal struct {
 	readOnly bool
 	priv     ed25519.PrivateKey
 	pub      ed25519.PublicKey
+	// keyTrusted: the key was given in Options, not read from the journal's directory
+	// (Report.Vouched).
+	keyTrusted bool
 
 	db *bolt.DB
 
