@@ -3,8 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -30,7 +32,7 @@ func newRoot(exec execFunc, log *slog.Logger) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt := slot.Options{MaxBoots: maxBoots, Logger: log}
 			if len(trust) > 0 {
-				ts, err := fwkey.LoadTrustStore(trust...)
+				ts, err := bootTrust(root, trust)
 				if err != nil {
 					return err
 				}
@@ -66,4 +68,23 @@ func main() {
 		}
 		os.Exit(1)
 	}
+}
+
+// bootTrust is what installed slots are checked against: the --trust anchors and the keys
+// of the firmware key statement installed in the slot root (ROOT/firmware-keys.stmt), so
+// that a slot installed under a key the statement retired still boots. A damaged
+// statement stops the boot (it is never ignored).
+func bootTrust(root string, anchors []string) (*fwkey.TrustStore, error) {
+	ts, err := fwkey.LoadTrustStore(anchors...)
+	if err != nil {
+		return nil, err
+	}
+	st, err := fwkey.LoadStatement(filepath.Join(root, fwkey.StatementFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return ts, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return ts.Union(st.TrustStore()), nil
 }

@@ -17,22 +17,26 @@ import (
 
 // emulatedItems are the provisioning destinations of an emulated terminal of retailer
 // under dir, verified as posd verifies them (device/maint): the configuration
-// dir/posd.toml, the operator keys dir/operator.pub, ledgers and the pack status list in dir.
-func emulatedItems(dir string, retailer uint32) map[flash.Kind]flash.Item {
+// dir/posd.toml (its trust settings must stay those of the one installed there), an
+// operator key statement dir/operator-keys.stmt signed by a key in force (the anchors
+// operatorKeys until one is installed), ledgers and the pack status list in dir.
+func emulatedItems(dir string, retailer uint32, operatorKeys []string) map[flash.Kind]flash.Item {
 	return maint.Items(maint.Site{Dir: dir, ConfigPath: filepath.Join(dir, "posd.toml"),
-		KeysPath: filepath.Join(dir, "operator.pub"), Retailer: retailer})
+		OperatorKeys: operatorKeys, Retailer: retailer})
 }
 
 func init() {
 	var listen, dir, target, board, tokenFile string
-	var pubs []string
+	var pubs, operatorKeys []string
 	var baud int
 	var retailer uint32
 	cmd := &cobra.Command{
 		Use:   "serve --listen tcp:HOST:PORT|serial:DEV --dir DIR --trust firmware.pub --token-file F",
 		Short: "Run the terminal's side of the maintenance link on an emulated terminal under DIR",
 		Long: "Answer flash and provision as a terminal would: firmware into the A/B slots under DIR/slots\n" +
-			"(anti-rollback, trial boot), provisioning files under DIR after the same verification as posd.\n" +
+			"(anti-rollback, trial boot), provisioning files under DIR after the same verification as posd:\n" +
+			"ledgers, lists and key statements against --operator-key (the keys it was flashed with) or the\n" +
+			"key statement since installed, a configuration only with the trust settings of DIR/posd.toml.\n" +
 			"For tests and demos without a board; posd runs the same flash.Server.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -57,7 +61,7 @@ func init() {
 				return err
 			}
 			srv := &flash.Server{TokenHash: sha256.Sum256(tok), SpoolDir: filepath.Join(dir, "spool"), Firmware: store,
-				Trust: trust, Items: emulatedItems(dir, retailer), Logger: log}
+				Trust: trust, Items: emulatedItems(dir, retailer, operatorKeys), Logger: log}
 			l, err := parseLink(listen, baud)
 			if err != nil {
 				return err
@@ -74,6 +78,7 @@ func init() {
 	f.IntVar(&baud, "baud", 115200, "serial line rate")
 	f.StringVar(&dir, "dir", "", "emulated terminal's storage")
 	f.StringSliceVar(&pubs, "trust", nil, "trusted firmware public key(s)")
+	f.StringSliceVar(&operatorKeys, "operator-key", nil, "the operator public key(s) the emulated terminal was flashed with (none: it takes no ledger, list or key statement)")
 	f.StringVar(&tokenFile, "token-file", "", "technician token file (else $POS_TECH_TOKEN)")
 	f.StringVar(&target, "target", "linux-armv7", "the emulated terminal's target")
 	f.StringVar(&board, "board", "rpi", "the emulated terminal's board")

@@ -41,6 +41,7 @@ func runLink(t *testing.T, args ...string) (string, error) {
 // flash server posd would run on it.
 type emuTerminal struct {
 	dir   string
+	opDir string // the operator's keys: operator.pub is what the terminal was flashed with
 	key   bundletest.Key
 	store *slot.Store
 	srv   *flash.Server
@@ -60,9 +61,23 @@ func newEmuTerminal(t *testing.T) *emuTerminal {
 	}
 	store.Boot()
 	store.MarkGood()
+	// The image the terminal was flashed with: the operator's public key and a
+	// configuration naming it.
+	opDir := t.TempDir()
+	if _, err := ledger.GenerateKey(opDir); err != nil {
+		t.Fatal(err)
+	}
+	anchor := filepath.Join(opDir, ledger.OperatorPublicFile)
+	c := config.Emulated()
+	c.Keys.Operator = []string{anchor}
+	var cfg bytes.Buffer
+	c.Encode(&cfg)
+	if err := os.WriteFile(filepath.Join(dir, "posd.toml"), cfg.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	srv := &flash.Server{TokenHash: sha256.Sum256([]byte("tech-token")), SpoolDir: filepath.Join(dir, "spool"),
-		Firmware: store, Trust: key.Trust(), Items: emulatedItems(dir, 1), AuthDelay: -1, SyncEvery: 4096}
-	return &emuTerminal{dir: dir, key: key, store: store, srv: srv}
+		Firmware: store, Trust: key.Trust(), Items: emulatedItems(dir, 1, []string{anchor}), AuthDelay: -1, SyncEvery: 4096}
+	return &emuTerminal{dir: dir, opDir: opDir, key: key, store: store, srv: srv}
 }
 
 func (e *emuTerminal) listen(t *testing.T) string {
@@ -105,22 +120,24 @@ func TestFlashAndProvisionOverTCP(t *testing.T) {
 		t.Fatalf("wrong token: %v", err)
 	}
 
-	// Provisioning: operator key, config, then a ledger that fails verification.
-	kdir := t.TempDir()
-	if _, err := runLink(t, "keys", "gen", "--out", kdir); err != nil {
+	// Provisioning: a key statement signed by the operator key the terminal was flashed
+	// with (adding a second key), a config keeping the trust settings.
+	kdir := e.opDir
+	newKey := t.TempDir()
+	if _, err := runLink(t, "keys", "gen", "--out", newKey); err != nil {
 		t.Fatal(err)
 	}
-	var cfg bytes.Buffer
-	c := config.Emulated()
-	c.Keys.Operator = []string{"/etc/pos/operator.pub"}
-	c.Encode(&cfg)
-	cfgPath := writeTemp(t, "posd.toml", cfg.Bytes(), 0o644)
-	out, err = runLink(t, "provision", "--to", to, "--token-file", tok, "--keys", filepath.Join(kdir, "operator.pub"), "--config", cfgPath)
+	stmt := filepath.Join(t.TempDir(), "keys.stmt")
+	if out, err := runLink(t, "keys", "rotate", "--key", filepath.Join(kdir, "operator.key"), "--add", filepath.Join(newKey, "operator.pub"), "--out", stmt); err != nil {
+		t.Fatalf("keys rotate: %v\n%s", err, out)
+	}
+	cfgPath := writeTemp(t, "posd.toml", mustReadFile(t, filepath.Join(e.dir, "posd.toml")), 0o644)
+	out, err = runLink(t, "provision", "--to", to, "--token-file", tok, "--keys", stmt, "--config", cfgPath)
 	if err != nil || strings.Count(out, "ok: ") != 2 {
 		t.Fatalf("provision: %v\n%s", err, out)
 	}
-	if _, err := ledger.LoadPublicKey(filepath.Join(e.dir, "operator.pub")); err != nil {
-		t.Fatalf("installed key: %v", err)
+	if st, err := ledger.LoadKeyStatement(filepath.Join(e.dir, ledger.KeyStatementFile)); err != nil || len(st.Keys()) != 2 {
+		t.Fatalf("installed statement: %v", err)
 	}
 	// A signed ledger and status list verify against the operator key just installed.
 	def := writeTemp(t, "tiny.json", []byte(tinyDefinition), 0o600)
@@ -150,7 +167,7 @@ func TestFlashAndProvisionOverTCP(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(e.dir, "block.ledger")); string(b) == "not a ledger" {
 		t.Fatal("junk ledger replaced the installed one")
 	}
-	// A firmware key file is refused as the operator keys (and the reverse in fw_test.go).
+	// A bare firmware key file is refused as keys (and the reverse in fw_test.go).
 	fwpub := writeTemp(t, "firmware.pub", []byte("pos-firmware-ed25519-public "+strings.Repeat("A", 43)+"=\n"), 0o644)
 	if _, err := runLink(t, "provision", "--to", to, "--token-file", tok, "--keys", fwpub); err == nil {
 		t.Fatal("a firmware key installed as operator key")
@@ -216,4 +233,13 @@ func TestFlashOverSerialCablePulled(t *testing.T) {
 	if err != nil || c.Version.String() != "2.0.0" {
 		t.Fatalf("boot: %+v %v", c, err)
 	}
+}
+
+func mustReadFile(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 
 	"github.com/nats-io/nats.go"
@@ -56,12 +55,9 @@ func (f *fleetConn) open(ctx context.Context) (*nats.Conn, jetstream.JetStream, 
 	return nc, js, st, nil
 }
 
-// records reads the whole journal stream; refused messages are reported on w.
-func fleetRecords(ctx context.Context, js jetstream.JetStream, c *cobra.Command) ([]journal.Record, error) {
+// fleetRecords reads the whole journal stream, and the messages the reader refused.
+func fleetRecords(ctx context.Context, js jetstream.JetStream) ([]journal.Record, []server.BadMessage, error) {
 	var recs []journal.Record
 	bad, err := server.ReadJournal(ctx, js, func(r journal.Record) error { recs = append(recs, r); return nil })
-	for _, b := range bad {
-		fmt.Fprintf(c.OutOrStdout(), "refused message %d on %s: %v\n", b.Seq, b.Subject, b.Err)
-	}
-	return recs, err
+	return recs, bad, err
 }

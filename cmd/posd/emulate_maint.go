@@ -20,7 +20,9 @@ import (
 // runs on a board, answering only to the technician token (--token-sha256 or the
 // configuration's), firmware signed by a key of the configuration's [keys] firmware into
 // slots under DIR/maint/slots, provisioned files verified as posd verifies them into
-// DIR/maint. The emulated terminal keeps running on its block: the files are there to
+// DIR/maint. Its operator trust is the --pub key (the demo key without one) until an
+// operator key statement signed by it is installed in DIR/maint; a provisioned
+// configuration must keep the running one's trust settings. The emulated terminal keeps running on its block: the files are there to
 // inspect or to pass back with --ledger and --packs. Once it listens, it returns a wait
 // that returns when the link has stopped (after ctx ended).
 func emulatedMaintenance(ctx context.Context, f flags, dir string, cfg config.Config, log *slog.Logger, stderr io.Writer) (wait func(), err error) {
@@ -37,12 +39,11 @@ func emulatedMaintenance(ctx context.Context, f flags, dir string, cfg config.Co
 		return nil, fmt.Errorf("maintenance link: retailer %q: %w", cfg.RetailerID, err)
 	}
 	mdir := filepath.Join(dir, "maint")
-	keys := filepath.Join(mdir, "operator.pub")
 	srv, err := maint.NewServer(maint.Options{
 		TokenSHA256: f.tokenSHA256, FirmwareKeys: cfg.Keys.Firmware, SlotRoot: filepath.Join(mdir, "slots"),
 		Target: daemon.FirmwareTarget(cfg.Board), SpoolDir: filepath.Join(mdir, "spool"),
-		Site: maint.Site{Dir: mdir, ConfigPath: filepath.Join(mdir, "posd.toml"), KeysPath: keys,
-			OperatorKeys: []string{keys, pub}, Retailer: uint32(retailer)},
+		Site: maint.Site{Dir: mdir, ConfigPath: filepath.Join(mdir, "posd.toml"), Running: &cfg,
+			OperatorKeys: []string{pub}, Retailer: uint32(retailer)},
 		OnInstalled: func(_ flash.Kind, info string) {
 			fmt.Fprintf(stderr, "posd: maintenance link: %s (in %s)\n", info, mdir)
 		},

@@ -32,18 +32,6 @@ func FirmwareTarget(board string) bundle.Target {
 	return t
 }
 
-// operatorKeysPath is the file provisioned operator keys replace: the first [keys]
-// operator entry, or operator.pub inside it when it is a directory.
-func operatorKeysPath(keys []string) string {
-	if len(keys) == 0 {
-		return ""
-	}
-	if fi, err := os.Stat(keys[0]); err == nil && fi.IsDir() {
-		return filepath.Join(keys[0], "operator.pub")
-	}
-	return keys[0]
-}
-
 // maintenance builds the maintenance link's server, or nil when [maintenance] listen is
 // empty or no technician token is configured (fail closed: nobody to answer to).
 // Firmware is accepted only when [keys] firmware names a key and posboot started posd
@@ -57,7 +45,7 @@ func (d *run) maintenance() (*flash.Server, error) {
 	mo := maint.Options{
 		TokenSHA256: cfg.Technician.TokenSHA256, FirmwareKeys: cfg.Keys.Firmware,
 		Target: FirmwareTarget(cfg.Board), SpoolDir: filepath.Join(cfg.DataDir, "maint"),
-		Site: maint.Site{Dir: cfg.DataDir, ConfigPath: d.o.ConfigPath, KeysPath: operatorKeysPath(cfg.Keys.Operator),
+		Site: maint.Site{Dir: cfg.DataDir, ConfigPath: d.o.ConfigPath, Running: d.cfg,
 			OperatorKeys: cfg.Keys.Operator, Retailer: d.retailer},
 		OnInstalled: d.installed, Clock: d.clock, Logger: d.log,
 	}

@@ -116,7 +116,9 @@ func (d *run) open() error {
 		return err
 	}
 	var err error
-	if d.trust, err = ledger.LoadTrustStore(cfg.Keys.Operator...); err != nil {
+	// The operator trust in force: the installed key statement, else the anchors the
+	// terminal was flashed with (docs/ledger.md, "Trust").
+	if d.trust, err = ledger.LoadTrust(filepath.Join(cfg.DataDir, ledger.KeyStatementFile), cfg.Keys.Operator...); err != nil {
 		return fmt.Errorf("daemon: operator keys: %w", err)
 	}
 	for _, dir := range []string{"journal", "spool", "state"} {
@@ -137,8 +139,15 @@ func (d *run) open() error {
 		d.data = &Data{Refused: err}
 	}
 	d.onClose(d.data.Close)
-	if d.j, err = journal.Open(filepath.Join(cfg.DataDir, "journal"), journal.Options{Terminal: cfg.TerminalID, Logger: d.log}); err != nil {
+	state, spool := filepath.Join(cfg.DataDir, "state"), filepath.Join(cfg.DataDir, "spool")
+	if d.j, err = journal.Open(filepath.Join(cfg.DataDir, "journal"), journal.Options{Terminal: cfg.TerminalID, Logger: d.log,
+		HeadCopies: []string{terminal.JournalHeadCopy(state)}, Witness: terminal.JournalWitness(state, spool)}); err != nil {
 		return err
+	}
+	if me := d.j.Missing(); me != nil {
+		// Refused, not replaced: posd runs on (display, status page, maintenance link,
+		// fleet client) so that a technician can act; nothing is sold or paid.
+		d.log.Error("posd: journal refused: no sale and no payout until a technician starts a new journal", "reason", me.Reason, "err", me)
 	}
 	d.onClose(d.j.Close)
 	if d.fleet, err = d.connectFleet(); err != nil {
@@ -181,6 +190,7 @@ func (d *run) openDevices() error {
 	d.t, err = terminal.New(terminal.Config{
 		Terminal: cfg.TerminalID, RetailerName: cfg.RetailerName, PerTicket: cfg.Limits.PerTicket, PerDay: cfg.Limits.PerDay,
 		OfflineLimit: cfg.Limits.Offline, OfflineTotal: cfg.Limits.OfflineTotal, StateDir: filepath.Join(cfg.DataDir, "state"), UnlockTokenSHA256: cfg.Technician.TokenSHA256, DataRefused: d.data.Refused != nil, Logger: d.log,
+		OnJournalReset: func() { d.restart.request("journal started afresh by a technician") },
 	}, terminal.Parts{Screen: d.b.Display, Printer: d.pr, Green: d.b.Green, Red: d.b.Red, Buzzer: d.b.Buzzer, Drawer: d.b.Drawer, Tamper: d.b.Tamper},
 		terminal.Data{Ledgers: d.data.Ledgers, Status: d.data.Status, Journal: d.j, Fleet: d.claimer()})
 	if err != nil {
@@ -317,10 +327,12 @@ func (d *run) startWorkers(ctx context.Context, workers *sync.WaitGroup, h *Heal
 	}
 }
 
-// noData is why the terminal has no ledger to decide with (nil when it has one): the
-// installed files were refused, or none is installed.
+// noData is why the terminal cannot decide (nil when it can): its journal was refused,
+// the installed files were refused, or none is installed.
 func (d *run) noData() error {
 	switch {
+	case d.j.Missing() != nil:
+		return d.j.Health()
 	case d.data.Refused != nil:
 		return d.data.Refused
 	case d.data.Ledgers.Len() == 0:

@@ -122,7 +122,9 @@ func Start(ctx context.Context, o Options) (r *Rig, err error) {
 			return nil, fmt.Errorf("emulated: %w", err)
 		}
 	}
-	if r.Journal, err = journal.Open(filepath.Join(o.Dir, "journal"), journal.Options{Terminal: o.Terminal, Clock: o.Clock, Logger: o.Logger}); err != nil {
+	state, spool := filepath.Join(o.Dir, "state"), filepath.Join(o.Dir, "spool")
+	if r.Journal, err = journal.Open(filepath.Join(o.Dir, "journal"), journal.Options{Terminal: o.Terminal, Clock: o.Clock, Logger: o.Logger,
+		HeadCopies: []string{terminal.JournalHeadCopy(state)}, Witness: terminal.JournalWitness(state, spool)}); err != nil {
 		return nil, err
 	}
 	if r.Board, err = board.Open(board.Config{Emulate: true, Display: o.Display, DisplayClock: gpiosim.NewClock()}); err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/packterm/pos/device/config"
 	"github.com/packterm/pos/firmware/flash"
@@ -25,18 +26,26 @@ var ErrRetailer = errors.New("maint: pack status list of another retailer")
 
 // Site says where a terminal keeps what the link provisions.
 type Site struct {
-	// Dir receives ledgers (Dir/block-B.ledger) and the pack status list
-	// (Dir/pack-status.list), as the daemon's LoadData reads them.
+	// Dir receives ledgers (Dir/block-B.ledger), the pack status list
+	// (Dir/pack-status.list) and the operator key statement (Dir/operator-keys.stmt), as
+	// the daemon reads them.
 	Dir string
 	// ConfigPath is the configuration file replaced by a provisioned one ("": refused).
 	ConfigPath string
-	// KeysPath is the operator key file replaced by provisioned keys ("": refused).
-	KeysPath string
-	// OperatorKeys are the operator key files (or directories) ledgers and status lists
-	// are verified against, read again at each install (so keys provisioned just before
-	// count; a file not there yet is skipped, none at all refuses). KeysPath is used when
-	// empty.
+	// Running is the configuration the terminal runs with: a provisioned one whose trust
+	// settings (TrustSettings) differ is refused. nil: the file at ConfigPath is compared
+	// with, and with none there every configuration is refused.
+	Running *config.Config
+	// OperatorKeys are the anchor operator key files (or directories) the terminal was
+	// flashed with ([keys] operator): the trust in force until an operator key statement
+	// is installed (ledger.LoadTrust). A file not there is skipped; none at all, and no
+	// statement, refuses everything signed (the link never brings the first keys).
 	OperatorKeys []string
+	// FirmwareKeys are the anchor firmware keys ([keys] firmware) and SlotRoot the slot
+	// root, where a firmware key statement is installed; NewServer sets them when the
+	// terminal takes firmware (else firmware key statements are refused).
+	FirmwareKeys []string
+	SlotRoot     string
 	// Retailer is this terminal's retailer: a status list for another is refused.
 	Retailer uint32
 }
@@ -46,48 +55,31 @@ func Items(s Site) map[flash.Kind]flash.Item {
 	items := map[flash.Kind]flash.Item{
 		flash.Ledger: {MaxSize: MaxLedgerSize, Install: s.installLedger},
 		flash.Status: {MaxSize: MaxStatusSize, Install: s.installStatus},
+		flash.Keys:   {MaxSize: MaxKeysSize, Install: s.installKeys},
 	}
 	if s.ConfigPath != "" {
-		items[flash.Config] = flash.Item{Path: s.ConfigPath, MaxSize: MaxConfigSize, Verify: VerifyConfig}
-	}
-	if s.KeysPath != "" {
-		items[flash.Keys] = flash.Item{Path: s.KeysPath, MaxSize: MaxKeysSize, Verify: VerifyKeys}
+		items[flash.Config] = flash.Item{Path: s.ConfigPath, MaxSize: MaxConfigSize, Verify: s.verifyConfig}
 	}
 	return items
 }
 
-// VerifyConfig accepts a configuration posd would run with.
-func VerifyConfig(_ context.Context, path string) error {
-	c, err := config.Load(path)
-	if err == nil {
-		err = c.Validate()
-	}
-	return err
-}
+// OperatorStatement is where s keeps the installed operator key statement.
+func (s Site) OperatorStatement() string { return filepath.Join(s.Dir, ledger.KeyStatementFile) }
 
-// VerifyKeys accepts a file of operator (ledger) public keys.
-func VerifyKeys(_ context.Context, path string) error {
-	_, err := ledger.LoadTrustStore(path)
-	return err
-}
-
+// trust is the operator trust in force: the installed statement, else the anchors.
 func (s Site) trust() (*ledger.TrustStore, error) {
-	keys := s.OperatorKeys
-	if len(keys) == 0 && s.KeysPath != "" {
-		keys = []string{s.KeysPath}
-	}
 	var there []string
-	for _, k := range keys {
+	for _, k := range s.OperatorKeys {
 		if _, err := os.Stat(k); err == nil || !errors.Is(err, fs.ErrNotExist) {
 			there = append(there, k)
 		}
 	}
-	if len(there) == 0 {
-		return nil, fmt.Errorf("maint: no operator keys to verify against: provision them first")
-	}
-	t, err := ledger.LoadTrustStore(there...)
+	t, err := ledger.LoadTrust(s.OperatorStatement(), there...)
 	if err != nil {
 		return nil, fmt.Errorf("maint: operator keys: %w", err)
+	}
+	if t.Len() == 0 {
+		return nil, fmt.Errorf("maint: %w", ErrNoTrust)
 	}
 	return t, nil
 }

@@ -24,8 +24,12 @@ func site(t *testing.T) (Site, ed25519.PrivateKey) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := Site{Dir: filepath.Join(dir, "data"), ConfigPath: filepath.Join(dir, "posd.toml"), KeysPath: filepath.Join(dir, "operator.pub"), Retailer: 1}
-	if err := os.WriteFile(s.KeysPath, ledger.MarshalPublicKey(pub, "test"), 0o644); err != nil {
+	anchor := filepath.Join(dir, "operator.pub")
+	running := config.Emulated()
+	running.Keys.Operator = []string{anchor}
+	s := Site{Dir: filepath.Join(dir, "data"), ConfigPath: filepath.Join(dir, "posd.toml"), Running: &running,
+		OperatorKeys: []string{anchor}, Retailer: 1}
+	if err := os.WriteFile(anchor, ledger.MarshalPublicKey(pub, "test"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return s, priv
@@ -96,23 +100,16 @@ func TestStatusOfAnotherRetailerRefused(t *testing.T) {
 	if _, err := it.Install(ctx, writeStatus(t, 1, 1, key)); !errors.Is(err, ledger.ErrOlderVersion) {
 		t.Errorf("older list: %v", err)
 	}
-	if _, err := ledger.LoadStatus(filepath.Join(s.Dir, ledger.StatusFileName), mustTrust(t, s.KeysPath)); err != nil {
+	if _, err := ledger.LoadStatus(filepath.Join(s.Dir, ledger.StatusFileName), mustTrust(t, s.OperatorKeys[0])); err != nil {
 		t.Error(err)
 	}
 }
 
-func TestConfigAndKeysVerified(t *testing.T) {
+func TestConfigVerified(t *testing.T) {
 	s, _ := site(t)
 	items := Items(s)
 	ctx := context.Background()
-	c := config.Emulated()
-	c.Keys.Operator = []string{"/etc/posd/operator.pub"}
-	var buf bytes.Buffer
-	if err := c.Encode(&buf); err != nil {
-		t.Fatal(err)
-	}
-	good := filepath.Join(t.TempDir(), "good.toml")
-	os.WriteFile(good, buf.Bytes(), 0o644)
+	good := writeConfig(t, *s.Running)
 	if err := items[flash.Config].Verify(ctx, good); err != nil {
 		t.Errorf("good config: %v", err)
 	}
@@ -121,15 +118,41 @@ func TestConfigAndKeysVerified(t *testing.T) {
 	if err := items[flash.Config].Verify(ctx, bad); err == nil {
 		t.Error("a config posd would refuse was accepted")
 	}
-	if err := items[flash.Keys].Verify(ctx, s.KeysPath); err != nil {
-		t.Errorf("operator key: %v", err)
-	}
-	if err := items[flash.Keys].Verify(ctx, bad); err == nil {
-		t.Error("a config accepted as operator keys")
-	}
 	if _, ok := Items(Site{Dir: s.Dir, Retailer: 1})[flash.Config]; ok {
 		t.Error("config accepted with no ConfigPath")
 	}
+	// With no running configuration given, the installed file is compared with; with
+	// none there, every configuration is refused.
+	s.Running = nil
+	if err := Items(s)[flash.Config].Verify(ctx, good); !errors.Is(err, ErrTrustSettings) {
+		t.Errorf("no running configuration: %v", err)
+	}
+	os.WriteFile(s.ConfigPath, mustRead(t, good), 0o644)
+	if err := Items(s)[flash.Config].Verify(ctx, good); err != nil {
+		t.Errorf("same trust settings as the installed file: %v", err)
+	}
+}
+
+func writeConfig(t *testing.T, c config.Config) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := c.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "posd.toml")
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func mustTrust(t *testing.T, p string) *ledger.TrustStore {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"path/filepath"
 	"strings"
 
 	"github.com/jonboulle/clockwork"
@@ -30,8 +31,9 @@ const DefaultBaud = 115200
 type Options struct {
 	// TokenSHA256 is the hex SHA-256 of the technician token ([technician] token_sha256).
 	TokenSHA256 string
-	// FirmwareKeys are the trusted firmware public keys ([keys] firmware); none: firmware
-	// bundles are refused.
+	// FirmwareKeys are the anchor firmware public keys ([keys] firmware); none: firmware
+	// bundles are refused. The trust in force is SlotRoot/firmware-keys.stmt once a
+	// firmware key statement is installed there (fwkey.LoadTrust), read at start.
 	FirmwareKeys []string
 	// SlotRoot is the A/B slot root firmware installs into ("": firmware refused), for
 	// Target only.
@@ -56,10 +58,12 @@ func NewServer(o Options) (*flash.Server, error) {
 	if err != nil || len(h) != sha256.Size {
 		return nil, fmt.Errorf("maint: technician token_sha256: want 64 hex digits")
 	}
-	srv := &flash.Server{TokenHash: [32]byte(h), SpoolDir: o.SpoolDir, Items: Items(o.Site),
+	srv := &flash.Server{TokenHash: [32]byte(h), SpoolDir: o.SpoolDir,
 		OnInstalled: o.OnInstalled, Clock: o.Clock, Logger: o.Logger}
+	site := o.Site
 	if len(o.FirmwareKeys) > 0 && o.SlotRoot != "" {
-		trust, err := fwkey.LoadTrustStore(o.FirmwareKeys...)
+		site.FirmwareKeys, site.SlotRoot = o.FirmwareKeys, o.SlotRoot
+		trust, err := fwkey.LoadTrust(filepath.Join(o.SlotRoot, fwkey.StatementFile), o.FirmwareKeys...)
 		if err != nil {
 			return nil, fmt.Errorf("maint: firmware keys: %w", err)
 		}
@@ -70,6 +74,7 @@ func NewServer(o Options) (*flash.Server, error) {
 		}
 		srv.Firmware, srv.Trust = store, trust
 	}
+	srv.Items = Items(site)
 	return srv, nil
 }
 

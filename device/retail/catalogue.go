@@ -34,6 +34,8 @@ func Catalogue() []Named {
 		{"already paid", AlreadyPaidScreen(at, MaxTerminalID)}, {"paid elsewhere", PaidElsewhereScreen(at, MaxTerminalID)},
 		{"offline refused", OfflineRefusedScreen(MaxLot)}, {"claim failed", ClaimFailedScreen()}, {"locked", LockedScreen(24 * time.Hour)},
 		{"tamper", TamperLocked()}, {"unlocked", Unlocked()}, {"unlock refused", UnlockRefused()},
+		{"journal refused", JournalRefused()}, {"journal reset offer", JournalResetOffer()},
+		{"journal reset restarting", JournalResetDone(true)}, {"journal reset", JournalResetDone(false)},
 		{"report printed", Printed("RAPPORT DU JOUR")}, {"duplicate printed", Printed("DUPLICATA")},
 		{"nothing to reprint", NothingToReprint()}, {"read only", ReadOnly()}, {"busy", Busy()},
 	}
@@ -43,6 +45,7 @@ func Catalogue() []Named {
 	for o := Invalid; o <= NoLedger; o++ {
 		out = append(out, Named{"refusal " + o.String(), Refusal(Verdict{Outcome: o, Ticket: id})})
 	}
+	out = append(out, Named{"refusal " + LedgerTampered.String(), Refusal(Verdict{Outcome: LedgerTampered, Ticket: id})})
 	for _, r := range codeReasons {
 		v := Verdict{Outcome: Invalid, Err: &codes.Error{Err: r.err}}
 		out = append(out, Named{"invalid " + r.err.Error(), Refusal(v)}, Named{"not a code " + r.err.Error(), NotACode(v)})

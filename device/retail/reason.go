@@ -63,6 +63,8 @@ func (v Verdict) Reason() string {
 		return fmt.Sprintf("le ticket %v est déjà payé", v.Ticket)
 	case Locked:
 		return "validation bloquée après trop de codes faux"
+	case LedgerTampered:
+		return fmt.Sprintf("le registre du bloc %d a changé sur le disque depuis sa vérification : rien n'est payé, appelez le support", v.Ticket.Block)
 	}
 	return ""
 }
@@ -92,6 +94,8 @@ func (v Verdict) Headline() string {
 		return "PAS DE REGISTRE"
 	case Locked:
 		return "VALIDATION BLOQUÉE"
+	case LedgerTampered:
+		return "DONNÉES REFUSÉES"
 	}
 	return "?"
 }

@@ -23,6 +23,12 @@ func DataRefusedScreen() Screen {
 	return Text("DONNÉES REFUSÉES", "APPELEZ LE SUPPORT").Or("DONNÉES REFUSÉES", "APPELEZ SUPPORT")
 }
 
+// LedgerTamperedScreen refuses a validation whose ledger bytes changed on disk since the
+// ledger was verified: nothing is paid.
+func LedgerTamperedScreen() Screen {
+	return Text("DONNÉES REFUSÉES", "REGISTRE MODIFIÉ", "APPELEZ LE SUPPORT").Or("DONNÉES REFUSÉES", "REGISTRE MODIFIÉ")
+}
+
 // TicketHint answers a ticket code (the barcode on the back): the prize is under the latex.
 func TicketHint() Screen { return Text("GRATTEZ ET SCANNEZ LE CODE") }
 
@@ -123,6 +129,8 @@ func Refusal(v Verdict) Screen {
 		return Text("TICKET INCONNU", "HORS DU REGISTRE")
 	case NoLedger:
 		return Text("PAS DE REGISTRE", "NON VALIDABLE")
+	case LedgerTampered:
+		return LedgerTamperedScreen()
 	case Loser:
 		return LoserScreen()
 	}
@@ -142,6 +150,28 @@ func NotACode(v Verdict) Screen { return Text("CODE INVALIDE", v.shortReason()) 
 // TamperLocked is shown from the moment the case is opened until a technician unlocks.
 func TamperLocked() Screen {
 	return Text("TERMINAL BLOQUÉ", "BOÎTIER OUVERT", "APPELEZ UN TECHNICIEN").Or("TERMINAL BLOQUÉ", "BOÎTIER OUVERT")
+}
+
+// JournalRefused is shown while the journal is refused (removed, emptied or replaced on a
+// terminal that had one): nothing is sold or paid, and only a technician, with their
+// token, starts a new journal.
+func JournalRefused() Screen {
+	return Text("JOURNAL EFFACÉ", "PAIEMENTS BLOQUÉS", "APPELEZ UN TECHNICIEN").Or("JOURNAL EFFACÉ", "PAIEMENT BLOQUÉ")
+}
+
+// JournalResetOffer asks the technician, once their token is taken, whether to start a
+// new journal.
+func JournalResetOffer() Screen {
+	return Text("NOUVEAU JOURNAL ?", "OK : CRÉER", "ANNULER : NON").Or("NOUVEAU JOURNAL?", "OK OU ANNULER")
+}
+
+// JournalResetDone confirms the new journal; restarting says whether the terminal
+// restarts by itself to open it (a board) or must be restarted (the emulator).
+func JournalResetDone(restarting bool) Screen {
+	if restarting {
+		return Text("NOUVEAU JOURNAL", "CRÉÉ", "REDÉMARRAGE...").Or("NOUVEAU JOURNAL", "REDÉMARRAGE...")
+	}
+	return Text("NOUVEAU JOURNAL", "CRÉÉ", "REDÉMARREZ LE", "TERMINAL").Or("NOUVEAU JOURNAL", "REDÉMARREZ")
 }
 
 // Unlocked confirms a technician's unlock.

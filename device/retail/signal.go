@@ -21,7 +21,7 @@ func SignalOf(o Outcome) Signal {
 	switch o {
 	case Winner:
 		return SignalOK
-	case Locked, Forged:
+	case Locked, Forged, LedgerTampered:
 		return SignalAttention
 	}
 	return SignalRefused

@@ -25,12 +25,16 @@ const (
 	OutOfRange   // the ledger has no such pack or position
 	NoLedger     // no ledger installed: nothing can be validated
 	Locked       // validation locked after repeated forged codes
+	// LedgerTampered: the installed ledger's bytes for this code no longer match the
+	// hash tree verified when it was opened (rewritten in place, or truncated under the
+	// mapping): nothing is decided on them.
+	LedgerTampered
 )
 
 var outcomeNames = map[Outcome]string{
 	Winner: "winner", Loser: "loser", AlreadyPaid: "already-paid", Invalid: "invalid", Forged: "forged",
 	VoidPack: "void-pack", StolenPack: "stolen-pack", UnknownBlock: "unknown-block", OutOfRange: "out-of-range",
-	NoLedger: "no-ledger", Locked: "locked",
+	NoLedger: "no-ledger", Locked: "locked", LedgerTampered: "ledger-tampered",
 }
 
 // String is the outcome's stable machine name (journal reasons, logs).
@@ -111,6 +115,8 @@ func JudgeCode(l *ledger.Set, status PackStatus, code codes.ValidationCode) Verd
 		v.Outcome, v.Err = Forged, err
 	case errors.Is(err, ledger.ErrOutOfRange):
 		v.Outcome, v.Err = OutOfRange, err
+	case errors.Is(err, ledger.ErrTampered), errors.Is(err, ledger.ErrFault):
+		v.Outcome, v.Err = LedgerTampered, err
 	default:
 		v.Outcome, v.Err = NoLedger, err
 	}

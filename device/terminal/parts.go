@@ -104,8 +104,12 @@ type Config struct {
 	// DataRefused: the installed ledgers or pack status list failed their checks and none is
 	// used (Data holds nothing); said at start.
 	DataRefused bool
-	Clock       clockwork.Clock
-	Logger      *slog.Logger
+	// OnJournalReset is called once a technician has started a new journal in place of a
+	// refused one (journal.Journal.Reset): the daemon restarts to open it. nil: the
+	// terminal says to restart it (the emulator).
+	OnJournalReset func()
+	Clock          clockwork.Clock
+	Logger         *slog.Logger
 }
 
 // Data are the ledgers, the pack status list and the journal the terminal decides with.

@@ -19,6 +19,11 @@ const lockReplay = 48 * time.Hour
 // however old they are, and however the clock was set at boot (a board without a
 // real-time clock may start in 1970 or in the future).
 func (t *Terminal) start(ctx context.Context) (State, error) {
+	if me := t.data.Journal.Missing(); me != nil {
+		t.log.Error("terminal: journal refused: nothing is sold or paid until a technician starts a new journal",
+			"reason", me.Reason, "err", me)
+		return journalRefused{}, nil
+	}
 	now := t.cfg.Clock.Now()
 	tamperOpen := false
 	err := t.data.Journal.Each(time.Time{}, func(r journal.Record) error {

@@ -32,6 +32,13 @@ func (s validation) Run(ctx context.Context, t *Terminal) State {
 	case retail.Winner:
 	case retail.Loser:
 		return result{"loser", retail.LoserScreen(), retail.SignalRefused}
+	case retail.LedgerTampered:
+		// The installed ledger's bytes for this ticket are not the ones verified at open:
+		// someone rewrote (or truncated) the file under the terminal. Nothing is paid.
+		t.journalRefusal(v)
+		t.log.Error("terminal: installed ledger changed on disk since it was verified: validation refused, nothing paid",
+			"ticket", v.Ticket.String(), "err", v.Err)
+		return result{v.Outcome.String(), retail.Refusal(v), retail.SignalOf(v.Outcome)}
 	default:
 		t.journalRefusal(v)
 		return result{v.Outcome.String(), retail.Refusal(v), retail.SignalOf(v.Outcome)}

@@ -97,6 +97,15 @@ type JournalInfo struct {
 	Health string             `json:"health"`
 	Today  *journal.DayTotals `json:"today"`
 	Error  string             `json:"error,omitempty"`
+	// Refused is set while the journal is refused (removed, emptied or replaced on a
+	// terminal that had one): nothing is sold or paid until a technician starts a new one.
+	Refused *JournalRefused `json:"refused,omitempty"`
+}
+
+// JournalRefused says why the journal was refused and what showed the terminal had one.
+type JournalRefused struct {
+	Reason   string   `json:"reason"`
+	Evidence []string `json:"evidence"`
 }
 
 // Hardware is the health of the parts.
@@ -207,6 +216,12 @@ func (p *Parts) journal(now time.Time) *JournalInfo {
 	j.Head = hex.EncodeToString(h[:])
 	if err := p.Journal.Health(); err != nil {
 		j.Health = err.Error()
+	}
+	if me := p.Journal.Missing(); me != nil {
+		j.Refused = &JournalRefused{Reason: me.Reason}
+		for _, e := range me.Evidence {
+			j.Refused.Evidence = append(j.Refused.Evidence, e.What)
+		}
 	}
 	if d, err := p.Journal.Day(now); err != nil {
 		j.Error = err.Error()

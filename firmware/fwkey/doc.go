@@ -8,4 +8,8 @@
 // wanted (the ledger's reader does not know this type) and a ledger key file
 // ("pos-ed25519-…") is refused here, so one can never stand in for the other. TrustStore is
 // the set of firmware public keys a terminal accepts bundles from.
+//
+// Once a terminal runs, its firmware keys change only by a Statement: the new full set
+// with a version, signed by a firmware key it trusts now (LoadTrust reads the trust in
+// force: the installed statement, else the anchor files it was flashed with).
 package fwkey

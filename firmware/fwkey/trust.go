@@ -50,7 +50,12 @@ func (t *TrustStore) Verify(id ID, msg, sig []byte) error {
 	if t != nil {
 		s = t.keys
 	}
-	switch s.Verify(id, msg, sig) {
+	return verdict(id, s.Verify(id, msg, sig))
+}
+
+// verdict maps a key set's verdict to the package's errors.
+func verdict(id ID, v edkey.Verdict) error {
+	switch v {
 	case edkey.NoKeys:
 		return ErrNoTrustedKey
 	case edkey.Untrusted:
@@ -59,4 +64,20 @@ func (t *TrustStore) Verify(id ID, msg, sig []byte) error {
 		return fmt.Errorf("key %v: %w", id, ErrBadSignature)
 	}
 	return nil
+}
+
+// Union trusts the keys of t and of other. posboot checks the slots already installed
+// against the anchors and the installed statement together, so that firmware installed
+// under a key a statement has since retired still boots (new bundles are checked against
+// the trust in force alone).
+func (t *TrustStore) Union(other *TrustStore) *TrustStore {
+	u := NewTrustStore()
+	for _, s := range []*TrustStore{t, other} {
+		if s != nil {
+			for id, k := range s.keys {
+				u.keys[id] = k
+			}
+		}
+	}
+	return u
 }

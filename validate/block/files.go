@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 
 	"github.com/packterm/pos/internal/regularfile"
+	"github.com/packterm/pos/validate/game"
 	"github.com/packterm/pos/validate/internal/atomicfile"
 	"github.com/packterm/pos/validate/ledger"
 )
@@ -40,6 +41,21 @@ type Manifest struct {
 	LedgerSHA256  string `json:"ledger_sha256"`
 	Print         string `json:"print_file"`
 	PrintSHA256   string `json:"print_sha256"`
+	// DefinitionSHA256 identifies the game definition the block was made with
+	// (DefinitionSHA256 of it): settlement rebuilds the design from the seed and needs
+	// the same definition.
+	DefinitionSHA256 string `json:"definition_sha256,omitempty"`
+}
+
+// DefinitionSHA256 is the hexadecimal SHA-256 of d's JSON encoding (the form posctl game
+// show --json prints): two definitions with the same tables and rules have the same.
+func DefinitionSHA256(d *game.Definition) string {
+	b, err := json.Marshal(d)
+	if err != nil {
+		return "" // a Definition always encodes
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 // Files writes the block of plan to dir: the signed ledger, the printer's file and the
@@ -81,6 +97,7 @@ func (p *Plan) Files(ctx context.Context, dir string, version uint64, key ed2551
 		Packs: p.Def.BlockPacks, Tickets: p.Def.TicketsPerBlock(), Patterns: len(p.Design.Patterns),
 		Ledger: ledger.FileName(p.Number), LedgerSHA256: hex.EncodeToString(ledgerSum),
 		Print: PrintFileName(p.Number), PrintSHA256: hex.EncodeToString(printSum),
+		DefinitionSHA256: DefinitionSHA256(p.Def),
 	}
 	err = atomicfile.Write(filepath.Join(dir, ManifestFileName(p.Number)), 0o600, func(w io.Writer) error {
 		enc := json.NewEncoder(w)

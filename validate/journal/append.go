@@ -73,6 +73,7 @@ func (j *Journal) advance(r Record, cp *Checkpoint) {
 	if cp != nil {
 		j.cp = cp
 	}
+	j.marks.write(j.headMark(), cp != nil) // keep.go: the head marker, outside the file
 }
 
 // prepare turns an entry into the record of sequence seq, checked.

@@ -41,6 +41,7 @@ var (
 	kTerminal = []byte("terminal")
 	kBoot     = []byte("boot")
 	kHead     = []byte("head")
+	kBase     = []byte("base") // a journal started afresh: seq (8) ‖ hash (32) its first record follows
 )
 
 // Options configure Open.
@@ -56,6 +57,16 @@ type Options struct {
 	// PublicKey checks the checkpoints of a read-only open; nil = DIR/device.pub.
 	PublicKey ed25519.PublicKey
 
+	// HeadCopies are more files where the head marker (HeadFile) is kept, outside DIR:
+	// the daemon keeps one in its state directory, so that a journal directory removed
+	// whole is still known to have been there.
+	HeadCopies []string
+	// Witness tells of other signs, outside the journal's files, that this terminal has
+	// had a journal (the terminal's state, the printer's spool, the fleet client's
+	// state). Open asks it when the journal file is missing or empty, and compares the
+	// records it names with the head of the file it opens.
+	Witness func() []Evidence
+
 	pageSize    int           // tests: small pages make small files to fuzz
 	lockTimeout time.Duration // tests: how long to wait for another process's lock
 }
@@ -67,6 +78,7 @@ type Journal struct {
 	clock    clockwork.Clock
 	log      *slog.Logger
 	readOnly bool
+	opts     Options
 	priv     ed25519.PrivateKey
 	pub      ed25519.PublicKey
 	// keyTrusted: the key was given in Options, not read from the journal's directory
@@ -85,11 +97,17 @@ type Journal struct {
 	cp       *Checkpoint // last checkpoint, nil before the first
 	snapshot time.Time   // read-only open of a copy: when it was taken
 	tmpDir   string      // the copy's directory, removed by Close
+	marks    *headMarks  // the head markers, kept while open for writing and healthy
+	reset    *Record     // the first record of the journal Reset made (a restart opens it)
 }
 
 // Open opens (or, unless read-only, creates) the journal in dir and verifies it from its
 // last signed checkpoint. A journal that fails verification is still returned, in its
-// no-payout state: Health reports why and Append fails with ErrReadOnly. Open returns an
+// no-payout state: Health reports why and Append fails with ErrReadOnly. A journal file
+// that is missing or empty is created only when no evidence says this terminal had a
+// journal (Decide); otherwise, and when the file is older than its head marker, the
+// journal is returned refused: Health is a *MissingError, nothing is written, and only
+// Reset starts a new journal. Open returns an
 // error only when it cannot even look: bad options, a missing directory or key, another
 // terminal's journal, a file held by another process (for writing; a read-only open of
 // a journal in use works on a private copy of the file, see Snapshot).
@@ -97,17 +115,28 @@ func Open(dir string, o Options) (*Journal, error) {
 	if err := checkTerminal(o.Terminal); err != nil && !(o.ReadOnly && o.Terminal == "") {
 		return nil, fmt.Errorf("journal: open: %w", err)
 	}
-	j := &Journal{dir: dir, terminal: o.Terminal, clock: o.Clock, log: o.Logger, readOnly: o.ReadOnly}
+	j := &Journal{dir: dir, terminal: o.Terminal, clock: o.Clock, log: o.Logger, readOnly: o.ReadOnly, opts: o}
 	if j.clock == nil {
 		j.clock = clockwork.NewRealClock()
 	}
 	if j.log == nil {
 		j.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	path := filepath.Join(dir, DBFile)
+	if !o.ReadOnly {
+		// Before anything is written (a device key made): is this a first start?
+		me, err := refuseFresh(dir, path, o)
+		if err != nil {
+			return nil, err
+		}
+		if me != nil {
+			j.refuse(me)
+			return j, nil
+		}
+	}
 	if err := j.loadKeys(o); err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, DBFile)
 	err := j.open(path, o)
 	if errors.Is(err, ErrInUse) && o.ReadOnly {
 		j.log.Info("journal: in use, reading a copy", "path", path)
@@ -168,12 +197,19 @@ func (j *Journal) open(path string, o Options) error {
 		return nil
 	}
 	if !o.ReadOnly {
+		if me := j.checkNotOlder(o, j.repaired != ""); me != nil {
+			j.Close() // nothing written: the file stays as it was found
+			j.refuse(me)
+			return nil
+		}
 		if err := j.startOrFail(); err != nil || j.health != nil {
 			return err
 		}
 		if err := j.dailyCheckpoint(); err != nil {
 			j.log.Error("journal: daily checkpoint failed", "err", err)
 		}
+		j.marks = openMarks(markerPaths(j.dir, o), j.log)
+		j.marks.write(j.headMark(), true)
 	}
 	return nil
 }
@@ -362,6 +398,15 @@ func (j *Journal) Last() (Record, bool) {
 func (j *Journal) Close() error {
 	if j.tmpDir != "" {
 		defer os.RemoveAll(j.tmpDir)
+	}
+	if j.marks != nil {
+		j.mu.Lock()
+		if j.health == nil {
+			j.marks.write(j.headMark(), true)
+		}
+		j.marks.close()
+		j.marks = nil
+		j.mu.Unlock()
 	}
 	if j.db == nil {
 		return nil

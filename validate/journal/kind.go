@@ -20,6 +20,7 @@ const (
 	KindStatusInstall                 // a pack status list installed
 	KindConfigChange                  // configuration changed (Detail)
 	KindConflict                      // a ticket paid here and at another terminal while apart (fleet; see conflict.go)
+	KindReset                         // the first record of a journal started afresh by a technician (Reset: who, the last record seen before, the evidence)
 	kindEnd
 )
 
@@ -37,6 +38,7 @@ var kindNames = [...]string{
 	KindStatusInstall: "status-install",
 	KindConfigChange:  "config-change",
 	KindConflict:      "conflict",
+	KindReset:         "journal-reset",
 }
 
 // Valid reports whether k is one of the kinds above.

@@ -39,7 +39,10 @@ func (j *Journal) verifyOpen() error {
 		if err != nil {
 			return err
 		}
-		from, prev := uint64(1), [32]byte{}
+		from, prev, err := readBase(m)
+		if err != nil {
+			return err
+		}
 		sc := newSigCheck(j.pub)
 		if cp != nil {
 			if cp.Seq > head {

@@ -19,9 +19,11 @@ type Report struct {
 	Checkpoints int    // signed checkpoints, all verified
 	LastSigned  uint64 // record covered by the last checkpoint (0: none)
 
-	Signed    uint64       // records signed one by one (format version 2), all verified
-	Unvouched uint64       // unsigned records (format version 1) after the last signature of a record or checkpoint: nothing vouches for them
-	Key       ledger.KeyID // the device key every signature was checked with
+	Signed    uint64 // records signed one by one (format version 2), all verified
+	Unvouched uint64 // unsigned records (format version 1) after the last signature of a record or checkpoint: nothing vouches for them
+	// UnvouchedFrom is the first of them (records UnvouchedFrom..head); 0 when there are none.
+	UnvouchedFrom uint64
+	Key           ledger.KeyID // the device key every signature was checked with
 	// KeyTrusted: the key was given by the caller (a copy kept apart from the terminal:
 	// Options.PublicKey or Options.DeviceKey), not read from the journal's directory, where
 	// whoever can edit the journal can replace it.
@@ -29,11 +31,12 @@ type Report struct {
 	KeyFile    string // the key file read from the journal's directory ("" when the key was given)
 }
 
-// vouch records what the signatures cover once the chain (head records) has verified.
+// vouch records what the signatures cover once the chain (up to head) has verified.
 func (r *Report) vouch(sc *sigCheck, head uint64) {
 	r.Signed = sc.count
 	if sc.unsignedFrom != 0 && head > r.LastSigned {
-		r.Unvouched = head - max(sc.unsignedFrom-1, r.LastSigned)
+		r.UnvouchedFrom = max(sc.unsignedFrom, r.LastSigned+1)
+		r.Unvouched = head - r.UnvouchedFrom + 1
 	}
 }
 
@@ -46,7 +49,7 @@ func (r Report) Vouched() error {
 	var why []string
 	if r.Unvouched > 0 {
 		why = append(why, fmt.Sprintf("the last %d records (%d..%d) are signed by nothing: written before records were signed, after the last checkpoint",
-			r.Unvouched, r.Records-r.Unvouched+1, r.Records))
+			r.Unvouched, r.UnvouchedFrom, r.UnvouchedFrom+r.Unvouched-1))
 	}
 	if !r.KeyTrusted {
 		why = append(why, fmt.Sprintf("chain intact, signatures by the key found next to the journal (%s, key %v), which is not a trusted key",
@@ -107,8 +110,12 @@ func (j *Journal) Verify() (Report, error) {
 		if err := check(0, [32]byte{}); err != nil {
 			return err
 		}
+		from, prev, err := readBase(tx.Bucket(bMeta))
+		if err != nil {
+			return err
+		}
 		sc := newSigCheck(j.pub)
-		_, err = walkChain(tx, j.terminal, 1, [32]byte{}, head, headHash, sc, func(r *Record) error {
+		_, err = walkChain(tx, j.terminal, from, prev, head, headHash, sc, func(r *Record) error {
 			if counts(r.Kind) {
 				d := r.day()
 				if days[d] == nil {

@@ -20,7 +20,11 @@
 // its own block's ledger.
 //
 // OpenFile maps the installed ledger and turns a fault of a file truncated under the
-// mapping into ErrFault; files from elsewhere are read with plain reads (ReadFile,
+// mapping into ErrFault. Nothing a decision uses is read from the file unchecked: the
+// header and the hash tree are held in memory from open, and every lookup copies its
+// entry's segment out of the mapping and checks it against the segment hashes computed at
+// open from the verified bytes (ErrTampered when the file was rewritten in place since,
+// segments.go). Files from elsewhere are read with plain reads (ReadFile,
 // VerifyFile, InspectFile). Every reader refuses what is not a regular file before
 // reading it, and Install checks a private copy of its source, never the source itself.
 // The package imports nothing from drivers/, device/ or firmware/ (SPEC §3).

@@ -25,7 +25,11 @@ var (
 	ErrNotRegular = regularfile.ErrNotRegular
 	// ErrFault: a mapped ledger was truncated or rewritten under the reader (the access
 	// faulted); the ledger must be reopened or reinstalled.
-	ErrFault        = errors.New("mapped file truncated or changed while in use")
+	ErrFault = errors.New("mapped file truncated or changed while in use")
+	// ErrTampered: the entries a lookup read no longer match the hash tree verified at
+	// open (the installed file was rewritten in place under the mapping). Nothing is
+	// decided on them; the ledger must be reinstalled.
+	ErrTampered     = errors.New("ledger changed on disk since it was verified")
 	ErrOlderVersion = errors.New("older than the installed version")
 	ErrRetailer     = errors.New("pack status list is for another retailer")
 	// ErrDuplicateBlock: two installed ledgers of one block.

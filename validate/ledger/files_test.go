@@ -115,7 +115,7 @@ func TestVerifyMappedFault(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Truncate(path, int64(fh.dataOff)+100)
-	if err := verifyEntries(fh, data[fh.dataOff:]); !errors.Is(err, ErrFault) {
+	if err := verifyEntries(fh, data[fh.dataOff:], newSegments(fh)); !errors.Is(err, ErrFault) {
 		t.Fatalf("verify of a truncated mapping: %v, want ErrFault", err)
 	}
 }

@@ -109,7 +109,12 @@ func (t *TrustStore) verify(what string, id KeyID, msg, sig []byte) error {
 	if t != nil {
 		s = t.keys
 	}
-	switch s.Verify(id, msg, sig) {
+	return verdict(what, id, s.Verify(id, msg, sig))
+}
+
+// verdict maps a key set's verdict to the package's errors.
+func verdict(what string, id KeyID, v edkey.Verdict) error {
+	switch v {
 	case edkey.NoKeys:
 		return fmt.Errorf("ledger: %s: %w", what, ErrNoTrustedKey)
 	case edkey.Untrusted:

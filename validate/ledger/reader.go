@@ -19,6 +19,7 @@ type Ledger struct {
 	data   []byte
 	unmap  func() error
 	fh     *fileHeader
+	segs   *segments // the check of every entry read for a decision (segments.go)
 	closed bool
 }
 
@@ -39,10 +40,12 @@ func (r Result) Winner() bool { return r.Tier > 0 }
 // OpenFile maps the ledger file at path and verifies it against the trust store: the
 // format, the operator's signature over the header, the hash tree and every chunk of
 // entries. Nothing is answered from a file that fails any check. It is for the installed
-// ledger in the terminal's own directory (Install puts it there; nobody else writes it):
-// should the file still be truncated or rewritten under the mapping, the access that
-// faults returns ErrFault instead of crashing the process. Files from elsewhere (the
-// command line) are read with ReadFile or VerifyFile instead.
+// ledger in the terminal's own directory (Install puts it there). The file can still be
+// rewritten under the mapping by whoever is root on the terminal, so no answer is read
+// straight from it: every lookup copies its entry's segment out of the mapping and checks
+// it against the hashes kept in memory at open (ErrTampered), and an access to a
+// truncated file returns ErrFault instead of crashing the process. Files from elsewhere
+// (the command line) are read with ReadFile or VerifyFile instead.
 func OpenFile(path string, trust *TrustStore) (*Ledger, error) {
 	data, unmap, err := mapFile(path)
 	if err != nil {
@@ -90,16 +93,17 @@ func newLedger(data []byte, trust *TrustStore) (*Ledger, error) {
 	if err := fh.parseDefinition(); err != nil {
 		return nil, err
 	}
-	if err := verifyEntries(fh, data[fh.dataOff:]); err != nil {
+	segs := newSegments(fh)
+	if err := verifyEntries(fh, data[fh.dataOff:], segs); err != nil {
 		return nil, err
 	}
 	fh.signed, fh.signature, fh.definition = nil, nil, nil // no reference into data but the entries
-	return &Ledger{data: data, fh: fh}, nil
+	return &Ledger{data: data, fh: fh, segs: segs}, nil
 }
 
 // verifyEntries checks the signed root against the leaf table and every chunk against its
-// leaf, on every core.
-func verifyEntries(fh *fileHeader, entries []byte) error {
+// leaf, on every core, filling segs from the bytes it hashed (segments.hashChunk).
+func verifyEntries(fh *fileHeader, entries []byte, segs *segments) error {
 	if rootHash(fh.leaves) != fh.root {
 		return fmt.Errorf("ledger: block %d: leaf table does not hash to the root: %w", fh.Block, ErrHash)
 	}
@@ -109,6 +113,7 @@ func verifyEntries(fh *fileHeader, entries []byte) error {
 		next int
 		bad  = -1
 		wg   sync.WaitGroup
+		last []byte // the copy of the last pair, for the padding check
 	)
 	var fault error
 	for w := 0; w < min(runtime.GOMAXPROCS(0), len(fh.leaves)); w++ {
@@ -134,13 +139,15 @@ func verifyEntries(fh *fileHeader, entries []byte) error {
 				if stop || k >= len(fh.leaves) {
 					return
 				}
-				if leafHash(k, chunkBytes(entries, n, fh.chunkEntries, k)) != fh.leaves[k] {
-					mu.Lock()
-					if bad < 0 || k < bad {
-						bad = k
-					}
-					mu.Unlock()
+				leaf, tail := segs.hashChunk(k, chunkBytes(entries, n, fh.chunkEntries, k))
+				mu.Lock()
+				if leaf != fh.leaves[k] && (bad < 0 || k < bad) {
+					bad = k
 				}
+				if k == len(fh.leaves)-1 {
+					last = tail
+				}
+				mu.Unlock()
 			}
 		}()
 	}
@@ -151,12 +158,7 @@ func verifyEntries(fh *fileHeader, entries []byte) error {
 	if bad >= 0 {
 		return fmt.Errorf("ledger: block %d: chunk %d (entries %d..): %w", fh.Block, bad, bad*fh.chunkEntries, ErrHash)
 	}
-	return checkPaddingZero(fh, entries)
-}
-
-func checkPaddingZero(fh *fileHeader, entries []byte) (err error) {
-	defer catchFault(withFaults(), &err, fmt.Sprintf("block %d: verify entries", fh.Block))
-	if !paddingZero(entries, fh.Entries()) {
+	if n%2 == 1 && (len(last) != PairSize || !paddingZero(last, n)) {
 		return fmt.Errorf("ledger: block %d: padding after the last entry is not zero: %w", fh.Block, ErrFormat)
 	}
 	return nil
@@ -174,7 +176,8 @@ func (l *Ledger) Root() [32]byte { return l.fh.root }
 // Size is the file's size in bytes.
 func (l *Ledger) Size() int { return len(l.data) }
 
-// Entry returns the entry of the ticket with index i (0 ≤ i < Header().Entries()).
+// Entry returns the entry of the ticket with index i (0 ≤ i < Header().Entries()), read
+// through the same check as Lookup (ErrTampered, ErrFault).
 func (l *Ledger) Entry(i int) (e Entry, err error) {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
@@ -185,15 +188,20 @@ func (l *Ledger) Entry(i int) (e Entry, err error) {
 	if i < 0 || i >= l.fh.Entries() {
 		return Entry{}, fmt.Errorf("ledger: entry %d of %d: %w", i, l.fh.Entries(), ErrOutOfRange)
 	}
-	return packedAt(l.data[l.fh.dataOff:], i), nil
+	if e, err = l.segs.entry(l.fh, l.data[l.fh.dataOff:], i); err != nil {
+		return Entry{}, fmt.Errorf("ledger: entry %d: %w", i, err)
+	}
+	return e, nil
 }
 
 // Lookup answers a validation code: the ticket, its game, tier and lot. It fails with
 // ErrUnknownBlock when the code is for another block than the ledger's, ErrOutOfRange when
 // its pack or position is not in the ledger, ErrForged when the secret is not the
 // ticket's (probability of a false accept ≤ 2^-64 per try), ErrClosed after Close,
-// ErrFault when the mapped file was truncated under the reader. Errors never quote the
-// secret.
+// ErrTampered when the entry's bytes no longer match the hash tree verified at open (the
+// mapped file was rewritten in place: the entry is copied out of the mapping with its
+// segment and checked on every lookup), ErrFault when the mapped file was truncated under
+// the reader. Errors never quote the secret.
 func (l *Ledger) Lookup(code codes.ValidationCode) (r Result, err error) {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
@@ -210,8 +218,11 @@ func (l *Ledger) Lookup(code codes.ValidationCode) (r Result, err error) {
 	if id.Pack >= fh.Packs || id.Position < 1 || int(id.Position) > tpp {
 		return Result{}, fmt.Errorf("ledger: lookup %v: ledger has packs 0..%d, positions 1..%d: %w", id, fh.Packs-1, tpp, ErrOutOfRange)
 	}
-	i := fh.Index(id)
-	tier, ok := open(packedAt(l.data[fh.dataOff:], i), id, &code.Secret)
+	e, err := l.segs.entry(fh, l.data[fh.dataOff:], fh.Index(id))
+	if err != nil {
+		return Result{}, fmt.Errorf("ledger: lookup %v: %w", id, err)
+	}
+	tier, ok := open(e, id, &code.Secret)
 	g := &fh.Definition.Games[id.Position-1]
 	if !ok || int(tier) > len(g.Tiers) {
 		return Result{}, fmt.Errorf("ledger: lookup %v: %w", id, ErrForged)

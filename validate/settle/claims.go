@@ -10,23 +10,23 @@ import (
 
 // ClaimMismatch is a disagreement between the fleet's claims and the published payouts.
 type ClaimMismatch struct {
-	Ticket   codes.TicketID
-	Claimant string // terminal holding the claim ("" when none)
-	Record   string // payout record ("" when none was published)
-	Payer    string // terminal of that record
+	Ticket   codes.TicketID `json:"-"`
+	Claimant string         `json:"claimant"` // terminal holding the claim ("" when none)
+	Record   string         `json:"record"`   // payout record ("" when none was published)
+	Payer    string         `json:"payer"`    // terminal of that record
 }
 
 // ClaimCheck lists the claims without a published payout by their holder (a terminal that
 // claimed and then did not pay, or has not published yet) and the payouts whose ticket is
 // not claimed by their terminal (not yet reconciled, or a conflict: see the conflicts).
 type ClaimCheck struct {
-	ClaimedNotPaid []ClaimMismatch
-	PaidNotClaimed []ClaimMismatch
+	ClaimedNotPaid []ClaimMismatch `json:"claimed_not_paid"`
+	PaidNotClaimed []ClaimMismatch `json:"paid_not_claimed"`
 }
 
 // CheckClaims compares claims (ticket → holding terminal) with the payout records.
 func CheckClaims(claims map[codes.TicketID]string, records []journal.Record) ClaimCheck {
-	var cc ClaimCheck
+	cc := ClaimCheck{ClaimedNotPaid: []ClaimMismatch{}, PaidNotClaimed: []ClaimMismatch{}}
 	paidBy := map[codes.TicketID]map[string]bool{}
 	seen := map[recordKeyT]bool{}
 	for _, r := range records {

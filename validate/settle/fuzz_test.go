@@ -3,6 +3,8 @@ package settle
 import (
 	"bytes"
 	"testing"
+
+	"github.com/packterm/pos/validate/codes"
 )
 
 // FuzzReadManifest: any input gives a manifest that passes its checks, or ErrManifest;
@@ -16,8 +18,8 @@ func FuzzReadManifest(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if m.Block == 0 {
-			t.Fatalf("accepted block 0")
+		if m.Block == 0 || m.Packs < 0 || m.Packs > codes.PacksPerBlock || m.Patterns < 0 {
+			t.Fatalf("accepted %+v", m)
 		}
 	})
 }

