@@ -13,11 +13,10 @@ import (
 	"github.com/packterm/pos/validate/ledger"
 )
 
-// Exit codes of posctl journal verify.
+// Exit codes of posctl journal verify (0: ok, vouched for by the key given with --pub).
 const (
-	verifyExitBad        = 1 // a record or the file is damaged or was changed (or the journal cannot be read)
-	verifyExitUnvouched  = 2 // intact, but not vouched for by a trusted device key
-	verifyUnvouchedTitle = "NOT VOUCHED"
+	verifyExitBad       = 1 // a record or the file is damaged or was changed (or the journal cannot be read)
+	verifyExitUnvouched = 2 // intact, but not vouched for by a trusted device key
 )
 
 func init() {
@@ -71,7 +70,7 @@ func runJournalVerify(w io.Writer, dir, pub string) error {
 		fmt.Fprintf(w, "note: %s\n", r)
 	}
 	if err := rep.Vouched(); err != nil {
-		fmt.Fprintf(w, "%s: terminal %s, %v\n", verifyUnvouchedTitle, j.Terminal(), rep)
+		fmt.Fprintf(w, "NOT VOUCHED: terminal %s, %v\n", j.Terminal(), rep)
 		if !rep.KeyTrusted {
 			err = fmt.Errorf("%w (give the terminal's device public key kept apart with --pub)", err)
 		}
