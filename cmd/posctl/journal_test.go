@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,12 +51,19 @@ func TestJournalCommands(t *testing.T) {
 	dir := makeJournal(t)
 	before := dbSum(t, dir)
 
+	// Without a key kept apart, the signatures prove nothing: not "ok", exit 2.
 	out, err := run(t, "journal", "verify", dir)
-	if err != nil || !strings.Contains(out, "ok: terminal T7, 4 records, 2 payouts, 1 sales") {
-		t.Fatalf("verify: %v\n%s", err, out)
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != 2 || strings.Contains(out, "ok") || !strings.Contains(out, "NOT VOUCHED: terminal T7, 4 records, 2 payouts, 1 sales") ||
+		!strings.Contains(err.Error(), "which is not a trusted key") {
+		t.Fatalf("verify without --pub: %v\n%s", err, out)
 	}
-	out, err = run(t, "journal", "verify", dir, "--pub", filepath.Join(dir, journal.DevicePubFile))
-	if err != nil {
+	pub := filepath.Join(t.TempDir(), "T7.pub") // the operator's copy of the terminal's key
+	if b, err := os.ReadFile(filepath.Join(dir, journal.DevicePubFile)); err != nil || os.WriteFile(pub, b, 0o644) != nil {
+		t.Fatal(err)
+	}
+	out, err = run(t, "journal", "verify", dir, "--pub", pub)
+	if err != nil || !strings.Contains(out, "ok: terminal T7, 4 records, 2 payouts, 1 sales") || !strings.Contains(out, "4 records signed by device key") {
 		t.Fatalf("verify --pub: %v\n%s", err, out)
 	}
 
@@ -118,7 +126,7 @@ func TestJournalCommands(t *testing.T) {
 	b = bytes.ReplaceAll(b, []byte("RTAMPERME"), []byte("RTAMQERME"))
 	os.WriteFile(filepath.Join(dir, journal.DBFile), b, 0o600)
 	out, err = run(t, "journal", "verify", dir)
-	if err == nil || !strings.Contains(err.Error(), "record 2") {
+	if !errors.As(err, &ee) || ee.code != 1 || !strings.Contains(err.Error(), "record T7/2 changed or damaged") {
 		t.Fatalf("verify of a damaged journal: %v\n%s", err, out)
 	}
 }

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/packterm/pos/validate/codes"
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/ledger"
 )
 
-// Append records e and returns the record once it is durable: bbolt's commit has written
+// Append records e, signed with the device key, and returns the record once it is durable: bbolt's commit has written
 // and fsynced the data pages, then the meta page (docs/journal.md, "Durability"). The
 // terminal opens the drawer or prints "payé" only after that. It fails with ErrReadOnly in
 // the no-payout state, ErrDuplicatePayout for a payout (or claim) of a ticket already paid,
@@ -26,6 +28,7 @@ func (j *Journal) Append(e Entry) (Record, error) {
 	if err != nil {
 		return Record{}, err
 	}
+	enc := sealSigned(j.priv, ledger.IDOf(j.pub), &r) // vouched for by the device key as it is written
 	var cp *Checkpoint
 	err = guard("append", func() error {
 		return j.db.Update(func(tx *bolt.Tx) error {
@@ -33,7 +36,7 @@ func (j *Journal) Append(e Entry) (Record, error) {
 			if cp, err = j.maybeDaily(tx, &r); err != nil {
 				return err
 			}
-			return putRecord(tx, &r, seal(&r))
+			return putRecord(tx, &r, enc)
 		})
 	})
 	if err != nil {
@@ -175,6 +178,7 @@ func (j *Journal) appendBatch(entries []Entry) error {
 		return err
 	}
 	seq, prev := j.head, j.headHash
+	kid := ledger.IDOf(j.pub)
 	var last Record
 	err := guard("append", func() error {
 		return j.db.Update(func(tx *bolt.Tx) error {
@@ -183,7 +187,7 @@ func (j *Journal) appendBatch(entries []Entry) error {
 				if err != nil {
 					return err
 				}
-				if err := putRecord(tx, &r, seal(&r)); err != nil {
+				if err := putRecord(tx, &r, sealSigned(j.priv, kid, &r)); err != nil {
 					return err
 				}
 				seq, prev, last = r.Seq, r.Hash, r

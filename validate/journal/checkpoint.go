@@ -167,12 +167,14 @@ func (j *Journal) maybeDaily(tx *bolt.Tx, r *Record) (*Checkpoint, error) {
 	return &cp, nil
 }
 
-// dailyCheckpoint is made at open when the last record is of an earlier day than today
-// and no checkpoint covers it yet (a terminal that was off across midnight).
+// dailyCheckpoint is made at open when no checkpoint covers the last record yet and that
+// record is of an earlier day than today (a terminal that was off across midnight), or is
+// unsigned (a journal written before every record was signed: its unsigned tail is
+// vouched for from then on).
 func (j *Journal) dailyCheckpoint() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.health != nil || j.head == 0 || (j.cp != nil && j.cp.Seq >= j.head) || j.last.day() == dayKey(j.clock.Now()) {
+	if j.health != nil || j.head == 0 || (j.cp != nil && j.cp.Seq >= j.head) || (j.last.day() == dayKey(j.clock.Now()) && j.last.Signed()) {
 		return nil
 	}
 	var cp Checkpoint

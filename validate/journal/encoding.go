@@ -10,8 +10,15 @@ import (
 	"github.com/packterm/pos/validate/codes"
 )
 
-// RecordVersion is the version byte that starts every record encoding.
-const RecordVersion = 1
+// Record encoding versions: the byte that starts every record encoding.
+const (
+	// RecordVersion (2) is what the journal writes: the version 1 layout followed by the
+	// device key's id and its signature of the record's hash.
+	RecordVersion = 2
+	// RecordVersionUnsigned (1) is the layout written before every record was signed: it
+	// is still read (journals kept from then), never written.
+	RecordVersionUnsigned = 1
+)
 
 // hashDomain separates record hashes from any other SHA-256 use.
 const hashDomain = "packterm journal record v1\x00"
@@ -20,7 +27,7 @@ const hashDomain = "packterm journal record v1\x00"
 // "Record format"): version, kind, terminal, seq, boot, time (Unix ns and zone offset),
 // ticket identity, game, amount, receipts, code, reason, detail, prev.
 func appendBody(b []byte, r *Record) []byte {
-	b = append(b, RecordVersion, byte(r.Kind))
+	b = append(b, r.version(), byte(r.Kind))
 	b = appendString(b, r.Terminal)
 	b = binary.BigEndian.AppendUint64(b, r.Seq)
 	b = binary.BigEndian.AppendUint64(b, r.Boot)
@@ -56,17 +63,25 @@ func recordHash(body []byte) [32]byte {
 	return out
 }
 
-// AppendRecord appends r's canonical encoding (body, then its hash as stored in r.Hash).
+// AppendRecord appends r's canonical encoding: body, then its hash as stored in r.Hash,
+// then (version 2) the key id and the signature as stored in r.Key and r.Sig. This is
+// what the journal stores and what the fleet publishes: the signature travels with it.
 func AppendRecord(b []byte, r *Record) []byte {
 	b = appendBody(b, r)
-	return append(b, r.Hash[:]...)
+	b = append(b, r.Hash[:]...)
+	if r.version() != RecordVersionUnsigned {
+		b = append(b, r.Key[:]...)
+		b = append(b, r.Sig[:]...)
+	}
+	return b
 }
 
-// seal computes r.Hash and returns the full encoding.
+// seal computes r.Hash and returns the full encoding, with r.Key and r.Sig as they are
+// (sign sets them).
 func seal(r *Record) []byte {
-	b := appendBody(make([]byte, 0, 160), r)
+	b := appendBody(make([]byte, 0, 160+sigTrailer), r)
 	r.Hash = recordHash(b)
-	return append(b, r.Hash[:]...)
+	return AppendRecord(b[:0], r)
 }
 
 // DecodeRecord decodes and checks one record encoding: version, every field's range, the
@@ -77,6 +92,8 @@ func DecodeRecord(b []byte) (Record, error) {
 	if err != nil {
 		return Record{}, err
 	}
+	// The signature is not checked here (it needs the device key): walkChain and
+	// Record.VerifySignature check it.
 	if recordHash(body) != r.Hash {
 		return Record{}, badFormat("record %d: hash does not match its content", r.Seq)
 	}
@@ -170,8 +187,8 @@ func (d *reader) str(max int) string {
 func decodeFields(b []byte, check bool) (Record, []byte, error) {
 	d := reader{b: b}
 	var r Record
-	if v := d.u8(); d.err == nil && v != RecordVersion {
-		return Record{}, nil, badFormat("record version %d, want %d", v, RecordVersion)
+	if r.Version = d.u8(); d.err == nil && r.Version != RecordVersion && r.Version != RecordVersionUnsigned {
+		return Record{}, nil, badFormat("record version %d, want %d (or %d)", r.Version, RecordVersion, RecordVersionUnsigned)
 	}
 	r.Kind = Kind(d.u8())
 	r.Terminal = d.str(MaxTerminalLen)
@@ -196,6 +213,10 @@ func decodeFields(b []byte, check bool) (Record, []byte, error) {
 	copy(r.Prev[:], d.take(32))
 	bodyLen := len(b) - len(d.b)
 	copy(r.Hash[:], d.take(32))
+	if r.Version == RecordVersion {
+		copy(r.Key[:], d.take(len(r.Key)))
+		copy(r.Sig[:], d.take(len(r.Sig)))
+	}
 	if d.err != nil {
 		return Record{}, nil, d.err
 	}

@@ -21,6 +21,16 @@ var (
 	ErrFormat = errors.New("bad encoding")
 	// ErrInUse: another process holds the journal file.
 	ErrInUse = errors.New("journal in use by another process")
+	// ErrBadSignature: a record's signature does not verify with the device key (the record
+	// changed after it was written, or another key signed it).
+	ErrBadSignature = errors.New("record signature does not verify")
+	// ErrUnsigned: a record without a signature of its own (encoding version 1, written
+	// before every record was signed).
+	ErrUnsigned = errors.New("record is not signed")
+	// ErrUnvouched: the journal is intact but not vouched for: the key its signatures were
+	// checked with is not a trusted one (it was found next to the journal), or some records
+	// are covered by no signature at all. Report.Vouched returns it.
+	ErrUnvouched = errors.New("journal not vouched for by a trusted device key")
 )
 
 // CorruptError names the first record (or part of the file) that does not verify. It wraps

@@ -10,15 +10,20 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
+
 	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/ledger"
 )
 
 // fuzzKey signs the checkpoints of the opener's seed files (a test key, not a secret).
 var fuzzKey = ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, ed25519.SeedSize))
 
+// seedRecords are records of several kinds, chained and signed with fuzzKey (the
+// corpus's v1-* files hold the same records in the unsigned version 1 encoding).
 func seedRecords() [][]byte {
 	var out [][]byte
 	prev := [32]byte{}
+	kid := ledger.IDOf(fuzzKey.Public().(ed25519.PublicKey))
 	for i, e := range []Entry{
 		payoutN(3),
 		{Kind: KindSale, Ticket: codes.TicketID{Block: 42, Pack: 7}, Amount: 2000, Receipts: []string{"V1"}},
@@ -28,7 +33,7 @@ func seedRecords() [][]byte {
 	} {
 		e.Time = testStart.Add(time.Duration(i) * time.Minute)
 		r := Record{Entry: e, Terminal: "T0042", Seq: uint64(i + 1), Boot: 1, Prev: prev}
-		out = append(out, seal(&r))
+		out = append(out, sealSigned(fuzzKey, kid, &r))
 		prev = r.Hash
 	}
 	return out
@@ -55,6 +60,10 @@ func FuzzDecodeRecord(f *testing.F) {
 		if err := checkRecord(&r); err != nil {
 			t.Fatalf("decoded record fails its checks: %v", err)
 		}
+		if r.Signed() != (b[0] == RecordVersion) {
+			t.Fatalf("version %d decoded as signed=%v", b[0], r.Signed())
+		}
+		_ = r.VerifySignature(fuzzKey.Public().(ed25519.PublicKey))
 	})
 }
 
@@ -148,7 +157,9 @@ func FuzzOpenFile(f *testing.F) {
 }
 
 // TestWriteFuzzCorpus writes the seed inputs into testdata/fuzz when
-// JOURNAL_WRITE_CORPUS=1 (they are checked in; regenerate after a format change).
+// JOURNAL_WRITE_CORPUS=1 (they are checked in; regenerate after a format change). The
+// v1-* files, written before records were signed, are kept as they are: version 1
+// records and journals must still decode and open.
 func TestWriteFuzzCorpus(t *testing.T) {
 	if os.Getenv("JOURNAL_WRITE_CORPUS") != "1" {
 		t.Skip("set JOURNAL_WRITE_CORPUS=1 to rewrite testdata/fuzz")

@@ -81,6 +81,9 @@ type Journal struct {
 	opts     Options
 	priv     ed25519.PrivateKey
 	pub      ed25519.PublicKey
+	// keyTrusted: the key was given in Options, not read from the journal's directory
+	// (Report.Vouched).
+	keyTrusted bool
 
 	db *bolt.DB
 

@@ -22,9 +22,9 @@ func (j *Journal) loadKeys(o Options) error {
 	if o.ReadOnly {
 		switch {
 		case o.PublicKey != nil:
-			j.pub = o.PublicKey
+			j.pub, j.keyTrusted = o.PublicKey, true
 		case o.DeviceKey != nil:
-			j.pub = o.DeviceKey.Public().(ed25519.PublicKey)
+			j.pub, j.keyTrusted = o.DeviceKey.Public().(ed25519.PublicKey), true
 		default:
 			pub, err := ledger.LoadPublicKey(filepath.Join(j.dir, DevicePubFile))
 			if err != nil {
@@ -45,7 +45,7 @@ func (j *Journal) loadKeys(o Options) error {
 			return fmt.Errorf("journal: device key: %d bytes", len(o.DeviceKey))
 		}
 		j.priv = o.DeviceKey
-		j.pub = o.DeviceKey.Public().(ed25519.PublicKey)
+		j.pub, j.keyTrusted = o.DeviceKey.Public().(ed25519.PublicKey), true
 		return nil
 	}
 	keyPath := filepath.Join(j.dir, DeviceKeyFile)

@@ -9,8 +9,8 @@ import (
 
 // verifyOpen is Open's check: the meta bucket, the last checkpoint (signature, and the
 // record it names has the hash it names), then every record after it (decoding, own
-// hash, sequence with no gap, chain of hashes, index entries) up to the stored head. It
-// loads the head, the last record and the last checkpoint.
+// hash, sequence with no gap, chain of hashes, signature, index entries) up to the stored
+// head. It loads the head, the last record and the last checkpoint.
 func (j *Journal) verifyOpen() error {
 	return j.db.View(func(tx *bolt.Tx) error {
 		for _, name := range allBuckets {
@@ -43,6 +43,7 @@ func (j *Journal) verifyOpen() error {
 		if err != nil {
 			return err
 		}
+		sc := newSigCheck(j.pub)
 		if cp != nil {
 			if cp.Seq > head {
 				return corrupt(cp.Seq, "the last checkpoint covers record %d, the journal ends at %d", cp.Seq, head)
@@ -55,10 +56,11 @@ func (j *Journal) verifyOpen() error {
 				if !ok || r.Hash != cp.Hash {
 					return corrupt(cp.Seq, "record does not match the signed checkpoint")
 				}
+				sc.signed = r.Signed() // no unsigned record after a signed one
 			}
 			from, prev = cp.Seq+1, cp.Hash
 		}
-		last, err := walkChain(tx, j.terminal, from, prev, head, headHash, nil)
+		last, err := walkChain(tx, j.terminal, from, prev, head, headHash, sc, nil)
 		if err != nil {
 			return err
 		}
@@ -105,10 +107,17 @@ func lastCheckpoint(tx *bolt.Tx, j *Journal) (*Checkpoint, error) {
 }
 
 // walkChain checks records from..head: key and sequence, decoding and own hash, the
-// chain from prev, the terminal, each payout and sale in its index; and that the last
-// one is the stored head. visit, when not nil, sees each record. It returns the last
-// record walked (zero when none).
-func walkChain(tx *bolt.Tx, terminal string, from uint64, prev [32]byte, head uint64, headHash [32]byte, visit func(*Record) error) (Record, error) {
+// chain from prev, the terminal, each payout and sale in its index, each record's
+// signature (sc: signed records only, in batches; an unsigned one after a signed one is
+// refused); and that the last one is the stored head. visit, when not nil, sees each
+// record. It returns the last record walked (zero when none). Its error names the first
+// bad record in sequence order, whatever check found it.
+func walkChain(tx *bolt.Tx, terminal string, from uint64, prev [32]byte, head uint64, headHash [32]byte, sc *sigCheck, visit func(*Record) error) (Record, error) {
+	last, err := walkRecords(tx, terminal, from, prev, head, headHash, sc, visit)
+	return last, sc.settle(err)
+}
+
+func walkRecords(tx *bolt.Tx, terminal string, from uint64, prev [32]byte, head uint64, headHash [32]byte, sc *sigCheck, visit func(*Record) error) (Record, error) {
 	paid, sold := tx.Bucket(bPaid), tx.Bucket(bSold)
 	c := tx.Bucket(bRecords).Cursor()
 	want := from
@@ -128,6 +137,9 @@ func walkChain(tx *bolt.Tx, terminal string, from uint64, prev [32]byte, head ui
 			return last, corrupt(want, "previous hash does not match record %d", want-1)
 		case r.Terminal != terminal:
 			return last, corrupt(want, "written by terminal %q", r.Terminal)
+		}
+		if err := sc.add(&r); err != nil {
+			return last, err
 		}
 		switch r.Kind {
 		case KindPayout:

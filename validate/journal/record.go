@@ -1,10 +1,12 @@
 package journal
 
 import (
+	"crypto/ed25519"
 	"strconv"
 	"time"
 
 	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/ledger"
 )
 
 // Entry is what the caller appends; the journal fills in the rest of Record.
@@ -28,6 +30,13 @@ type Record struct {
 	Boot     uint64   // start counter of the journal (monotonic order across restarts: (Boot, Seq))
 	Prev     [32]byte // previous record's hash (zero for Seq 1)
 	Hash     [32]byte // this record's hash (over its canonical encoding, Prev included)
+
+	// Version is the record's encoding: RecordVersion (2, signed: every record written
+	// now) or RecordVersionUnsigned (1, read only: written before records were signed).
+	// 0 in a record being built means RecordVersion.
+	Version uint8
+	Key     ledger.KeyID                // id of the device key that signed Hash (version 2; zero on version 1)
+	Sig     [ed25519.SignatureSize]byte // the device key's signature of Hash (version 2; zero on version 1)
 }
 
 // ID is the record's stable id "<terminal>/<seq>" (the fleet uses it as message id, so

@@ -107,7 +107,7 @@ func (j *Journal) createAfter(path string, seq uint64, hash [32]byte, e Entry) (
 		if r, err = j.prepare(e, seq+1, hash); err != nil {
 			return err
 		}
-		return putRecord(tx, &r, seal(&r))
+		return putRecord(tx, &r, sealSigned(j.priv, ledger.IDOf(j.pub), &r))
 	})
 	j.boot = 0
 	if cerr := db.Close(); err == nil {

@@ -14,7 +14,7 @@ import (
 func (j *Journal) openSnapshot(path string, o Options) error {
 	var err error
 	for try := 0; try < 3; try++ {
-		*j = Journal{dir: j.dir, terminal: o.Terminal, clock: j.clock, log: j.log, readOnly: true, pub: j.pub}
+		*j = Journal{dir: j.dir, terminal: o.Terminal, clock: j.clock, log: j.log, readOnly: true, pub: j.pub, keyTrusted: j.keyTrusted}
 		if j.tmpDir, err = os.MkdirTemp("", "journal-snapshot-"); err != nil {
 			return fmt.Errorf("journal: snapshot: %w", err)
 		}

@@ -2,8 +2,12 @@ package journal
 
 import (
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/packterm/pos/validate/ledger"
 )
 
 // Report sums up a full verification.
@@ -14,6 +18,47 @@ type Report struct {
 	Days        int    // day summaries
 	Checkpoints int    // signed checkpoints, all verified
 	LastSigned  uint64 // record covered by the last checkpoint (0: none)
+
+	Signed    uint64 // records signed one by one (format version 2), all verified
+	Unvouched uint64 // unsigned records (format version 1) after the last signature of a record or checkpoint: nothing vouches for them
+	// UnvouchedFrom is the first of them (records UnvouchedFrom..head); 0 when there are none.
+	UnvouchedFrom uint64
+	Key           ledger.KeyID // the device key every signature was checked with
+	// KeyTrusted: the key was given by the caller (a copy kept apart from the terminal:
+	// Options.PublicKey or Options.DeviceKey), not read from the journal's directory, where
+	// whoever can edit the journal can replace it.
+	KeyTrusted bool
+	KeyFile    string // the key file read from the journal's directory ("" when the key was given)
+}
+
+// vouch records what the signatures cover once the chain (up to head) has verified.
+func (r *Report) vouch(sc *sigCheck, head uint64) {
+	r.Signed = sc.count
+	if sc.unsignedFrom != 0 && head > r.LastSigned {
+		r.UnvouchedFrom = max(sc.unsignedFrom, r.LastSigned+1)
+		r.Unvouched = head - r.UnvouchedFrom + 1
+	}
+}
+
+// Vouched is nil when the journal that verified is vouched for whole: every record
+// covered by a signature (its own, a later record's or a checkpoint's) made with a key
+// the caller trusts. Otherwise it says what could not be vouched for (wrapping
+// ErrUnvouched): an intact chain signed by a key found next to the journal proves nothing
+// against whoever could replace that key.
+func (r Report) Vouched() error {
+	var why []string
+	if r.Unvouched > 0 {
+		why = append(why, fmt.Sprintf("the last %d records (%d..%d) are signed by nothing: written before records were signed, after the last checkpoint",
+			r.Unvouched, r.UnvouchedFrom, r.UnvouchedFrom+r.Unvouched-1))
+	}
+	if !r.KeyTrusted {
+		why = append(why, fmt.Sprintf("chain intact, signatures by the key found next to the journal (%s, key %v), which is not a trusted key",
+			r.KeyFile, r.Key))
+	}
+	if len(why) == 0 {
+		return nil
+	}
+	return fmt.Errorf("journal: %s: %w", strings.Join(why, "; "), ErrUnvouched)
 }
 
 // Verify checks the whole journal, not only from the last checkpoint as Open does: every
@@ -22,7 +67,13 @@ type Report struct {
 // the paid and sold indexes against the records both ways, and every day's totals against
 // a recomputation. The first failure is a *CorruptError naming the record.
 func (j *Journal) Verify() (Report, error) {
-	var rep Report
+	rep := Report{Key: ledger.IDOf(j.pub), KeyTrusted: j.keyTrusted}
+	if !j.keyTrusted {
+		rep.KeyFile = filepath.Join(j.dir, DevicePubFile)
+		if !j.readOnly {
+			rep.KeyFile = filepath.Join(j.dir, DeviceKeyFile)
+		}
+	}
 	err := j.view("verify", func(tx *bolt.Tx) error {
 		for _, name := range allBuckets {
 			if tx.Bucket(name) == nil {
@@ -33,12 +84,15 @@ func (j *Journal) Verify() (Report, error) {
 		if err != nil {
 			return err
 		}
-		cps, err := allCheckpoints(tx, j, head, &rep)
+		cps, badSig, err := allCheckpoints(tx, j, head, &rep)
 		if err != nil {
 			return err
 		}
 		days := map[string]*DayTotals{}
 		check := func(seq uint64, hash [32]byte) error {
+			if err := badSig[seq]; err != nil {
+				return err
+			}
 			for _, cp := range cps[seq] {
 				if cp.Hash != hash {
 					return corrupt(seq, "record does not match the checkpoint signed at %s", cp.Time.Format("2006-01-02 15:04:05"))
@@ -60,7 +114,8 @@ func (j *Journal) Verify() (Report, error) {
 		if err != nil {
 			return err
 		}
-		_, err = walkChain(tx, j.terminal, from, prev, head, headHash, func(r *Record) error {
+		sc := newSigCheck(j.pub)
+		_, err = walkChain(tx, j.terminal, from, prev, head, headHash, sc, func(r *Record) error {
 			if counts(r.Kind) {
 				d := r.day()
 				if days[d] == nil {
@@ -80,6 +135,7 @@ func (j *Journal) Verify() (Report, error) {
 		if err != nil {
 			return err
 		}
+		rep.vouch(sc, head)
 		if err := checkIndex(tx, bPaid, "paid", KindPayout, rep.Payouts, 7); err != nil {
 			return err
 		}
@@ -91,28 +147,34 @@ func (j *Journal) Verify() (Report, error) {
 	return rep, err
 }
 
-func allCheckpoints(tx *bolt.Tx, j *Journal, head uint64, rep *Report) (map[uint64][]Checkpoint, error) {
-	cps := map[uint64][]Checkpoint{}
+// allCheckpoints decodes the checkpoints. A checkpoint whose signature does not verify is
+// returned apart (badSig, by the record it covers), for the walk to report in sequence
+// order: a record before it whose own signature fails is named first.
+func allCheckpoints(tx *bolt.Tx, j *Journal, head uint64, rep *Report) (cps map[uint64][]Checkpoint, badSig map[uint64]error, err error) {
+	cps, badSig = map[uint64][]Checkpoint{}, map[uint64]error{}
 	c := tx.Bucket(bCheckpoints).Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
 		cp, err := DecodeCheckpoint(v)
 		if err != nil {
-			return nil, corrupt(0, "checkpoint %d: %v", u64(k), err)
-		}
-		if err := cp.Verify(j.pub); err != nil {
-			return nil, corrupt(cp.Seq, "%v", err)
+			return nil, nil, corrupt(0, "checkpoint %d: %v", u64(k), err)
 		}
 		if cp.Terminal != j.terminal || cp.Seq > head {
-			return nil, corrupt(cp.Seq, "checkpoint %d is not of this journal's chain", u64(k))
+			return nil, nil, corrupt(cp.Seq, "checkpoint %d is not of this journal's chain", u64(k))
 		}
 		if cp.Seq < rep.LastSigned {
-			return nil, corrupt(cp.Seq, "checkpoint %d goes back from record %d", u64(k), rep.LastSigned)
+			return nil, nil, corrupt(cp.Seq, "checkpoint %d goes back from record %d", u64(k), rep.LastSigned)
+		}
+		if err := cp.Verify(j.pub); err != nil {
+			if badSig[cp.Seq] == nil {
+				badSig[cp.Seq] = corrupt(cp.Seq, "%v", err)
+			}
+			continue
 		}
 		cps[cp.Seq] = append(cps[cp.Seq], cp)
 		rep.Checkpoints++
 		rep.LastSigned = cp.Seq
 	}
-	return cps, nil
+	return cps, badSig, nil
 }
 
 // checkIndex counts the entries of an index. The walk has checked that each record of
@@ -154,8 +216,13 @@ func checkDays(tx *bolt.Tx, days map[string]*DayTotals, rep *Report) error {
 	return nil
 }
 
-// String sums up the report in one line.
+// String sums up the report in one line, with the key the signatures were checked with
+// and whether it is trusted.
 func (r Report) String() string {
-	return fmt.Sprintf("%d records, %d payouts, %d sales, %d days, %d checkpoints (last at record %d)",
-		r.Records, r.Payouts, r.Sales, r.Days, r.Checkpoints, r.LastSigned)
+	trust := "given, trusted"
+	if !r.KeyTrusted {
+		trust = "found next to the journal, NOT trusted"
+	}
+	return fmt.Sprintf("%d records, %d payouts, %d sales, %d days, %d checkpoints (last at record %d), %d records signed by device key %v (%s)",
+		r.Records, r.Payouts, r.Sales, r.Days, r.Checkpoints, r.LastSigned, r.Signed, r.Key, trust)
 }
