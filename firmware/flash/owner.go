@@ -22,6 +22,9 @@ func (s *Server) handling(ss *session, now time.Time) bool {
 		return false
 	}
 	ss.busy, ss.lastFrame = true, now
+	if ss.authed {
+		s.activity = now
+	}
 	return true
 }
 

@@ -105,6 +105,7 @@ func (ss *session) hello(ctx context.Context, p []byte) error {
 		ss.authDelay(ctx)
 		return ss.fail(codeAuth, "technician token refused")
 	}
+	ss.s.active(now) // the technician's: a restart waits for the session about to open
 	if why := ss.s.claim(ctx, ss, now); why != "" {
 		return ss.fail(codeBusy, "%s", why)
 	}
