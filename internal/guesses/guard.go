@@ -18,9 +18,9 @@ const (
 	Budget = 30
 	Refill = 20 * time.Second
 	// Reserve is the part of the budget kept for sources with fewer wrong guesses: a
-	// source with w wrong guesses in a row has its guess checked only while more than
-	// Reserve·min(w, Free)/Free guesses are left. A source with none (the technician who
-	// has not mistyped) may take the last one.
+	// source with w wrong guesses in a row has its guess checked only while at least
+	// Reserve·min(w, Free)/Free + 1 guesses are left. A source with none (the technician
+	// who has not mistyped) may take the last one.
 	Reserve = 10
 	// MaxSources is how many sources a Guard remembers; when full, a source it does not
 	// know shares one record with every other such source. Forget is how long after its
