@@ -1,6 +1,7 @@
 package flash_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -9,6 +10,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -279,5 +281,54 @@ func TestPhysicalLinkStays(t *testing.T) {
 	go fromHost.Write(flash.AppendFrame(nil, 'H', append([]byte{flash.ProtocolVersion}, token...)))
 	if f, err := flash.NewFrameReader(fromSrv).Next(); err != nil || f.Type != 'O' {
 		t.Fatalf("hello on the physical link after a long silence: %v %c", err, f.Type)
+	}
+}
+
+// frozenConn stops carrying bytes once limit have been written, without closing: the
+// terminal does not notice (a half-open connection). Close leaves the socket open.
+type frozenConn struct {
+	net.Conn
+	left *atomic.Int64
+}
+
+func (c frozenConn) Write(p []byte) (int, error) {
+	if c.left.Add(-int64(len(p))) < 0 {
+		return 0, errors.New("link frozen")
+	}
+	return c.Conn.Write(p)
+}
+
+func (c frozenConn) Close() error { return nil }
+
+// TestReconnectTakesOverDeadSession: the technician's link dies without the terminal
+// noticing; the reconnection is told busy and retries, and once the dead session has been
+// silent for TakeoverAfter it is replaced and the transfer resumes.
+func TestReconnectTakesOverDeadSession(t *testing.T) {
+	tm := newTerminal(t)
+	clock := tm.srv.Clock.(*clockwork.FakeClock)
+	var dials atomic.Int32
+	c := &flash.Client{
+		Token: token, Backoff: -1, Attempts: 5, Clock: clockwork.NewFakeClock(),
+		Dial: func(ctx context.Context) (io.ReadWriteCloser, error) {
+			n := dials.Add(1)
+			if n == 3 {
+				clock.Advance(flash.DefaultTakeoverAfter)
+			}
+			conn, err := net.Dial("tcp", tm.addr)
+			if err != nil || n > 1 {
+				return conn, err
+			}
+			t.Cleanup(func() { conn.Close() })
+			left := &atomic.Int64{}
+			left.Store(60 << 10)
+			return frozenConn{conn, left}, nil
+		},
+	}
+	b := bigBundle("2.0.0", key)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	res, err := c.Send(ctx, flash.Firmware, bytes.NewReader(b), int64(len(b)))
+	if err != nil || res.Attempts != 3 || len(res.Resumed) != 1 {
+		t.Fatalf("after a dead link: %+v %v; want 3 links (frozen, busy, taken over) and a resume", res, err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"sync"
 	"time"
 
 	"github.com/jonboulle/clockwork"
@@ -129,13 +130,8 @@ func (s *Server) ServeListener(ctx context.Context, ln net.Listener) error {
 	_, log := s.defaults()
 	stop := context.AfterFunc(ctx, func() { ln.Close() })
 	defer stop()
-	done := make(chan struct{})
-	running := 0
-	defer func() {
-		for ; running > 0; running-- {
-			<-done
-		}
-	}()
+	var running sync.WaitGroup
+	defer running.Wait()
 	for {
 		c, err := ln.Accept()
 		if err != nil {
@@ -144,15 +140,6 @@ func (s *Server) ServeListener(ctx context.Context, ln net.Listener) error {
 			}
 			return fmt.Errorf("flash: accept: %w", err)
 		}
-		// Reap the connections that ended, without waiting.
-		for reaped := false; !reaped; {
-			select {
-			case <-done:
-				running--
-			default:
-				reaped = true
-			}
-		}
 		s.keepAlive(c, log)
 		source := sourceOf(c.RemoteAddr())
 		if why := s.admit(source); why != "" {
@@ -160,16 +147,14 @@ func (s *Server) ServeListener(ctx context.Context, ln net.Listener) error {
 			go refuse(c, why)
 			continue
 		}
-		running++
-		go func() {
-			defer func() { done <- struct{}{} }()
+		running.Go(func() {
 			defer s.release(source)
 			err := s.serve(ctx, c, source, true)
 			c.Close()
 			if err != nil {
 				log.Warn("flash: connection ended", "source", source, "err", err)
 			}
-		}()
+		})
 	}
 }
 
