@@ -42,7 +42,10 @@ type Result struct {
 
 // Send transfers size bytes of data as kind and returns when the terminal has installed
 // it. Errors wrap ErrAuth, ErrRefused, ErrProtocol or ErrDevice for the terminal's
-// answers, ErrLink when the link could not be kept up for Attempts tries.
+// answers, ErrBusy when another technician's session holds the terminal, ErrLink when the
+// link could not be kept up for Attempts tries. Busy after this Send's own link broke is
+// retried as a lost link: the terminal may not have noticed yet, and gives the session up
+// once it has been silent for its TakeoverAfter.
 func (c *Client) Send(ctx context.Context, kind Kind, data io.ReaderAt, size int64) (Result, error) {
 	clock, log := c.Clock, c.Logger
 	if clock == nil {
@@ -62,6 +65,7 @@ func (c *Client) Send(ctx context.Context, kind Kind, data io.ReaderAt, size int
 	}
 	var res Result
 	var last error
+	opened := false // a session was opened on an earlier link
 	for res.Attempts < attempts {
 		if res.Attempts > 0 && c.Backoff >= 0 {
 			d := c.Backoff
@@ -91,9 +95,10 @@ func (c *Client) Send(ctx context.Context, kind Kind, data io.ReaderAt, size int
 		if ctx.Err() != nil {
 			return res, ctx.Err()
 		}
-		if !errors.Is(err, ErrLink) {
+		if !errors.Is(err, ErrLink) && !(opened && errors.Is(err, ErrBusy)) {
 			return res, err
 		}
+		opened = opened || sess.opened
 		last = err
 		log.Warn("flash: link lost, reconnecting", "err", err, "attempt", res.Attempts)
 	}
@@ -101,10 +106,11 @@ func (c *Client) Send(ctx context.Context, kind Kind, data io.ReaderAt, size int
 }
 
 type clientSession struct {
-	c     *Client
-	l     *link
-	clock clockwork.Clock
-	res   *Result
+	c      *Client
+	l      *link
+	clock  clockwork.Clock
+	res    *Result
+	opened bool // the terminal said HelloOK
 }
 
 func (cs *clientSession) send(typ byte, p []byte) error {
@@ -168,6 +174,7 @@ func (cs *clientSession) run(ctx context.Context, b begin, data io.ReaderAt) err
 	if _, err := cs.await(ctx, tHelloOK, timeout); err != nil {
 		return err
 	}
+	cs.opened = true
 	if err := cs.send(tBegin, b.encode()); err != nil {
 		return err
 	}

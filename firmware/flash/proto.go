@@ -56,6 +56,7 @@ const (
 	codeRefused  = 2 // the item was refused (signature, version, verification)
 	codeProtocol = 3 // out of order or malformed
 	codeInternal = 4 // the terminal failed (disk…)
+	codeBusy     = 5 // another technician's session holds the terminal, or too many connections
 )
 
 // Errors the client returns for Error frames.
@@ -65,6 +66,7 @@ var (
 	ErrProtocol = errors.New("flash: protocol error")
 	ErrDevice   = errors.New("flash: the terminal failed")
 	ErrLink     = errors.New("flash: link lost")
+	ErrBusy     = errors.New("flash: the terminal is busy")
 )
 
 // MaxTokenSize bounds a technician token.
@@ -127,6 +129,8 @@ func decodeError(p []byte) error {
 		return fmt.Errorf("%w: %s", ErrRefused, msg)
 	case codeInternal:
 		return fmt.Errorf("%w: %s", ErrDevice, msg)
+	case codeBusy:
+		return fmt.Errorf("%w: %s", ErrBusy, msg)
 	}
 	return fmt.Errorf("%w: %s", ErrProtocol, msg)
 }
