@@ -97,13 +97,13 @@ func describeScan(s scanner.Scan) string {
 	kind, code, err := codemap.Parse(s.Text, s.Symbology)
 	text := fmt.Sprintf("%q", s.Text)
 	if err != nil {
-		if kind == codes.KindValidation && len(s.Text) > 8 {
-			text = fmt.Sprintf("%q…", s.Text[:8])
+		if kind == codes.KindValidation {
+			text = fmt.Sprintf("%q", codes.Redact(s.Text))
 		}
 		return fmt.Sprintf("text=%s symbology=%s kind=none of ours (%v)", text, sym, err)
 	}
 	if v, ok := code.(codes.ValidationCode); ok {
-		return fmt.Sprintf("text=%q… symbology=%s kind=validation ticket %v", s.Text[:min(len(s.Text), 8)], sym, v.ID())
+		return fmt.Sprintf("text=%q symbology=%s kind=validation ticket %v", codes.Redact(s.Text), sym, v.ID())
 	}
 	return fmt.Sprintf("text=%s symbology=%s kind=%s", text, sym, kind)
 }

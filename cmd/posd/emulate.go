@@ -91,7 +91,7 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 	}
 	defer rig.Close()
 	if f.http != "" {
-		if err := serveWeb(ctx, f.http, emulatedWeb(rig, opts, f, log), stderr); err != nil {
+		if err := serveWeb(ctx, f.http, emulatedWeb(rig, opts, f, cfg.HTTPHosts, log), stderr); err != nil {
 			return fail(err)
 		}
 	}

@@ -29,7 +29,12 @@ func TestBoardWebShowsSlotAndRefusal(t *testing.T) {
 	if st.DataRefused == "" || len(st.Ledgers) != 0 {
 		t.Errorf("data refused %q, ledgers %v", st.DataRefused, st.Ledgers)
 	}
-	st = boardWeb(daemon.Running{Config: &cfg}, nil, slog.New(slog.DiscardHandler)).Parts.Collect()
+	cfg.HTTPHosts = []string{"pos-0042.local"}
+	o := boardWeb(daemon.Running{Config: &cfg}, nil, slog.New(slog.DiscardHandler))
+	if len(o.Hosts) != 1 || o.Hosts[0] != "pos-0042.local" {
+		t.Errorf("[http] hosts not passed to the page: %q", o.Hosts)
+	}
+	st = o.Parts.Collect()
 	if !strings.Contains(st.Slot, "unknown") || st.DataRefused != "" {
 		t.Errorf("without posboot: slot %q, refused %q", st.Slot, st.DataRefused)
 	}

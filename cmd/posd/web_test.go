@@ -61,9 +61,21 @@ func TestEmulateWeb(t *testing.T) {
 			t.Fatal("no web page address printed")
 		}
 	}
+	// A rebound name (DNS rebinding) is refused, on loopback too; the page's own address is served.
 	req, _ := http.NewRequest(http.MethodPost, base+"/emu/input", strings.NewReader(`{"action":"scan","code":"`+code+`"}`))
 	req.Header.Set("X-Posd", "1")
+	req.Host = "evil.example:" + base[strings.LastIndexByte(base, ':')+1:]
 	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMisdirectedRequest {
+		t.Errorf("scan through a rebound name: %d", resp.StatusCode)
+	}
+	req, _ = http.NewRequest(http.MethodPost, base+"/emu/input", strings.NewReader(`{"action":"scan","code":"`+code+`"}`))
+	req.Header.Set("X-Posd", "1")
+	resp, err = http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,9 @@ type Config struct {
 
 	Technician Technician // [technician]
 	HTTP       string     // [http] listen: default "127.0.0.1:8080"; "" turns it off
+	// HTTPHosts is [http] hosts: the names (or "name:port") the page also answers to,
+	// beyond the loopback names and the address it is reached on; default none.
+	HTTPHosts []string
 	// Maintenance is the maintenance link's listener ([maintenance] listen):
 	// "tcp:HOST:PORT" or "serial:DEV"; "" (default) turns it off.
 	Maintenance string

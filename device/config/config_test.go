@@ -256,3 +256,19 @@ func TestFleetClusterURL(t *testing.T) {
 		}
 	}
 }
+
+func TestHTTPHosts(t *testing.T) {
+	c := mustParse(t, minimal+"[http]\nhosts = [\"pos-0042.local\", \"192.168.1.20\", \"localhost:9000\", \"[fd00::20]:8080\"]\n")
+	if want := []string{"pos-0042.local", "192.168.1.20", "localhost:9000", "[fd00::20]:8080"}; !reflect.DeepEqual(c.HTTPHosts, want) {
+		t.Errorf("hosts %q", c.HTTPHosts)
+	}
+	if c := mustParse(t, minimal); c.HTTPHosts != nil {
+		t.Errorf("default hosts %q", c.HTTPHosts)
+	}
+	for _, bad := range []string{`["*"]`, `["*.local"]`, `[""]`, `["pos:0"]`, `["-pos.local"]`, `["pos..local"]`, `["http://pos.local"]`, `"pos.local"`, `[1]`} {
+		_, err := Parse([]byte(minimal + "[http]\nhosts = " + bad + "\n"))
+		if err == nil || !strings.Contains(err.Error(), "http.hosts") {
+			t.Errorf("hosts = %s: %v", bad, err)
+		}
+	}
+}

@@ -56,7 +56,8 @@ type file struct {
 		TokenSHA256 string `toml:"token_sha256"`
 	} `toml:"technician"`
 	HTTP struct {
-		Listen string `toml:"listen"`
+		Listen string   `toml:"listen"`
+		Hosts  []string `toml:"hosts"`
 	} `toml:"http"`
 	Maintenance struct {
 		Listen string `toml:"listen"`
@@ -98,6 +99,7 @@ func (c *Config) Encode(w io.Writer) error {
 	f.Keys.Firmware = nonNil(c.Keys.Firmware)
 	f.Technician.TokenSHA256 = c.Technician.TokenSHA256
 	f.HTTP.Listen = c.HTTP
+	f.HTTP.Hosts = nonNil(c.HTTPHosts)
 	f.Maintenance.Listen = c.Maintenance
 	f.Fleet.URL, f.Fleet.Credentials, f.Fleet.CA = c.Fleet.URL, c.Fleet.Credentials, c.Fleet.CA
 	enc := toml.NewEncoder(w)

@@ -58,6 +58,7 @@ var fields = []field{
 	{"technician", "token_sha256", decodeToken},
 
 	{"http", "listen", str(func(c *Config) *string { return &c.HTTP })},
+	{"http", "hosts", stringList(`an array of host names, e.g. ["pos-0042.local"]`, func(c *Config) *[]string { return &c.HTTPHosts })},
 
 	{"maintenance", "listen", str(func(c *Config) *string { return &c.Maintenance })},
 
@@ -156,6 +157,25 @@ func paths(at func(*Config) *[]string) func(*Config, any) string {
 			s, ok := e.(string)
 			if !ok {
 				return fmt.Sprintf("entry %d: %s", i+1, wrongType("a path string", e))
+			}
+			out = append(out, s)
+		}
+		*at(c) = out
+		return ""
+	}
+}
+
+func stringList(want string, at func(*Config) *[]string) func(*Config, any) string {
+	return func(c *Config, v any) string {
+		a, ok := v.([]any)
+		if !ok {
+			return wrongType(want, v)
+		}
+		var out []string // nil when empty, as in Default
+		for i, e := range a {
+			s, ok := e.(string)
+			if !ok {
+				return fmt.Sprintf("entry %d: %s", i+1, wrongType("a string", e))
 			}
 			out = append(out, s)
 		}

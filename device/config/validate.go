@@ -104,6 +104,14 @@ func (c *Config) check() []issue {
 			add("http.listen", err.Error())
 		}
 	}
+	if len(c.HTTPHosts) > maxHTTPHosts {
+		add("http.hosts", fmt.Sprintf("%d names: at most %d", len(c.HTTPHosts), maxHTTPHosts))
+	}
+	for i, h := range c.HTTPHosts {
+		if err := checkHTTPHost(h); err != nil {
+			add("http.hosts", fmt.Sprintf("entry %d: %v", i+1, err))
+		}
+	}
 	if c.Maintenance != "" {
 		if err := checkMaintenance(c.Maintenance); err != nil {
 			add("maintenance.listen", err.Error())
@@ -304,6 +312,51 @@ func checkListen(s string) error {
 		return fmt.Errorf("%q: want an IP address (or localhost) to listen on", clip(s))
 	}
 	return nil
+}
+
+// maxHTTPHosts bounds [http] hosts.
+const maxHTTPHosts = 32
+
+// checkHTTPHost accepts a host name or IP address the page answers to, with an optional
+// port: "pos-0042.local", "192.168.1.20", "localhost:9000" (an SSH tunnel's other port),
+// "[fd00::20]:8080". No wildcard: each name is one a technician types.
+func checkHTTPHost(s string) error {
+	host := s
+	if h, port, err := net.SplitHostPort(s); err == nil {
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("%q: port %q: want 1 to 65535", clip(s), clip(port))
+		}
+		host = h
+	} else if strings.HasPrefix(s, "[") && strings.HasSuffix(s, "]") {
+		host = s[1 : len(s)-1]
+	}
+	if net.ParseIP(host) != nil {
+		return nil
+	}
+	if !isDNSName(host) {
+		return fmt.Errorf(`%q: want a host name (letters, digits, dashes and dots, e.g. "pos-0042.local") or an IP address, with an optional ":PORT"`, clip(s))
+	}
+	return nil
+}
+
+// isDNSName reports whether s is a host name: dot-separated labels of 1 to 63 letters,
+// digits and dashes, no dash at either end, 253 bytes at most.
+func isDNSName(s string) bool {
+	if s == "" || len(s) > 253 {
+		return false
+	}
+	for _, l := range strings.Split(s, ".") {
+		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
+			return false
+		}
+		for i := 0; i < len(l); i++ {
+			c := l[i]
+			if !(c == '-' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // checkPath accepts an absolute path (the daemon's working directory is no one's choice).

@@ -2,7 +2,12 @@ package web
 
 import (
 	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"testing"
+
+	"github.com/jonboulle/clockwork"
 )
 
 // BenchmarkLive is the event stream's cost per look (every 100 ms per open page): the
@@ -25,5 +30,24 @@ func BenchmarkStatus(b *testing.B) {
 		if _, err := json.Marshal(e.srv.o.Parts.Collect()); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkHostCheck is what the Host and Origin checks add to every request: a POST from
+// the page (Host, Origin and Sec-Fetch-Site looked at).
+func BenchmarkHostCheck(b *testing.B) {
+	g := newOrigins(Options{Addr: "127.0.0.1:8080", Hosts: []string{"pos-0042.local"}, Logger: slog.New(slog.DiscardHandler), Clock: clockwork.NewRealClock()})
+	h := g.wrap(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	r := httptest.NewRequest(http.MethodPost, "/emu/input", nil)
+	r.Host = "pos-0042.local:8080"
+	r.Header.Set("Origin", "http://pos-0042.local:8080")
+	r.Header.Set("Sec-Fetch-Site", "same-origin")
+	w := httptest.NewRecorder()
+	b.ReportAllocs()
+	for b.Loop() {
+		h.ServeHTTP(w, r)
+	}
+	if w.Code != http.StatusOK {
+		b.Fatalf("refused: %d", w.Code)
 	}
 }

@@ -13,11 +13,12 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/packterm/pos/device/ticketart"
+	"github.com/packterm/pos/validate/codes"
 )
 
 // browser starts headless Chromium for one test. Without Chromium the test skips, unless
 // CI is set: CI installs it, and there a missing browser is a failure.
-func browser(t *testing.T) context.Context {
+func browser(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	var path string
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
@@ -39,6 +40,7 @@ func browser(t *testing.T) context.Context {
 		chromedp.Flag("no-default-browser-check", true), chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(412, 915), // a phone's screen
 	}
+	opts = append(opts, extra...)
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	bctx, cancelB := chromedp.NewContext(actx)
 	t.Cleanup(func() { cancelB(); cancelA() })
@@ -121,7 +123,10 @@ func TestBrowserWinnerPaid(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitJS(t, ctx, "winner shown", lcdHas("GAGNANT"))
-	waitJS(t, ctx, "answer shown", `document.getElementById('answer').textContent.includes('scan `+w.Validation+`')`)
+	waitJS(t, ctx, "answer shown, the code masked", `document.getElementById('answer').textContent.includes('scan `+masked(w.Validation)+`')`)
+	if body, _ := chromedp.Run(ctx, chromedp.Evaluate[string]("document.body.textContent")); strings.Contains(body, w.Validation[8:]) {
+		t.Error("the page shows the validation code whole")
+	}
 	screenshot(t, ctx, "winner-scanned.png")
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("btn-ok"))); err != nil {
 		t.Fatal(err)
@@ -230,7 +235,7 @@ func TestBrowserTicketPhoto(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "ticket code decoded", `['`+w.TicketCode+`', '`+w.Validation+`'].some(c => document.getElementById('answer').textContent.includes('decoded ' + c))`)
+	waitJS(t, ctx, "ticket code decoded", `['`+w.TicketCode+`', '`+masked(w.Validation)+`'].some(c => document.getElementById('answer').textContent.includes('decoded ' + c))`)
 	waitJS(t, ctx, "photo and scratched ticket shown", `['photo-shown', 'ticket-shown'].every(id => {
 		const i = document.getElementById(id); return !i.parentElement.hidden && i.complete && i.naturalWidth > 500; })`)
 	screenshot(t, ctx, "photo-ticket.png")
@@ -242,7 +247,7 @@ func TestBrowserTicketPhoto(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "validation code decoded", `document.getElementById('answer').textContent.includes('decoded `+w.Validation+`')`)
+	waitJS(t, ctx, "validation code decoded, shown masked", `document.getElementById('answer').textContent.includes('decoded `+masked(w.Validation)+`')`)
 	waitJS(t, ctx, "winner shown", lcdHas("GAGNANT"))
 	waitJS(t, ctx, "the photo replaced", `document.getElementById('photo-shown').src.endsWith('n=2')`)
 	screenshot(t, ctx, "photo-latex.png")
@@ -255,4 +260,53 @@ func TestBrowserTicketPhoto(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitJS(t, ctx, "no code", `document.getElementById('answer').classList.contains('bad')`)
+}
+
+// masked is a validation code as the page shows it: the ticket it names, not its secret.
+func masked(code string) string { return code[:codes.RedactKeep] + "…" }
+
+// TestBrowserRebinding is a DNS-rebinding attack in a real browser: the attacker's name
+// (evil.example) resolves to the terminal's loopback, so the browser takes the terminal's
+// page and its answers as the attacker's own origin. The terminal answers none of it, and a
+// script in that origin, with the page's header, scans and pays nothing.
+func TestBrowserRebinding(t *testing.T) {
+	ctx := browser(t, chromedp.Flag("host-resolver-rules", "MAP evil.example 127.0.0.1"))
+	e := startEnv(t, nil)
+	w := e.winner(t, 10_00)
+	_, port := e.hostPort(t)
+	evil := "http://evil.example:" + port
+	if err := chromedp.Do(ctx, chromedp.Navigate(evil+"/")); err != nil {
+		t.Fatal(err)
+	}
+	body, err := chromedp.Run(ctx, chromedp.Evaluate[string]("document.body.textContent"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(body, "misdirected request") {
+		t.Errorf("the rebound name got the page: %.200q", body)
+	}
+	script := `(async () => {
+		const post = (b) => fetch("/emu/input", {method: "POST", headers: {"Content-Type": "application/json", "X-Posd": "1"}, body: JSON.stringify(b)});
+		const a = await post({action: "scan", code: "` + w.Validation + `"});
+		await post({action: "ok"});
+		const l = await fetch("/emu/live.json");
+		return a.status + " " + l.status;
+	})()`
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[string](script, chromedp.EvalAsValue, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != "421 421" {
+		t.Errorf("the rebound page's scan and read: %s, want 421 421", got)
+	}
+	e.untouched(t)
+	// The same browser on the terminal's own address still drives it.
+	if err := chromedp.Do(ctx, chromedp.Navigate(e.url+"/")); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "live events", `document.getElementById('conn').textContent === 'live'`)
+	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("scan-code"), w.Validation), chromedp.Click(chromedp.ID("scan"))); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "winner shown", lcdHas("GAGNANT"))
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/packterm/pos/device/emulated"
 	"github.com/packterm/pos/drivers/scanner"
+	"github.com/packterm/pos/validate/codes"
 )
 
 // MaxUpload bounds a photo upload.
@@ -50,7 +51,8 @@ type emulator struct {
 	drawn  int
 }
 
-// Answer is the last input and what came of it.
+// Answer is the last input and what came of it. A code in it is masked as the logs mask
+// it (codes.Redact): a validation code shows the ticket it names, never its secret.
 type Answer struct {
 	N       int    `json:"n"`
 	Input   string `json:"input"`
@@ -201,7 +203,7 @@ func (e *emulator) handleInput(w http.ResponseWriter, r *http.Request) {
 	e.inputs.Unlock()
 	what := req.Action
 	if a == emulated.ActScan {
-		what = "scan " + code
+		what = "scan " + codes.Redact(code) // never the whole code: the page is no log
 	}
 	ans := e.answer(Answer{Input: what}, err)
 	if a == emulated.ActScan {
@@ -219,7 +221,7 @@ func status(err error) int {
 
 func (e *emulator) answer(a Answer, err error) Answer {
 	if err != nil {
-		a.Error = err.Error()
+		a.Error = codes.RedactText(err.Error())
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -264,7 +266,7 @@ func (e *emulator) handlePhoto(w http.ResponseWriter, r *http.Request) {
 	e.inputs.Lock()
 	text, err := e.rig.PhotoFrame(r.Context(), scanner.ImageFrame{Image: img, Name: "upload " + hdr.Filename})
 	e.inputs.Unlock()
-	ans := e.answer(Answer{Input: "photo", Decoded: text, Photo: n}, err)
+	ans := e.answer(Answer{Input: "photo", Decoded: codes.Redact(text), Photo: n}, err)
 	e.drawLater(ans.N, text)
 	writeJSON(w, status(err), ans)
 }

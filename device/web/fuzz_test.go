@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"image"
 	"image/png"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -55,6 +58,46 @@ func FuzzReadable(f *testing.F) {
 		out := readable([]string{s})
 		if len(out) != 1 || len(out[0]) > len(s) {
 			t.Fatalf("%q -> %q", s, out)
+		}
+	})
+}
+
+// FuzzHostCheck: any Host and origin headers are answered or refused, never a panic; a Host
+// answered is a loopback name or a configured one, on the listening port.
+func FuzzHostCheck(f *testing.F) {
+	for _, h := range [][4]string{
+		{"127.0.0.1:8080", "http://127.0.0.1:8080", "same-origin", ""},
+		{"evil.example:8080", "http://evil.example:8080", "same-origin", ""},
+		{"[::1]:8080", "null", "", "http://[::1]:8080/"},
+		{"POS-0042.local:8080", "", "", "http://pos-0042.local:8080/"},
+		{"localhost:9000", "https://localhost:9000", "cross-site", ""},
+		{"[::ffff:127.0.0.1]:8080", "http://a:b@[::1]:8080", "", ""},
+		{"localhost", "", "", "%zz"},
+	} {
+		f.Add(h[0], h[1], h[2], h[3])
+	}
+	g := newOrigins(Options{Addr: "127.0.0.1:8080", Hosts: []string{"pos-0042.local", "localhost:9000"}})
+	f.Fuzz(func(t *testing.T, host, origin, site, referer string) {
+		r := httptest.NewRequest(http.MethodPost, "/emu/input", nil)
+		r.Host = host
+		r.Header.Set("Origin", origin)
+		r.Header.Set("Sec-Fetch-Site", site)
+		r.Header.Set("Referer", referer)
+		_ = originOK(r)
+		if !g.hostOK(r) {
+			return
+		}
+		name, port, err := net.SplitHostPort(host)
+		name = strings.ToLower(name)
+		ip := net.ParseIP(name)
+		switch {
+		case err != nil:
+			t.Fatalf("Host %q answered: no port (80 is not the listening port)", host)
+		case port == "9000" && name == "localhost":
+		case port != "8080":
+			t.Fatalf("Host %q answered on another port", host)
+		case name != "localhost" && name != "pos-0042.local" && (ip == nil || !ip.IsLoopback()):
+			t.Fatalf("Host %q answered", host)
 		}
 	})
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/packterm/pos/validate/codes"
 )
 
 // LogLine is one recent log record.
@@ -77,7 +79,9 @@ func (h *teeHandler) Handle(ctx context.Context, rec slog.Record) error {
 			writeAttr(&sb, h.group, a)
 			return true
 		})
-		h.ring.add(LogLine{Time: rec.Time, Level: rec.Level.String(), Message: rec.Message, Attrs: strings.TrimSpace(sb.String())})
+		// The page shows the ring: whatever a record quotes, a validation code in it is masked.
+		h.ring.add(LogLine{Time: rec.Time, Level: rec.Level.String(), Message: codes.RedactText(rec.Message),
+			Attrs: codes.RedactText(strings.TrimSpace(sb.String()))})
 	}
 	if h.next.Enabled(ctx, rec.Level) {
 		return h.next.Handle(ctx, rec)

@@ -39,8 +39,14 @@ type Options struct {
 	// RequireToken asks for the token on every request. Listen sets it for any address
 	// that is not loopback; a test sets it to see the non-loopback behaviour on loopback.
 	RequireToken bool
-	Logger       *slog.Logger
-	Clock        clockwork.Clock
+	// Addr is the address listened on (Listen sets it): the Host check's fallback when a
+	// request does not say which local address it came in on.
+	Addr string
+	// Hosts are the names the page answers to beyond the loopback names and the IP address
+	// a request came in on ([http] hosts): "name" on the listening port, or "name:port".
+	Hosts  []string
+	Logger *slog.Logger
+	Clock  clockwork.Clock
 	// Poll is how often the event stream looks for changes (default 100 ms).
 	Poll time.Duration
 }
@@ -96,9 +102,9 @@ func New(o Options) (*Server, error) {
 	} else {
 		s.mux.HandleFunc("GET /{$}", s.handleStatusPage)
 	}
-	s.h = securityHeaders(g.wrap(s.mux, func(w http.ResponseWriter, r *http.Request) {
+	s.h = securityHeaders(newOrigins(o).wrap(g.wrap(s.mux, func(w http.ResponseWriter, r *http.Request) {
 		s.render(w, "login.html", map[string]any{"Failed": false})
-	}))
+	})))
 	return s, nil
 }
 
@@ -118,7 +124,9 @@ func securityHeaders(next http.Handler) http.Handler {
 		h := w.Header()
 		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; frame-ancestors 'none'")
 		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "no-referrer")
+		// same-origin, not no-referrer: under no-referrer a browser sends "Origin: null"
+		// with the page's own forms, which the origin check could not tell from another site.
+		h.Set("Referrer-Policy", "same-origin")
 		h.Set("Cache-Control", "no-store")
 		next.ServeHTTP(w, r)
 	})
@@ -169,6 +177,7 @@ func Listen(addr string, o Options) (*Server, net.Listener, error) {
 	if !IsLoopback(addr) {
 		o.RequireToken = true
 	}
+	o.Addr = addr
 	s, err := New(o)
 	if err != nil {
 		return nil, nil, err
