@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -21,6 +23,7 @@ import (
 	"github.com/packterm/pos/validate/block"
 	"github.com/packterm/pos/validate/codes"
 	"github.com/packterm/pos/validate/journal"
+	"github.com/packterm/pos/validate/ledger"
 )
 
 // runNet runs posctl outside a synctest bubble (the fleet commands talk over TCP).
@@ -59,12 +62,29 @@ func TestFleetCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	seed := block.Seed{3, 1, 4}
+	truth := func(id codes.TicketID) (s [codes.SecretSize]byte) {
+		seed.Secrets([]codes.TicketID{id}, func(_ codes.TicketID, x [codes.SecretSize]byte) { s = x })
+		return s
+	}
+	good, forged := codes.TicketID{Block: 7, Pack: 12, Position: 4}, codes.TicketID{Block: 7, Pack: 13, Position: 1}
+	// The operator's block 7 ledger: good wins 50 € (game 4's fourth prize), forged 1 €.
+	blk := fleettest.NewBlock(t, 7, 20, truth, func(id codes.TicketID) uint8 {
+		return map[codes.TicketID]uint8{good: 4, forged: 6}[id]
+	})
+	ledgers := t.TempDir()
+	blk.Write(t, ledgers)
+	ls, err := server.LoadLedgers(ledgers, blk.Trust, server.LedgerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	ready := make(chan struct{})
 	fleetCmd.SetOut(&bytes.Buffer{})
 	go func() {
-		served <- serveFleet(ctx, fleetCmd, server.Options{DataDir: data, Listen: listen, Registry: reg, SyncAlways: true}, data, ready)
+		served <- serveFleet(ctx, fleetCmd, server.Options{DataDir: data, Listen: listen, Registry: reg, SyncAlways: true}, data,
+			server.ServiceOptions{Ledgers: ls, Trust: blk.Trust, Ready: ready})
 	}()
 	select {
 	case <-ready:
@@ -79,12 +99,18 @@ func TestFleetCommands(t *testing.T) {
 		}
 	}()
 
-	seed := block.Seed{3, 1, 4}
 	manifest := filepath.Join(t.TempDir(), block.ManifestFileName(7))
 	os.WriteFile(manifest, []byte(`{"block": 7, "ledger_version": 1, "seed": "`+seed.String()+`"}`), 0o600)
-	truth := func(id codes.TicketID) (s [codes.SecretSize]byte) {
-		seed.Secrets([]codes.TicketID{id}, func(_ codes.TicketID, x [codes.SecretSize]byte) { s = x })
-		return s
+	// Each retailer's status list: packs 10 to 19 delivered (posctl fleet publish-status).
+	keys := t.TempDir()
+	pubFile := filepath.Join(keys, "operator.pub")
+	os.WriteFile(pubFile, ledger.MarshalPublicKey(blk.Key.Public().(ed25519.PublicKey), "test"), 0o644)
+	for _, r := range []uint32{5, 6} {
+		list := filepath.Join(keys, fmt.Sprintf("status-%d.list", r))
+		os.WriteFile(list, blk.Status(t, r, 1, ledger.PackRange{Block: 7, First: 10, Count: 10, State: ledger.PackDelivered}), 0o644)
+		if out, err := runNet(t, "fleet", "publish-status", "--data", data, "--url", url, "--pub", pubFile, list); err != nil {
+			t.Fatalf("publish-status: %v\n%s", err, out)
+		}
 	}
 	term := func(id string) (*journal.Journal, *fleet.Client) {
 		c, j := fleettest.Connect(t, fleet.Options{Terminal: id, URL: url, Credentials: filepath.Join(creds, id+".nk")})
@@ -97,25 +123,28 @@ func TestFleetCommands(t *testing.T) {
 	}
 	j1, c1 := term("T1")
 	j2, c2 := term("T2")
-	good, forged := codes.TicketID{Block: 7, Pack: 12, Position: 3}, codes.TicketID{Block: 7, Pack: 13, Position: 1}
 	bad := truth(forged)
 	bad[0] ^= 0xff
-	pay := func(j *journal.Journal, id codes.TicketID, s [codes.SecretSize]byte, reason string) {
-		if _, err := j.Append(journal.Entry{Kind: journal.KindPayout, Ticket: id, Game: int(id.Position), Amount: 2500,
+	pay := func(j *journal.Journal, id codes.TicketID, s [codes.SecretSize]byte, amount int64, reason string) {
+		if _, err := j.Append(journal.Entry{Kind: journal.KindPayout, Ticket: id, Game: int(id.Position), Amount: amount,
 			Code: codes.ValidationCodeOf(id, s).String(), Reason: reason}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	bg := context.Background()
 	j1.Append(journal.Entry{Kind: journal.KindSale, Ticket: codes.TicketID{Block: 7, Pack: 12}, Amount: 4000})
-	for _, id := range []codes.TicketID{good, forged} {
-		if _, err := c1.Claim(bg, id, 2500); err != nil {
-			t.Fatal(err)
-		}
+	if _, err := c1.Claim(bg, codes.ValidationCodeOf(good, truth(good)), 5000); err != nil {
+		t.Fatal(err)
 	}
-	pay(j1, good, truth(good), "")
-	pay(j1, forged, bad, "")
-	pay(j2, good, truth(good), journal.ReasonUnconfirmed) // paid while cut off
+	// The forged code's claim is refused (recorded for posctl fleet refusals); the payout
+	// is journalled all the same, as a terminal whose owner bypassed the claim would.
+	var refused *fleet.RefusedError
+	if _, err := c1.Claim(bg, codes.ValidationCodeOf(forged, bad), 2500); !errors.As(err, &refused) || refused.Reason != fleet.RefusedWrongCode {
+		t.Fatalf("forged code's claim: %v", err)
+	}
+	pay(j1, good, truth(good), 5000, "")
+	pay(j1, forged, bad, 2500, "")
+	pay(j2, good, truth(good), 5000, journal.ReasonUnconfirmed) // paid while cut off
 	for _, c := range []*fleet.Client{c1, c2, c1} {
 		if err := c.Sync(bg); err != nil {
 			t.Fatal(err)
@@ -126,12 +155,13 @@ func TestFleetCommands(t *testing.T) {
 		t.Fatalf("report: %v\n%s", err, out)
 	}
 	for _, want := range []string{"fleet report: 6 records", "CONFLICTS", "T1/4", "T2/2", "paid-elsewhere", "conflicts bucket: 2 entries",
-		"claims: 2; claimed but no payout published: 0; payouts not claimed by their terminal: 1", "paid, not claimed: T2/1"} {
+		"claims: 1; claimed but no payout published: 0; payouts not claimed by their terminal: 2", "paid, not claimed: T2/1",
+		"paid, not claimed: T1/3"} { // the forged payout: its claim was refused
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
 	}
-	if !strings.Contains(out, "5         7           1        40,00       2        50,00       0         0,00           0         0,00         1") {
+	if !strings.Contains(out, "5         7           1        40,00       2        75,00       0         0,00           0         0,00         1") {
 		t.Errorf("retailer 5 row:\n%s", out)
 	}
 	out, err = runNet(t, "fleet", "settle", "--manifest", manifest, "--data", data, "--url", url)
@@ -141,6 +171,13 @@ func TestFleetCommands(t *testing.T) {
 	}
 	if strings.Contains(out, codes.ValidationCodeOf(forged, bad).String()) {
 		t.Fatal("settle printed a validation code")
+	}
+	out, err = runNet(t, "fleet", "refusals", "--data", data, "--url", url)
+	if err != nil || !strings.Contains(out, "refused claims: 1") || !strings.Contains(out, "wrong-code") || !strings.Contains(out, "T1") {
+		t.Fatalf("refusals: %v\n%s", err, out)
+	}
+	if strings.Contains(out, codes.ValidationCodeOf(forged, bad).String()) {
+		t.Fatal("refusals printed a validation code")
 	}
 }
 

@@ -28,7 +28,7 @@ func benchClaims(b *testing.B, nodes int, syncAlways, refused bool) {
 	}
 	if refused { // T000 holds every ticket first: the others measure the refusal path
 		for n := 1; n <= b.N; n++ {
-			if _, err := terms[0].c.Claim(context.Background(), ticketN(n), 1000); err != nil {
+			if _, err := terms[0].c.Claim(context.Background(), codeOf(ticketN(n)), lotOf(ticketN(n))); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -51,7 +51,7 @@ func benchClaims(b *testing.B, nodes int, syncAlways, refused bool) {
 					break
 				}
 				t0 := time.Now()
-				_, err := tm.c.Claim(context.Background(), ticketN(int(n)), 1000)
+				_, err := tm.c.Claim(context.Background(), codeOf(ticketN(int(n))), lotOf(ticketN(int(n))))
 				var taken *fleet.TakenError
 				if refused && !errors.As(err, &taken) || !refused && err != nil {
 					b.Error(err)
