@@ -134,10 +134,21 @@ func (f *testFleet) start(t testing.TB, n int, mod func(*server.Options)) {
 		if f.svc != nil {
 			f.svc(&so)
 		}
+		ready := make(chan struct{})
+		so.Ready = ready
 		svc := server.NewService(nc, f.stores, so)
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
-		go func() { defer close(done); svc.Run(ctx) }()
+		go func() {
+			defer close(done)
+			if err := svc.Run(ctx); err != nil {
+				t.Error(err)
+			}
+		}()
+		select { // the service answers before the test goes on
+		case <-ready:
+		case <-done:
+		}
 		stop := sync.OnceFunc(func() { cancel(); <-done })
 		f.stop = append(f.stop, stop)
 		t.Cleanup(stop)

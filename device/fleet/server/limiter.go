@@ -50,9 +50,10 @@ func NewLimiter(rate float64, burst int, clock clockwork.Clock) *Limiter {
 	return &Limiter{rate: rate, burst: float64(burst), clock: clock, buckets: map[string]*tokenBucket{}}
 }
 
-// Allow takes a token of terminal's bucket. When there is none it returns false, and
-// record, with the refusals it stands for, when this refusal is to be recorded (the
-// first of a flood, then one per RateLimitedRecordEvery).
+// Allow takes a token of terminal's bucket; ok false when there is none. record says
+// this call is to be recorded as a rate-limited refusal standing for count refusals: the
+// first refusal of a flood, then one per RateLimitedRecordEvery; and, with ok, the
+// refusals not yet recorded when the terminal is back under its limit.
 func (l *Limiter) Allow(terminal string) (ok bool, record bool, count int) {
 	now := l.clock.Now()
 	l.mu.Lock()
@@ -68,7 +69,8 @@ func (l *Limiter) Allow(terminal string) (ok bool, record bool, count int) {
 	b.at = now
 	if b.tokens >= 1 {
 		b.tokens--
-		return true, false, 0
+		count, b.limited = b.limited, 0
+		return true, count > 0, count
 	}
 	b.limited++
 	if b.recorded.IsZero() || now.Sub(b.recorded) >= RateLimitedRecordEvery {

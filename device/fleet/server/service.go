@@ -167,13 +167,17 @@ func (s *Service) handleClaim(ctx context.Context, terminal string, m *nats.Msg)
 	defer cancel()
 	refusal := fleet.Refusal{Terminal: terminal, Ticket: req.Ticket, CodeGiven: req.Code != "", Amount: req.Amount,
 		Unconfirmed: req.Unconfirmed, Record: req.Record}
-	if ok, record, n := s.limit.Allow(terminal); !ok {
-		refusal.Reason, refusal.Detail, refusal.Count = fleet.RefusedRateLimited, "over the terminal's claim rate limit", n
-		if record {
-			refusal.At = s.o.Clock.Now()
-			s.recordRefusal(ctx, refusal)
+	ok, record, n := s.limit.Allow(terminal)
+	if record { // the flood's refusals not recorded yet
+		r := refusal
+		if ok { // not this claim's: the ones refused before it
+			r = fleet.Refusal{Terminal: terminal}
 		}
-		s.reply(m, fleet.ClaimReply{Result: fleet.ResultRefused, Reason: refusal.Reason, Error: refusal.Detail})
+		r.At, r.Reason, r.Detail, r.Count = s.o.Clock.Now(), fleet.RefusedRateLimited, "over the terminal's claim rate limit", n
+		s.recordRefusal(ctx, r)
+	}
+	if !ok {
+		s.reply(m, fleet.ClaimReply{Result: fleet.ResultRefused, Reason: fleet.RefusedRateLimited, Error: "over the terminal's claim rate limit"})
 		return
 	}
 	v := s.check.Check(ctx, terminal, req)
