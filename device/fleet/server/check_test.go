@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/packterm/pos/device/fleet"
+	"github.com/packterm/pos/device/fleet/fleettest"
 	"github.com/packterm/pos/device/fleet/server"
 	"github.com/packterm/pos/validate/codes"
 	"github.com/packterm/pos/validate/game"
@@ -113,6 +114,30 @@ func TestCheckerDecides(t *testing.T) {
 			if strings.Contains(v.Detail, code.String()) {
 				t.Errorf("%s: detail holds a code", tc.name)
 			}
+		}
+	}
+}
+
+// BenchmarkCheck: one claim's check without the network: the status list (cached), the
+// code's parse and the ledger's lookup (one key derivation).
+func BenchmarkCheck(b *testing.B) {
+	secret := func(id codes.TicketID) [codes.SecretSize]byte { return [codes.SecretSize]byte{byte(id.Pack), id.Position} }
+	blk := fleettest.NewBlock(b, 7, 1000, secret, func(codes.TicketID) uint8 { return 1 })
+	data := blk.Status(b, 5, 1, blk.Delivered())
+	list, err := ledger.ParseStatus(data, blk.Trust)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := server.Checker{Retailer: func(string) (uint32, bool) { return 5, true }, Ledgers: blk.Set(b), Status: fakeStatus{5: list}}
+	reqs := make([]fleet.ClaimRequest, 1024)
+	for i := range reqs {
+		id := codes.TicketID{Block: 7, Pack: uint32(i % 1000), Position: uint8(i%8 + 1)}
+		reqs[i] = fleet.ClaimRequest{Ticket: id, Code: blk.Code(id).String(), Amount: blk.Lot(id)}
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		if v := c.Check(context.Background(), "A", reqs[i%len(reqs)]); v.Reason != "" || v.Err != nil {
+			b.Fatal(v)
 		}
 	}
 }
