@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/packterm/pos/device/fleet"
+	"github.com/packterm/pos/device/fleet/fleettest"
 	"github.com/packterm/pos/device/fleet/server"
 	"github.com/packterm/pos/validate/codes"
 	"github.com/packterm/pos/validate/ledger"
@@ -298,5 +300,33 @@ func TestReconcileCarriesTheCode(t *testing.T) {
 	if len(rs) != 2 || rs[0].Reason != fleet.RefusedLoser || rs[0].Record != "T000/1" || !rs[0].Unconfirmed ||
 		rs[1].Reason != fleet.RefusedAmount || rs[1].Record != "T000/2" || rs[1].Lot != lotOf(big) {
 		t.Fatalf("refusals %+v", rs)
+	}
+}
+
+// TestStatusListMustVerify: the service believes only a status list signed by the
+// operator: a list in the status bucket signed by another key (whoever put it there)
+// delivers nothing, and claims of that retailer are refused not-delivered until the
+// operator's list is published again.
+func TestStatusListMustVerify(t *testing.T) {
+	f := newRegistry(t, 1)
+	f.noStatus = true
+	f.svc = func(o *server.ServiceOptions) { o.StatusMaxAge = time.Nanosecond }
+	f.start(t, 1, nil)
+	in := newInsider(t, f, "T000")
+	id := ticketN(20)
+	req := fleet.ClaimRequest{Ticket: id, Code: codeOf(id).String(), Amount: lotOf(id)}
+	if rep := in.claim(req); rep.Reason != fleet.RefusedNotDelivered {
+		t.Fatalf("no list published: %+v", rep)
+	}
+	forger := fleettest.NewBlock(t, 7, 1, secretOf, tierOf) // another key
+	if _, err := f.stores.Status.Put(context.Background(), server.StatusKey(100), forger.Status(t, 100, 99, f.block.Delivered())); err != nil {
+		t.Fatal(err)
+	}
+	if rep := in.claim(req); rep.Reason != fleet.RefusedNotDelivered || !strings.Contains(rep.Error, "does not verify") {
+		t.Fatalf("list signed by another key: %+v", rep)
+	}
+	f.publishStatus(t, f.block.Status(t, 100, 2, f.block.Delivered()))
+	if rep := in.claim(req); rep.Result != fleet.ResultWon || rep.Holder.Amount != lotOf(id) {
+		t.Fatalf("operator's list: %+v", rep)
 	}
 }

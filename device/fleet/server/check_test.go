@@ -121,7 +121,9 @@ func TestCheckerDecides(t *testing.T) {
 // BenchmarkCheck: one claim's check without the network: the status list (cached), the
 // code's parse and the ledger's lookup (one key derivation).
 func BenchmarkCheck(b *testing.B) {
-	secret := func(id codes.TicketID) [codes.SecretSize]byte { return [codes.SecretSize]byte{byte(id.Pack), id.Position} }
+	secret := func(id codes.TicketID) [codes.SecretSize]byte {
+		return [codes.SecretSize]byte{byte(id.Pack), id.Position}
+	}
 	blk := fleettest.NewBlock(b, 7, 1000, secret, func(codes.TicketID) uint8 { return 1 })
 	data := blk.Status(b, 5, 1, blk.Delivered())
 	list, err := ledger.ParseStatus(data, blk.Trust)
