@@ -155,19 +155,20 @@ const opTimeout = 5 * time.Second
 // is the truth even from a lagging replica), create-only write with the ledger's amount,
 // read the winner.
 func (s *Service) handleClaim(ctx context.Context, terminal string, m *nats.Msg) {
-	req, err := fleet.DecodeClaimRequest(m.Data)
-	if err == nil {
-		err = fleet.CheckTerminal(terminal)
-	}
-	if err != nil {
+	if err := fleet.CheckTerminal(terminal); err != nil {
 		s.reply(m, fleet.ClaimReply{Result: fleet.ResultError, Error: err.Error()})
 		return
+	}
+	ok, record, n := s.limit.Allow(terminal) // malformed requests count too
+	req, err := fleet.DecodeClaimRequest(m.Data)
+	if err != nil {
+		s.o.Logger.Warn("fleet service: malformed claim request", "terminal", terminal, "err", err)
+		req = fleet.ClaimRequest{}
 	}
 	ctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
 	refusal := fleet.Refusal{Terminal: terminal, Ticket: req.Ticket, CodeGiven: req.Code != "", Amount: req.Amount,
 		Unconfirmed: req.Unconfirmed, Record: req.Record}
-	ok, record, n := s.limit.Allow(terminal)
 	if record { // the flood's refusals not recorded yet
 		r := refusal
 		if ok { // not this claim's: the ones refused before it
@@ -178,6 +179,10 @@ func (s *Service) handleClaim(ctx context.Context, terminal string, m *nats.Msg)
 	}
 	if !ok {
 		s.reply(m, fleet.ClaimReply{Result: fleet.ResultRefused, Reason: fleet.RefusedRateLimited, Error: "over the terminal's claim rate limit"})
+		return
+	}
+	if err != nil {
+		s.reply(m, fleet.ClaimReply{Result: fleet.ResultError, Error: err.Error()})
 		return
 	}
 	v := s.check.Check(ctx, terminal, req)
