@@ -13,13 +13,19 @@ import (
 
 func init() {
 	var data, listen, cert, key string
+	var cc claimCheck
 	c := &cobra.Command{
-		Use:   "serve --data DIR [--listen HOST:PORT]",
+		Use:   "serve --data DIR --ledgers DIR --pub KEY [--listen HOST:PORT]",
 		Short: "Run the embedded single-node fleet server (JetStream, file storage) and the claim service",
 		Long: "Run an embedded NATS server with JetStream on DIR (file storage, fsync on every write), create\n" +
 			"the journal stream and the claims, conflicts and status buckets, and serve the terminals' claims.\n" +
 			"DIR/operator.nk (created once) is the operator's key; DIR/terminals.json lists the terminals\n" +
 			"(posctl fleet add-terminal; restart to take new ones). TLS is on with --tls-cert and --tls-key.\n" +
+			"Every claim must carry the ticket's validation code: it is checked against the block ledgers of\n" +
+			"--ledgers (verified with the --pub keys; a file that does not verify stops the service), the\n" +
+			"amount is the ledger's, the pack must be delivered to the terminal's retailer per its status list\n" +
+			"(publish-status), and each terminal is held to --claim-rate/--claim-burst. Refused claims are\n" +
+			"recorded (posctl fleet refusals).\n" +
 			"For a real cluster of 3 or more nodes see docs/fleet.md.",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -35,9 +41,13 @@ func init() {
 				}
 				o.TLS = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
 			}
+			so, err := cc.options(reg, c)
+			if err != nil {
+				return err
+			}
 			ctx, stop := interruptible(c.Context())
 			defer stop()
-			return serveFleet(ctx, c, o, data, nil)
+			return serveFleet(ctx, c, o, data, so)
 		},
 	}
 	c.Flags().StringVar(&data, "data", "", "data directory")
@@ -45,12 +55,13 @@ func init() {
 	c.Flags().StringVar(&cert, "tls-cert", "", "server certificate (PEM)")
 	c.Flags().StringVar(&key, "tls-key", "", "server private key (PEM)")
 	c.MarkFlagRequired("data")
+	cc.flags(c)
 	fleetCmd.AddCommand(c)
 }
 
-// serveFleet runs the server and the service until ctx is done; ready (if set) is closed
-// once the service answers.
-func serveFleet(ctx context.Context, c *cobra.Command, o server.Options, data string, ready chan<- struct{}) error {
+// serveFleet runs the server and the service (so: its ledgers, keys, limits; so.Ready,
+// if set, is closed once it answers) until ctx is done.
+func serveFleet(ctx context.Context, c *cobra.Command, o server.Options, data string, so server.ServiceOptions) error {
 	s, err := server.Start(o)
 	if err != nil {
 		return err
@@ -70,5 +81,6 @@ func serveFleet(ctx context.Context, c *cobra.Command, o server.Options, data st
 		return err
 	}
 	fmt.Fprintf(c.OutOrStdout(), "fleet server on %s (%d terminals registered)\n", s.URL(), len(o.Registry.Terminals))
-	return server.NewService(nc, st, server.ServiceOptions{Registry: o.Registry, Ready: ready}).Run(ctx)
+	so.Registry = o.Registry
+	return server.NewService(nc, st, so).Run(ctx)
 }

@@ -11,15 +11,21 @@ import (
 func init() {
 	var fc fleetConn
 	var replicas int
+	var cc claimCheck
 	c := &cobra.Command{
-		Use:   "service --data DIR --url URL [--replicas 3]",
+		Use:   "service --data DIR --url URL --ledgers DIR --pub KEY [--replicas 3]",
 		Short: "Run the claim service against an external NATS cluster (creates the stream and buckets)",
 		Long: "Connect to a NATS cluster as the operator (DIR/operator.nk, or --creds), create or update the journal stream\n" +
 			"and the claims, conflicts and status buckets with --replicas copies, and serve the terminals'\n" +
-			"claims, conflicts and status requests. Run one per node or more: they share the work.",
+			"claims, conflicts and status requests. Run one per node or more: they share the work.\n" +
+			"Claims are checked as posctl fleet serve checks them (--ledgers, --pub, --claim-rate, --claim-burst).",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			reg, err := server.LoadRegistry(fc.data)
+			if err != nil {
+				return err
+			}
+			so, err := cc.options(reg, c)
 			if err != nil {
 				return err
 			}
@@ -39,10 +45,11 @@ func init() {
 				return err
 			}
 			fmt.Fprintf(c.OutOrStdout(), "claim service on %s (replicas %d)\n", fc.url, replicas)
-			return server.NewService(nc, st, server.ServiceOptions{Registry: reg}).Run(ctx)
+			return server.NewService(nc, st, so).Run(ctx)
 		},
 	}
 	fc.flags(c)
 	c.Flags().IntVar(&replicas, "replicas", 3, "copies of the stream and buckets (the cluster's size, 3 or 5)")
+	cc.flags(c)
 	fleetCmd.AddCommand(c)
 }

@@ -19,7 +19,8 @@ import (
 )
 
 // testFleet is the operator's side: an embedded single-node JetStream server with file
-// storage, the stores and the claim service, and a seed per registered terminal.
+// storage, the stores and the claim service (with the test block's ledger, verified with
+// its operator key), and a seed per registered terminal.
 type testFleet struct {
 	srv    *server.Server
 	js     jetstream.JetStream
@@ -27,7 +28,7 @@ type testFleet struct {
 	seeds  map[string]string
 }
 
-func newTestFleet(t *testing.T, retailers map[string]uint32) *testFleet {
+func newTestFleet(t *testing.T, tb *testBlock, retailers map[string]uint32) *testFleet {
 	t.Helper()
 	dir := t.TempDir()
 	reg, err := server.InitData(dir)
@@ -54,8 +55,41 @@ func newTestFleet(t *testing.T, retailers map[string]uint32) *testFleet {
 		t.Fatal(err)
 	}
 	t.Cleanup(op.Close)
-	f.js, f.stores = fleettest.RunService(t, op, reg)
+	trust, err := ledger.LoadTrustStore(tb.pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ledgers, err := server.LoadLedgers(tb.dir, trust, server.LedgerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The service's view of deliveries is device/fleet's to test; here every pack of the
+	// block counts as delivered to every retailer, so that the bucket's list stays what
+	// this test publishes for the terminal to install.
+	all := deliveredEverywhere{}
+	for _, r := range retailers {
+		data, err := ledger.MarshalStatus(&ledger.StatusList{Retailer: r, Version: 1, Ranges: []ledger.PackRange{
+			{Block: testBlockNumber, First: 0, Count: 1 << 10, State: ledger.PackDelivered}}}, tb.key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if all[r], err = ledger.ParseStatus(data, trust); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.js, f.stores = fleettest.RunService(t, op, reg, server.ServiceOptions{Ledgers: ledgers, Status: all})
 	return f
+}
+
+// deliveredEverywhere is a claim service's status source: every pack of the test block
+// delivered to each retailer.
+type deliveredEverywhere map[uint32]*ledger.StatusList
+
+func (d deliveredEverywhere) Status(_ context.Context, retailer uint32) (*ledger.StatusList, error) {
+	if l := d[retailer]; l != nil {
+		return l, nil
+	}
+	return nil, server.ErrNoStatus
 }
 
 // claim reads the fleet's claim of a ticket.
@@ -99,7 +133,7 @@ func TestFleetOnBoard(t *testing.T) {
 	tb := newTestBlock(t, 11)
 	b := newBoard(t, tb)
 	b.installLedger(t, tb)
-	f := newTestFleet(t, map[string]uint32{"T-1": 1, "T-2": 1})
+	f := newTestFleet(t, tb, map[string]uint32{"T-1": 1, "T-2": 1})
 	px := fleettest.NewProxy(t, f.srv.Addr().String())
 	b.cfg.Fleet.URL, b.cfg.Fleet.Credentials = px.URL(), f.seeds["T-1"]
 	b.cfg.Limits.Offline, b.cfg.Limits.OfflineTotal = 5_00, 5_00
@@ -118,7 +152,7 @@ func TestFleetOnBoard(t *testing.T) {
 	// Another terminal of the fleet paid this ticket first.
 	other := otherTerminal(t, f, "T-2")
 	taken, takenCode := tb.winner(t, func(lot int64) bool { return lot <= 150_00 })
-	if _, err := other.Claim(context.Background(), taken, int64(tb.tickets[taken].Lot)); err != nil {
+	if _, err := other.Claim(context.Background(), codes.ValidationCodeOf(taken, tb.tickets[taken].Secret), int64(tb.tickets[taken].Lot)); err != nil {
 		t.Fatal(err)
 	}
 	d.scan(b, takenCode, "GAGNANT")

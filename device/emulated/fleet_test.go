@@ -11,6 +11,7 @@ import (
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/validate/block"
 	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/journal"
 	"github.com/packterm/pos/validate/ledger"
 )
 
@@ -80,5 +81,26 @@ func TestFleetClaimsBeforePaying(t *testing.T) {
 	e.expect("ERREUR RÉSEAU")
 	if _, paid, _ := rig.Journal.Paid(other); paid {
 		t.Fatal("paid after a failed claim")
+	}
+
+	// The claim service refuses the claim (its ledger says otherwise, the pack is not this
+	// retailer's): nothing is paid, the refusal is journalled with the fleet's reason.
+	claims.Err = nil
+	refused := winner(func(a int64) bool { return a <= 5_00 })
+	claims.Refused = map[codes.TicketID]string{refused: fleet.RefusedNotDelivered}
+	e.do(tb.code(refused), "!ok")
+	e.expect("REFUS")
+	if _, paid, _ := rig.Journal.Paid(refused); paid {
+		t.Fatal("paid after the fleet refused the claim")
+	}
+	var reason string
+	rig.Journal.Each(time.Time{}, func(r journal.Record) error {
+		if r.Kind == journal.KindRefused && r.Ticket == refused {
+			reason = r.Reason
+		}
+		return nil
+	})
+	if reason != "fleet-refused:not-delivered" {
+		t.Fatalf("refusal journalled as %q", reason)
 	}
 }

@@ -12,14 +12,23 @@ import (
 
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/device/fleet/server"
+	"github.com/packterm/pos/validate/codes"
 	"github.com/packterm/pos/validate/journal"
 )
 
 // benchClaims: `terminals` terminals claim fresh tickets concurrently (each claim wins:
-// the create-only write, the expensive path); reports claims/s and p99 latency.
+// the create-only write, the expensive path); reports claims/s and p99 latency. Every
+// claim carries its code and is checked (the pack delivered to the claimant's retailer,
+// the code against block 7's ledger, the amount); rate limits are lifted. wrongCode:
+// every claim carries a guessed code and is refused, and recorded (the insider's path).
 func benchClaims(b *testing.B, nodes int, syncAlways, refused bool) {
+	benchClaimsCode(b, nodes, syncAlways, refused, false)
+}
+
+func benchClaimsCode(b *testing.B, nodes int, syncAlways, refused, wrongCode bool) {
 	const terminals = 16
 	f := newRegistry(b, terminals)
+	f.packs = uint32(b.N/7 + 2)
 	f.start(b, nodes, func(o *server.Options) { o.SyncAlways = syncAlways })
 	terms := make([]*terminal, terminals)
 	for i := range terms {
@@ -28,7 +37,7 @@ func benchClaims(b *testing.B, nodes int, syncAlways, refused bool) {
 	}
 	if refused { // T000 holds every ticket first: the others measure the refusal path
 		for n := 1; n <= b.N; n++ {
-			if _, err := terms[0].c.Claim(context.Background(), ticketN(n), 1000); err != nil {
+			if _, err := terms[0].c.Claim(context.Background(), codeOf(ticketN(n)), lotOf(ticketN(n))); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -50,10 +59,17 @@ func benchClaims(b *testing.B, nodes int, syncAlways, refused bool) {
 				if n > int64(b.N) {
 					break
 				}
+				id := ticketN(int(n))
+				code := codeOf(id)
+				if wrongCode {
+					code = codes.ValidationCodeOf(id, [codes.SecretSize]byte{byte(n), 0xba, 0xd})
+				}
 				t0 := time.Now()
-				_, err := tm.c.Claim(context.Background(), ticketN(int(n)), 1000)
+				_, err := tm.c.Claim(context.Background(), code, lotOf(id))
 				var taken *fleet.TakenError
-				if refused && !errors.As(err, &taken) || !refused && err != nil {
+				switch {
+				case wrongCode && errors.Is(err, fleet.ErrRefused), refused && errors.As(err, &taken), !wrongCode && !refused && err == nil:
+				default:
 					b.Error(err)
 					return
 				}
@@ -82,6 +98,10 @@ func BenchmarkClaimCluster3(b *testing.B)       { benchClaims(b, 3, false, false
 
 // BenchmarkClaimRefusedCluster3: claims of tickets another terminal holds.
 func BenchmarkClaimRefusedCluster3(b *testing.B) { benchClaims(b, 3, false, true) }
+
+// BenchmarkClaimWrongCodeSingleNode: claims with guessed codes, refused by the ledger
+// check and each recorded in the refusals stream (one node, default sync).
+func BenchmarkClaimWrongCodeSingleNode(b *testing.B) { benchClaimsCode(b, 1, false, false, true) }
 
 // BenchmarkJournalPublish: one terminal publishes its journal (2,048 records already
 // durable in it) to an empty stream, every record acknowledged; one op is the whole

@@ -27,11 +27,34 @@ func (e *TakenError) Error() string {
 	return fmt.Sprintf("fleet: ticket %v already claimed by terminal %s at %s", e.Ticket, e.Holder.Terminal, e.Holder.At.UTC().Format(time.RFC3339))
 }
 
-// Claim claims ticket id for this terminal before it is paid: nil when the claim is
-// this terminal's (won now, or already), *TakenError when another terminal holds it,
-// an error wrapping ErrOffline when the fleet does not answer within the timeout.
-func (c *Client) Claim(ctx context.Context, id codes.TicketID, amount int64) (Claim, error) {
-	return c.claim(ctx, ClaimRequest{Ticket: id, Amount: amount, At: c.clock.Now()})
+// ErrRefused: the claim service refused the claim: the code does not prove the ticket
+// (RefusedError says why). Nothing is claimed.
+var ErrRefused = errors.New("claim refused")
+
+// RefusedError: the service refused the claim for Reason (fleet.Refused…); Detail is the
+// service's explanation (English, for the log).
+type RefusedError struct {
+	Ticket codes.TicketID
+	Reason string
+	Detail string
+}
+
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("fleet: claim %v: %v: %s (%.200s)", e.Ticket, ErrRefused, e.Reason, e.Detail)
+}
+
+// Unwrap makes errors.Is(err, ErrRefused) hold.
+func (e *RefusedError) Unwrap() error { return ErrRefused }
+
+// Claim claims the ticket of code for this terminal before it is paid, amount being the
+// prize per the terminal's ledger: nil when the claim is this terminal's (won now, or
+// already), *TakenError when another terminal holds it, *RefusedError when the service
+// refuses it (the code does not win per the operator's ledger, the amount differs, the
+// pack is not this retailer's, rate limited), an error wrapping ErrOffline when the fleet
+// does not answer within the timeout. The request carries the full code (the ticket is
+// being paid); it is never logged.
+func (c *Client) Claim(ctx context.Context, code codes.ValidationCode, amount int64) (Claim, error) {
+	return c.claim(ctx, ClaimRequest{Ticket: code.ID(), Code: code.String(), Amount: amount, At: c.clock.Now()})
 }
 
 func (c *Client) claim(ctx context.Context, req ClaimRequest) (Claim, error) {
@@ -70,6 +93,8 @@ func (c *Client) claimReply(req ClaimRequest, msg *nats.Msg) (Claim, error) {
 			return Claim{}, badMessage("claim %v: taken by this very terminal", req.Ticket)
 		}
 		return rep.Holder, &TakenError{Ticket: req.Ticket, Holder: rep.Holder}
+	case ResultRefused:
+		return Claim{}, &RefusedError{Ticket: req.Ticket, Reason: rep.Reason, Detail: rep.Error}
 	}
 	return Claim{}, fmt.Errorf("fleet: claim %v: %w (service: %.200s)", req.Ticket, ErrOffline, rep.Error)
 }

@@ -12,7 +12,7 @@ import (
 // Claimer is what the terminal's state machine needs of the fleet: claim before paying,
 // Notify after each journal append.
 type Claimer interface {
-	Claim(ctx context.Context, id codes.TicketID, amount int64) (Claim, error)
+	Claim(ctx context.Context, code codes.ValidationCode, amount int64) (Claim, error)
 	Notify()
 }
 
@@ -28,19 +28,21 @@ var (
 type OfflineOnly struct{}
 
 // Claim always fails with ErrOffline.
-func (OfflineOnly) Claim(_ context.Context, id codes.TicketID, _ int64) (Claim, error) {
-	return Claim{}, fmt.Errorf("fleet: claim %v: %w (no fleet configured)", id, ErrOffline)
+func (OfflineOnly) Claim(_ context.Context, code codes.ValidationCode, _ int64) (Claim, error) {
+	return Claim{}, fmt.Errorf("fleet: claim %v: %w (no fleet configured)", code.ID(), ErrOffline)
 }
 
 // Notify does nothing.
 func (OfflineOnly) Notify() {}
 
 // Fake is a Claimer for the terminal's tests: the first claim of a ticket wins for
-// Terminal, unless Held names another holder; Err, when set, is returned instead.
+// Terminal, unless Held names another holder or Refused a refusal; Err, when set, is
+// returned instead.
 type Fake struct {
 	Terminal string
 	Err      error                     // returned by every Claim when set (e.g. wrapping ErrOffline)
 	Held     map[codes.TicketID]string // tickets another terminal holds
+	Refused  map[codes.TicketID]string // tickets the service refuses, with the reason (Refused…)
 	At       time.Time                 // the holders' claim time
 
 	mu       sync.Mutex
@@ -49,12 +51,16 @@ type Fake struct {
 }
 
 // Claim records the claim and answers as the claim service would.
-func (f *Fake) Claim(_ context.Context, id codes.TicketID, amount int64) (Claim, error) {
+func (f *Fake) Claim(_ context.Context, code codes.ValidationCode, amount int64) (Claim, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	id := code.ID()
 	f.Claims = append(f.Claims, id)
 	if f.Err != nil {
 		return Claim{}, f.Err
+	}
+	if why, ok := f.Refused[id]; ok {
+		return Claim{}, &RefusedError{Ticket: id, Reason: why, Detail: "fake"}
 	}
 	if f.Held == nil {
 		f.Held = map[codes.TicketID]string{}

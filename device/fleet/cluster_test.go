@@ -60,7 +60,7 @@ func runRace(t *testing.T, f *testFleet, terms []*terminal, tickets, per int, ki
 				id := ticketN(k)
 				var err error
 				for deadline := time.Now().Add(60 * time.Second); ; {
-					_, err = tm.c.Claim(ctx, id, 5000)
+					_, err = tm.c.Claim(ctx, codeOf(id), lotOf(id))
 					if !errors.Is(err, fleet.ErrOffline) || time.Now().After(deadline) {
 						break
 					}

@@ -21,6 +21,10 @@ const (
 	// per ticket, the amount would take this terminal's unconfirmed payouts not yet claimed
 	// fleet-wide past the offline total (or that total could not be read: fail closed).
 	RefuseOfflineTotal
+	// RefuseByFleet: the claim service refused the claim (RefusedError): the code does
+	// not win per the operator's ledger, the amount differs, the pack is not this
+	// retailer's, or the terminal is over its claim rate. Nothing is paid.
+	RefuseByFleet
 )
 
 func (d Decision) String() string {
@@ -37,6 +41,8 @@ func (d Decision) String() string {
 		return "refuse-error"
 	case RefuseOfflineTotal:
 		return "refuse-offline-total"
+	case RefuseByFleet:
+		return "refuse-by-fleet"
 	}
 	return "decision(?)"
 }
@@ -66,6 +72,8 @@ func Decide(claimErr error, amount int64, off Offline) (Decision, *TakenError) {
 		return Pay, nil
 	case errors.As(claimErr, &taken):
 		return RefusePaidElsewhere, taken
+	case errors.Is(claimErr, ErrRefused):
+		return RefuseByFleet, nil
 	case errors.Is(claimErr, ErrOffline):
 		if amount > off.PerTicket {
 			return RefuseOffline, nil

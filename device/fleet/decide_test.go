@@ -21,6 +21,8 @@ func TestDecide(t *testing.T) {
 		{fmt.Errorf("claim: %w", ErrOffline), 10000, PayUnconfirmed},
 		{fmt.Errorf("claim: %w", ErrOffline), 10001, RefuseOffline},
 		{errors.New("bad reply"), 100, RefuseError},
+		{fmt.Errorf("x: %w", &RefusedError{Reason: RefusedLoser}), 100, RefuseByFleet},
+		{&RefusedError{Reason: RefusedRateLimited}, 100, RefuseByFleet}, // never paid unconfirmed
 	} {
 		d, h := Decide(c.err, c.amount, Offline{PerTicket: 10000})
 		if d != c.want || (d == RefusePaidElsewhere) != (h != nil) {
@@ -30,12 +32,21 @@ func TestDecide(t *testing.T) {
 }
 
 func TestFakeAndOfflineOnly(t *testing.T) {
-	id := codes.TicketID{Block: 7, Pack: 1, Position: 1}
-	f := &Fake{Terminal: "T1", Held: map[codes.TicketID]string{{Block: 7, Pack: 2, Position: 1}: "T9"}}
+	code := func(pack uint32) codes.ValidationCode {
+		return codes.ValidationCodeOf(codes.TicketID{Block: 7, Pack: pack, Position: 1}, [codes.SecretSize]byte{1})
+	}
+	id := code(1)
+	f := &Fake{Terminal: "T1", Held: map[codes.TicketID]string{{Block: 7, Pack: 2, Position: 1}: "T9"},
+		Refused: map[codes.TicketID]string{{Block: 7, Pack: 3, Position: 1}: RefusedLoser}}
 	if _, err := f.Claim(context.Background(), id, 100); err != nil {
 		t.Fatal(err)
 	}
-	_, err := f.Claim(context.Background(), codes.TicketID{Block: 7, Pack: 2, Position: 1}, 100)
+	_, err := f.Claim(context.Background(), code(3), 100)
+	var refused *RefusedError
+	if d, _ := Decide(err, 100, Offline{PerTicket: 100}); d != RefuseByFleet || !errors.As(err, &refused) || refused.Reason != RefusedLoser {
+		t.Fatalf("refused ticket: %v %v", d, err)
+	}
+	_, err = f.Claim(context.Background(), code(2), 100)
 	if d, h := Decide(err, 100, Offline{PerTicket: 100}); d != RefusePaidElsewhere || h.Holder.Terminal != "T9" {
 		t.Fatalf("held ticket: %v %v", d, h)
 	}

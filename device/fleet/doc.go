@@ -3,7 +3,8 @@
 // journal.<terminal>.<kind>, each with its record id as message id so that a record sent
 // twice is stored once, and catches up in order after being offline; it claims a ticket
 // fleet-wide before it is paid (one create-only key per ticket, through the operator's
-// claim service, so that a terminal can only claim as itself); it claims the payouts
+// claim service, so that a terminal can only claim as itself, with the ticket's
+// validation code, which the service checks against the operator's ledger); it claims the payouts
 // made offline once it reconnects and writes every conflict the fleet reports into the
 // journal; and it fetches the retailer's signed pack status list and installs it as
 // posctl status install does.

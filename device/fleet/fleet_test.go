@@ -122,15 +122,15 @@ func TestClaims(t *testing.T) {
 	waitOnline(t, b.c)
 	ctx := context.Background()
 	id := ticketN(3)
-	if c, err := a.c.Claim(ctx, id, 2000); err != nil || c.Terminal != "T000" {
+	if c, err := a.c.Claim(ctx, codeOf(id), lotOf(id)); err != nil || c.Terminal != "T000" {
 		t.Fatalf("first claim: %v %v", c, err)
 	}
-	_, err := b.c.Claim(ctx, id, 2000)
+	_, err := b.c.Claim(ctx, codeOf(id), lotOf(id))
 	var taken *fleet.TakenError
 	if !errors.As(err, &taken) || taken.Holder.Terminal != "T000" || taken.Holder.At.IsZero() {
 		t.Fatalf("second terminal's claim: %v", err)
 	}
-	if _, err := a.c.Claim(ctx, id, 2000); err != nil {
+	if _, err := a.c.Claim(ctx, codeOf(id), lotOf(id)); err != nil {
 		t.Fatalf("winner claiming again: %v", err)
 	}
 }
@@ -151,32 +151,32 @@ func TestPartitionConflict(t *testing.T) {
 	start := time.Now()
 	// [limits] offline_per_ticket and offline_total, the payouts not yet claimed read from
 	// b's journal.
-	off := fleet.Offline{PerTicket: 100_00, Total: 60_00, Unclaimed: b.c.Unclaimed}
-	_, err := b.c.Claim(ctx, id, 5000)
-	if d, _ := fleet.Decide(err, 5000, off); d != fleet.PayUnconfirmed {
+	off := fleet.Offline{PerTicket: 50_00, Total: lotOf(id) + lotOf(other), Unclaimed: b.c.Unclaimed}
+	_, err := b.c.Claim(ctx, codeOf(id), lotOf(id))
+	if d, _ := fleet.Decide(err, lotOf(id), off); d != fleet.PayUnconfirmed {
 		t.Fatalf("claim through a partition: %v: %v", err, d)
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Fatalf("offline answer took %v", d)
 	}
-	_, err = b.c.Claim(ctx, ticketN(12), 20000)
-	if d, _ := fleet.Decide(err, 20000, off); d != fleet.RefuseOffline {
+	_, err = b.c.Claim(ctx, codeOf(bigN(0)), lotOf(bigN(0)))
+	if d, _ := fleet.Decide(err, lotOf(bigN(0)), off); d != fleet.RefuseOffline {
 		t.Fatalf("claim above the offline limit through a partition: %v", d)
 	}
-	mustAppend(t, b.j, payout(id, 5000, true)) // paid offline, unconfirmed
-	_, err = b.c.Claim(ctx, other, 1000)
-	if d, _ := fleet.Decide(err, 1000, off); d != fleet.PayUnconfirmed {
-		t.Fatalf("50,00 € unclaimed, 10,00 € more within the 60,00 € offline total: %v", d)
+	mustAppend(t, b.j, payout(id, lotOf(id), true)) // paid offline, unconfirmed
+	_, err = b.c.Claim(ctx, codeOf(other), lotOf(other))
+	if d, _ := fleet.Decide(err, lotOf(other), off); d != fleet.PayUnconfirmed {
+		t.Fatalf("one payout unclaimed, the other within the offline total: %v", d)
 	}
-	mustAppend(t, b.j, payout(other, 1000, true)) // paid offline, nobody else
-	_, err = b.c.Claim(ctx, ticketN(13), 1)
+	mustAppend(t, b.j, payout(other, lotOf(other), true)) // paid offline, nobody else
+	_, err = b.c.Claim(ctx, codeOf(ticketN(13)), lotOf(ticketN(13)))
 	if d, _ := fleet.Decide(err, 1, off); d != fleet.RefuseOfflineTotal {
 		t.Fatalf("one cent past the offline total: %v", d)
 	}
-	if _, err := a.c.Claim(ctx, id, 5000); err != nil {
+	if _, err := a.c.Claim(ctx, codeOf(id), lotOf(id)); err != nil {
 		t.Fatal(err)
 	}
-	mustAppend(t, a.j, payout(id, 5000, false))
+	mustAppend(t, a.j, payout(id, lotOf(id), false))
 	if err := a.c.Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestPartitionConflict(t *testing.T) {
 	}
 	// The other offline payout got its claim: another terminal is refused.
 	var taken *fleet.TakenError
-	if _, err := a.c.Claim(ctx, other, 1000); !errors.As(err, &taken) || taken.Holder.Terminal != "T001" || !taken.Holder.Unconfirmed {
+	if _, err := a.c.Claim(ctx, codeOf(other), lotOf(other)); !errors.As(err, &taken) || taken.Holder.Terminal != "T001" || !taken.Holder.Unconfirmed {
 		t.Fatalf("claim of a ticket paid offline and reconciled: %v", err)
 	}
 	cs, err := server.Conflicts(ctx, f.stores.Conflicts, "c.>", 0)
@@ -262,7 +262,7 @@ func TestStateAheadOfJournal(t *testing.T) {
 	}
 	tm := f.terminal(t, "T000", f.urls[0], func(o *fleet.Options) { o.StateDir = dir })
 	waitOnline(t, tm.c)
-	mustAppend(t, tm.j, payout(ticketN(1), 100, true))
+	mustAppend(t, tm.j, payout(ticketN(1), lotOf(ticketN(1)), true))
 	mustAppend(t, tm.j, payout(ticketN(2), 100, false))
 	if err := tm.c.Sync(context.Background()); err != nil {
 		t.Fatal(err)
@@ -318,11 +318,11 @@ func TestServiceDownStillPublishes(t *testing.T) {
 	tm := f.terminal(t, "T000", f.urls[0], func(o *fleet.Options) { o.Timeout = 200 * time.Millisecond })
 	waitOnline(t, tm.c)
 	ctx := context.Background()
-	_, err := tm.c.Claim(ctx, ticketN(5), 100)
+	_, err := tm.c.Claim(ctx, codeOf(ticketN(5)), lotOf(ticketN(5)))
 	if d, _ := fleet.Decide(err, 100, fleet.Offline{PerTicket: 10000}); d != fleet.PayUnconfirmed {
 		t.Fatalf("claim without a service: %v %v", err, d)
 	}
-	mustAppend(t, tm.j, payout(ticketN(5), 100, true))
+	mustAppend(t, tm.j, payout(ticketN(5), lotOf(ticketN(5)), true))
 	mustAppend(t, tm.j, payout(ticketN(6), 100, false))
 	if err := tm.c.Sync(ctx); !errors.Is(err, fleet.ErrOffline) {
 		t.Fatalf("sync without a service: %v", err)
@@ -332,7 +332,9 @@ func TestServiceDownStillPublishes(t *testing.T) {
 	}
 	sctx, cancel := context.WithCancel(ctx)
 	ready, done := make(chan struct{}), make(chan struct{})
-	svc := server.NewService(f.op, f.stores, server.ServiceOptions{Ready: ready})
+	so := f.serviceOptions(t)
+	so.Ready = ready
+	svc := server.NewService(f.op, f.stores, so)
 	go func() { defer close(done); svc.Run(sctx) }()
 	defer func() { cancel(); <-done }()
 	<-ready

@@ -24,7 +24,8 @@ func FuzzDecodeClaimRequest(f *testing.F) {
 	})
 }
 
-// FuzzDecodeClaimReply: a decoded reply names a valid terminal unless it is an error.
+// FuzzDecodeClaimReply: a decoded reply names a valid terminal unless it is an error or a
+// refusal, which names a known reason.
 func FuzzDecodeClaimReply(f *testing.F) {
 	b, _ := json.Marshal(ClaimReply{Result: ResultTaken, Holder: Claim{Terminal: "T1", At: time.Unix(1, 0).UTC(), Amount: 5}})
 	f.Add(b)
@@ -32,8 +33,11 @@ func FuzzDecodeClaimReply(f *testing.F) {
 	f.Add([]byte(`{"result":"won","holder":{"terminal":"a.b"}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r, err := DecodeClaimReply(b)
-		if err == nil && r.Result != ResultError && CheckTerminal(r.Holder.Terminal) != nil {
+		if err == nil && r.Result != ResultError && r.Result != ResultRefused && CheckTerminal(r.Holder.Terminal) != nil {
 			t.Fatalf("accepted holder %q", r.Holder.Terminal)
+		}
+		if err == nil && r.Result == ResultRefused && !refusedReasons[r.Reason] {
+			t.Fatalf("accepted reason %q", r.Reason)
 		}
 	})
 }
@@ -79,6 +83,22 @@ func FuzzDecodeJournalMsg(f *testing.F) {
 		}
 		if JournalSubject(&rec) != subject {
 			t.Fatalf("record %s accepted on %q", rec.ID(), subject)
+		}
+	})
+}
+
+// FuzzDecodeRefusal: a decoded refusal record names a valid terminal and a known reason,
+// amounts in range; never a panic.
+func FuzzDecodeRefusal(f *testing.F) {
+	b, _ := json.Marshal(Refusal{At: time.Unix(1, 0).UTC(), Terminal: "T1", Retailer: 5, Ticket: codes.TicketID{Block: 7, Pack: 1, Position: 2},
+		Reason: RefusedAmount, Detail: "asked 15000 cents", CodeGiven: true, Amount: 150_00, Lot: 2_00})
+	f.Add(b)
+	f.Add([]byte(`{"terminal":"T1","reason":"rate-limited","count":290,"amount":0,"ticket":{}}`))
+	f.Add([]byte(`{"terminal":"T1","reason":"free-money","amount":1}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := DecodeRefusal(b)
+		if err == nil && (CheckTerminal(r.Terminal) != nil || !refusedReasons[r.Reason] || r.Amount < 0 || r.Count < 0) {
+			t.Fatalf("accepted %+v", r)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package fleet_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -13,8 +14,10 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/packterm/pos/device/fleet"
+	"github.com/packterm/pos/device/fleet/fleettest"
 	"github.com/packterm/pos/device/fleet/server"
 	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/game"
 	"github.com/packterm/pos/validate/journal"
 )
 
@@ -30,6 +33,13 @@ type testFleet struct {
 	stores *server.Stores
 	ca     string   // CA file the operator's connections trust (TLS tests)
 	stop   []func() // stop each node's claim service
+
+	// The operator's block 7 ledger (built by start unless set; packs: default 400) and
+	// each retailer's status list (start publishes "every pack delivered" unless noStatus).
+	block    *fleettest.Block
+	packs    uint32
+	noStatus bool
+	svc      func(*server.ServiceOptions) // adjusts each node's service (default: no rate limit to speak of)
 }
 
 // newRegistry registers terminals T000..T(n-1) plus the extra ids, each with a seed file.
@@ -110,15 +120,75 @@ func (f *testFleet) start(t testing.TB, n int, mod func(*server.Options)) {
 		}
 		time.Sleep(200 * time.Millisecond) // the cluster elects its meta leader
 	}
+	if f.block == nil {
+		f.block = fleettest.NewBlock(t, 7, cmp.Or(f.packs, 400), secretOf, tierOf)
+	}
+	if !f.noStatus {
+		for _, r := range f.retailers() {
+			f.publishStatus(t, f.block.Status(t, r, 1, f.block.Delivered()))
+		}
+	}
 	for i := range n {
 		nc := f.operator(t, append([]string{f.urls[i]}, f.urls...))
-		svc := server.NewService(nc, f.stores, server.ServiceOptions{Registry: f.reg})
+		so := f.serviceOptions(t)
+		if f.svc != nil {
+			f.svc(&so)
+		}
+		ready := make(chan struct{})
+		so.Ready = ready
+		svc := server.NewService(nc, f.stores, so)
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
-		go func() { defer close(done); svc.Run(ctx) }()
+		go func() {
+			defer close(done)
+			if err := svc.Run(ctx); err != nil {
+				t.Error(err)
+			}
+		}()
+		select { // the service answers before the test goes on
+		case <-ready:
+		case <-done:
+		}
 		stop := sync.OnceFunc(func() { cancel(); <-done })
 		f.stop = append(f.stop, stop)
 		t.Cleanup(stop)
+	}
+}
+
+// serviceOptions are a claim service's options: the registry, the block's ledger and
+// operator key, and limits far above what the tests claim (TestClaimFlood sets its own).
+func (f *testFleet) serviceOptions(t testing.TB) server.ServiceOptions {
+	return server.ServiceOptions{Registry: f.reg, Ledgers: f.block.Set(t), Trust: f.block.Trust, ClaimRate: 1e9, ClaimBurst: 1 << 30}
+}
+
+// retailers are the registry's retailers.
+func (f *testFleet) retailers() []uint32 {
+	seen := map[uint32]bool{}
+	var out []uint32
+	for _, tm := range f.reg.Terminals {
+		if !seen[tm.Retailer] {
+			seen[tm.Retailer] = true
+			out = append(out, tm.Retailer)
+		}
+	}
+	return out
+}
+
+// publishStatus publishes a signed status list in the status bucket (retrying while a
+// cluster elects the bucket's leader).
+func (f *testFleet) publishStatus(t testing.TB, data []byte) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		_, err := server.PublishStatus(ctx, f.stores, data, f.block.Trust)
+		cancel()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("status list: %v", err)
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
 }
 
@@ -189,10 +259,41 @@ func waitOnline(t testing.TB, c *fleet.Client) {
 	}
 }
 
-// ticketN is the n-th winning ticket of the tests, in block 7.
+// ticketN is the n-th winning ticket of the tests, in block 7 (positions 1 to 7: each
+// wins its game's smallest prize, 1 € to 3 €).
 func ticketN(n int) codes.TicketID {
-	return codes.TicketID{Block: 7, Pack: uint32(n / 8), Position: uint8(n%8 + 1)}
+	return codes.TicketID{Block: 7, Pack: uint32(n / 7), Position: uint8(n%7 + 1)}
 }
+
+// bigN is the n-th ticket winning 100 € (game 8's first prize: position 8, odd packs).
+func bigN(n int) codes.TicketID { return codes.TicketID{Block: 7, Pack: uint32(2*n + 1), Position: 8} }
+
+// loserN is the n-th losing ticket (position 8, even packs).
+func loserN(n int) codes.TicketID { return codes.TicketID{Block: 7, Pack: uint32(2 * n), Position: 8} }
+
+var reglement = game.Reglement()
+
+// tierOf is the tests' block: ticketN, bigN and loserN above.
+func tierOf(id codes.TicketID) uint8 {
+	switch {
+	case id.Position < 8:
+		return uint8(len(reglement.Games[id.Position-1].Tiers))
+	case id.Pack%2 == 1:
+		return 1
+	}
+	return 0
+}
+
+// lotOf is a ticket's prize in cents.
+func lotOf(id codes.TicketID) int64 {
+	if k := tierOf(id); k > 0 {
+		return int64(reglement.Games[id.Position-1].Tiers[k-1].Amount)
+	}
+	return 0
+}
+
+// codeOf is a ticket's true validation code.
+func codeOf(id codes.TicketID) codes.ValidationCode { return codes.ValidationCodeOf(id, secretOf(id)) }
 
 // secretOf is the tests' "true" secret of a ticket (what the block's seed would give).
 func secretOf(id codes.TicketID) [codes.SecretSize]byte {

@@ -98,7 +98,13 @@ func newJWTFleet(t *testing.T, terminals ...string) *jwtFleet {
 		t.Fatal(err)
 	}
 	t.Cleanup(op.Close)
-	f.js, f.stores = fleettest.RunService(t, op, reg)
+	blk := fleettest.NewBlock(t, 7, 400, secretOf, tierOf)
+	f.js, f.stores = fleettest.RunService(t, op, reg, server.ServiceOptions{Ledgers: blk.Set(t), Trust: blk.Trust})
+	for _, tm := range reg.Terminals {
+		if _, err := server.PublishStatus(context.Background(), f.stores, blk.Status(t, tm.Retailer, 1, blk.Delivered()), blk.Trust); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return f
 }
 
@@ -130,11 +136,11 @@ func TestOperatorModeCreds(t *testing.T) {
 	if err != nil || len(bad) != 0 || len(recs) != 3 || recs[2].ID() != "T000/3" {
 		t.Fatalf("stream: %d records, bad %v, err %v", len(recs), bad, err)
 	}
-	if _, err := a.c.Claim(ctx, ticketN(10), 500); err != nil {
+	if _, err := a.c.Claim(ctx, codeOf(ticketN(10)), lotOf(ticketN(10))); err != nil {
 		t.Fatalf("claim: %v", err)
 	}
 	var taken *fleet.TakenError
-	if _, err := b.c.Claim(ctx, ticketN(10), 500); !errors.As(err, &taken) || taken.Holder.Terminal != "T000" {
+	if _, err := b.c.Claim(ctx, codeOf(ticketN(10)), lotOf(ticketN(10))); !errors.As(err, &taken) || taken.Holder.Terminal != "T000" {
 		t.Fatalf("second claim: %v", err)
 	}
 
@@ -158,7 +164,7 @@ func TestOperatorModeCreds(t *testing.T) {
 	// The fleet client told it is T001 but holding T000's credentials: no claim goes through.
 	posing := f.terminal(t, "T001", f.creds["T000"])
 	time.Sleep(200 * time.Millisecond)
-	if _, err := posing.c.Claim(ctx, ticketN(11), 500); err == nil {
+	if _, err := posing.c.Claim(ctx, codeOf(ticketN(11)), lotOf(ticketN(11))); err == nil {
 		t.Fatal("a client posing as T001 claimed")
 	}
 	if _, err := f.stores.Claims.Get(ctx, fleet.ClaimKey(ticketN(11))); err == nil {

@@ -18,11 +18,13 @@ const (
 	ClaimsBucket   = "claims"    // one key per ticket: t.<block>.<pack>.<position>
 	ConflictBucket = "conflicts" // one key per terminal and ticket: c.<terminal>.<block>.<pack>.<position>
 	StatusBucket   = "status"    // one key per retailer: r.<retailer>, the signed status list
+	RefusalStream  = "REFUSALS"  // every claim the service refused, on refusals.<terminal>
 
 	ClaimPrefix     = "fleet.claim."     // + terminal: claim requests
 	ConflictsPrefix = "fleet.conflicts." // + terminal: "which conflicts name me?"
 	StatusPrefix    = "fleet.status."    // + terminal: "my retailer's status list" (body: retailer)
 	InboxPrefix     = "_INBOX_"          // + terminal: the terminal's reply subjects
+	RefusalPrefix   = "refusals."        // + terminal: the service's record of a refused claim
 
 	// ErrorHeader carries the service's error on a reply (operator diagnostics, English).
 	ErrorHeader = "Fleet-Error"
@@ -74,10 +76,14 @@ func CheckTerminal(id string) error {
 }
 
 // ClaimRequest is what a terminal sends on fleet.claim.<terminal>. The terminal's id is
-// the subject's last token (the server's permissions guarantee it), never a field.
+// the subject's last token (the server's permissions guarantee it), never a field. Code is
+// the ticket's full validation code: the ticket is being paid, so its code protects
+// nothing any more; the service checks it against the block's ledger and takes the amount
+// from there (Amount is only cross-checked). Never log it.
 type ClaimRequest struct {
 	Ticket      codes.TicketID `json:"ticket"`
-	Amount      int64          `json:"amount"`                // cents
+	Code        string         `json:"code,omitempty"`        // the validation code's 25 characters
+	Amount      int64          `json:"amount"`                // cents, as the terminal's ledger says
 	At          time.Time      `json:"at"`                    // when the terminal asks (or paid, if unconfirmed)
 	Unconfirmed bool           `json:"unconfirmed,omitempty"` // already paid offline: a refusal is a conflict
 	Record      string         `json:"record,omitempty"`      // the payout record, when already paid
@@ -98,13 +104,56 @@ const (
 	ResultYours = "yours" // it already was (a retry, or a reconnecting terminal)
 	ResultTaken = "taken" // another terminal holds it: Holder
 	ResultError = "error" // the service could not decide (store unavailable): Error
+	// ResultRefused: the claim does not prove the ticket (Reason); nothing is stored.
+	ResultRefused = "refused"
 )
+
+// Reasons of a refused claim (ClaimReply.Reason, Refusal.Reason).
+const (
+	RefusedWrongCode    = "wrong-code"    // no code, a code of another ticket, or not the ticket's code per the ledger
+	RefusedLoser        = "loser"         // the ledger says the ticket does not win
+	RefusedAmount       = "amount"        // the amount asked is not the ledger's prize
+	RefusedNotDelivered = "not-delivered" // the pack is not delivered to the claimant's retailer (or no list)
+	RefusedUnknownBlock = "unknown-block" // the service holds no ledger of the ticket's block
+	RefusedRateLimited  = "rate-limited"  // the terminal claims faster than its limit: try again later
+	RefusedUnregistered = "unregistered"  // the terminal is not in the registry
+)
+
+// refusedReasons are the reasons a reply may carry.
+var refusedReasons = map[string]bool{RefusedWrongCode: true, RefusedLoser: true, RefusedAmount: true,
+	RefusedNotDelivered: true, RefusedUnknownBlock: true, RefusedRateLimited: true, RefusedUnregistered: true}
+
+// Transient reports whether a refusal may not hold later: a rate limit, or a block whose
+// ledger the operator has not published to the service yet.
+func Transient(reason string) bool {
+	return reason == RefusedRateLimited || reason == RefusedUnknownBlock
+}
 
 // ClaimReply is the claim service's answer.
 type ClaimReply struct {
 	Result string `json:"result"`
-	Holder Claim  `json:"holder,omitzero"` // the claim as stored (any result but error)
-	Error  string `json:"error,omitempty"`
+	Holder Claim  `json:"holder,omitzero"`  // the claim as stored (won, yours, taken)
+	Reason string `json:"reason,omitempty"` // refused: why (Refused…)
+	Error  string `json:"error,omitempty"`  // error: what failed; refused: the detail
+}
+
+// Refusal is the service's durable record of a refused claim (stream REFUSALS, subject
+// refusals.<terminal>), for the operator. It never holds the validation code.
+type Refusal struct {
+	At          time.Time      `json:"at"` // the service's time
+	Terminal    string         `json:"terminal"`
+	Retailer    uint32         `json:"retailer,omitempty"`
+	Ticket      codes.TicketID `json:"ticket"`
+	Reason      string         `json:"reason"`
+	Detail      string         `json:"detail,omitempty"`
+	CodeGiven   bool           `json:"code_given,omitempty"` // the request carried a code (never stored)
+	Amount      int64          `json:"amount"`               // asked, cents
+	Lot         int64          `json:"lot,omitempty"`        // the ledger's prize, when known
+	Unconfirmed bool           `json:"unconfirmed,omitempty"`
+	Record      string         `json:"record,omitempty"`
+	// Count: for rate-limited, the refusals this record stands for (the service records
+	// one per terminal and interval while a flood lasts).
+	Count int `json:"count,omitempty"`
 }
 
 // Conflict is a ticket paid at two terminals: Holder holds the claim, Other paid it
@@ -153,8 +202,27 @@ func DecodeClaimRequest(b []byte) (ClaimRequest, error) {
 	if err := r.Ticket.Validate(); err != nil {
 		return ClaimRequest{}, badMessage("claim request: ticket: %v", err)
 	}
-	if r.Amount < 0 || r.Amount > journal.MaxAmount || len(r.Record) > journal.MaxTerminalLen+21 {
+	if r.Amount < 0 || r.Amount > journal.MaxAmount || len(r.Record) > journal.MaxTerminalLen+21 || len(r.Code) > journal.MaxCodeLen {
 		return ClaimRequest{}, badMessage("claim request: field out of range")
+	}
+	return r, nil
+}
+
+// DecodeRefusal decodes and checks a record of the refusals stream.
+func DecodeRefusal(b []byte) (Refusal, error) {
+	var r Refusal
+	if err := decodeJSON(b, &r, "refusal"); err != nil {
+		return Refusal{}, err
+	}
+	if err := CheckTerminal(r.Terminal); err != nil {
+		return Refusal{}, err
+	}
+	if !refusedReasons[r.Reason] {
+		return Refusal{}, badMessage("refusal: reason %.20q", r.Reason)
+	}
+	if r.Amount < 0 || r.Amount > journal.MaxAmount || r.Lot < 0 || r.Lot > journal.MaxAmount || r.Count < 0 ||
+		len(r.Record) > journal.MaxTerminalLen+21 || len(r.Detail) > journal.MaxDetailLen {
+		return Refusal{}, badMessage("refusal: field out of range")
 	}
 	return r, nil
 }
@@ -169,6 +237,10 @@ func DecodeClaimReply(b []byte) (ClaimReply, error) {
 	case ResultWon, ResultYours, ResultTaken:
 		if err := r.Holder.check(); err != nil {
 			return ClaimReply{}, err
+		}
+	case ResultRefused:
+		if !refusedReasons[r.Reason] {
+			return ClaimReply{}, badMessage("claim reply: refused, reason %.20q", r.Reason)
 		}
 	case ResultError:
 	default:

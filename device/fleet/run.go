@@ -222,18 +222,27 @@ func (c *Client) Unclaimed() (int64, error) {
 	return sum, nil
 }
 
-// reconcile claims an unconfirmed payout and marks it reconciled; a refusal is recorded
-// as a conflict by the service (for both terminals), which recordConflicts then writes
-// into the journal.
+// reconcile claims an unconfirmed payout, with the code its record holds, and marks it
+// reconciled; a refusal by another terminal's claim is recorded as a conflict by the
+// service (for both terminals), which recordConflicts then writes into the journal. A
+// refusal of the claim itself (the code does not prove the ticket, the amount differs,
+// the pack is not this retailer's) is final: the service recorded it for the operator,
+// and the payout is marked reconciled; a transient one (rate limit, block unknown to
+// the service yet) is retried at the next round.
 func (c *Client) reconcile(ctx context.Context, r journal.Record) error {
-	_, err := c.claim(ctx, ClaimRequest{Ticket: r.Ticket, Amount: r.Amount, At: r.Time, Unconfirmed: true, Record: r.ID()})
+	req := ClaimRequest{Ticket: r.Ticket, Code: r.Code, Amount: r.Amount, At: r.Time, Unconfirmed: true, Record: r.ID()}
+	_, err := c.claim(ctx, req)
 	var taken *TakenError
+	var refused *RefusedError
 	switch {
 	case err == nil:
 		c.log.Info("fleet: offline payout confirmed", "record", r.ID(), "ticket", r.Ticket.String())
 	case errors.As(err, &taken):
 		c.log.Error("fleet: conflict: offline payout already claimed elsewhere", "record", r.ID(),
 			"ticket", r.Ticket.String(), "holder", taken.Holder.Terminal)
+	case errors.As(err, &refused) && !Transient(refused.Reason):
+		c.log.Error("fleet: offline payout refused by the claim service", "record", r.ID(),
+			"ticket", r.Ticket.String(), "reason", refused.Reason)
 	default:
 		return err
 	}

@@ -119,7 +119,7 @@ func TestTLSWithConfiguredCA(t *testing.T) {
 	f.start(t, 1, func(o *server.Options) { o.TLS = cfg })
 	a := f.terminal(t, "T000", f.urls[0], func(o *fleet.Options) { o.CA = caFile })
 	waitOnline(t, a.c)
-	if _, err := a.c.Claim(context.Background(), ticketN(1), 100); err != nil {
+	if _, err := a.c.Claim(context.Background(), codeOf(ticketN(1)), lotOf(ticketN(1))); err != nil {
 		t.Fatal(err)
 	}
 	opt, _ := nats.NkeyOptionFromSeed(f.seeds["T000"])
@@ -134,6 +134,7 @@ func TestTLSWithConfiguredCA(t *testing.T) {
 // refused and the installed list stays.
 func TestStatusListThroughFleet(t *testing.T) {
 	f := newRegistry(t, 2)
+	f.noStatus = true
 	f.start(t, 1, nil)
 	a := f.terminal(t, "T000", f.urls[0], nil) // retailer 100
 	waitOnline(t, a.c)
@@ -184,6 +185,7 @@ func TestStatusListThroughFleet(t *testing.T) {
 // TestRunInstallsStatusList: Run keeps the status list up to date and says so once.
 func TestRunInstallsStatusList(t *testing.T) {
 	f := newRegistry(t, 1)
+	f.noStatus = true
 	f.start(t, 1, nil)
 	pub, priv, _ := ed25519.GenerateKey(rand.Reader)
 	trust := ledger.NewTrustStore(pub)

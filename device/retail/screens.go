@@ -105,6 +105,16 @@ func OfflineRefusedScreen(amount int64) Screen {
 		Or("RÉSEAU COUPÉ", "NON PAYÉ")
 }
 
+// FleetRefusedScreen: the fleet's claim service refused the claim (reason: fleet's
+// Refused… names); nothing is paid. Over the terminal's claim rate, try again later;
+// otherwise the operator has the refusal on record and the player goes to a payment centre.
+func FleetRefusedScreen(reason string) Screen {
+	if reason == "rate-limited" {
+		return Text("PAIEMENT REFUSÉ", "TROP DE DEMANDES", "RÉESSAYEZ PLUS TARD").Or("NON PAYÉ", "RÉESSAYEZ")
+	}
+	return Text("PAIEMENT REFUSÉ", "PAR LE CENTRAL", "CENTRE DE PAIEMENT").Or("NON PAYÉ", "REFUS CENTRAL")
+}
+
 // ClaimFailedScreen: the fleet answered a claim with an error; nothing is paid.
 func ClaimFailedScreen() Screen {
 	return Text("PAIEMENT REFUSÉ", "ERREUR RÉSEAU", "RÉESSAYEZ PLUS TARD").Or("NON PAYÉ", "ERREUR RÉSEAU")

@@ -2,6 +2,7 @@ package terminal
 
 import (
 	"context"
+	"errors"
 
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/device/retail"
@@ -13,13 +14,15 @@ import (
 // a fleet). It returns the payout's journal reason (journal.ReasonUnconfirmed when paid
 // offline within the offline limit), or the refusal to show instead of paying: another
 // terminal holds the claim, the fleet is out of reach above the offline limit per ticket or
-// the offline total (fleet.Offline), or the claim failed otherwise (fail closed). A refusal
-// is journalled, without the code.
+// the offline total (fleet.Offline), the claim service refused the claim (the code does
+// not win per the operator's ledger, the pack is not this retailer's, rate limited:
+// "fleet-refused:<reason>"), or the claim failed otherwise (fail closed). A refusal is
+// journalled, without the code.
 func (t *Terminal) claimFleetWide(ctx context.Context, v retail.Verdict) (reason string, refused State) {
 	if t.data.Fleet == nil {
 		return "", nil
 	}
-	_, err := t.data.Fleet.Claim(ctx, v.Ticket, v.Amount())
+	_, err := t.data.Fleet.Claim(ctx, v.Code, v.Amount()) // the full code: the service checks it against the ledger
 	off := fleet.Offline{PerTicket: t.cfg.OfflineLimit, Total: t.cfg.OfflineTotal}
 	if e, ok := t.data.Fleet.(fleet.Exposure); ok {
 		off.Unclaimed = e.Unclaimed
@@ -42,6 +45,11 @@ func (t *Terminal) claimFleetWide(ctx context.Context, v retail.Verdict) (reason
 	case fleet.RefuseOfflineTotal:
 		why = "offline-total"
 		st = result{"offline-total", retail.OfflineRefusedScreen(v.Amount()), retail.SignalRefused}
+	case fleet.RefuseByFleet:
+		var refused *fleet.RefusedError
+		errors.As(err, &refused)
+		why = "fleet-refused:" + refused.Reason
+		st = result{"fleet-refused", retail.FleetRefusedScreen(refused.Reason), retail.SignalRefused}
 	default:
 		why = "claim-failed"
 		st = result{"claim-failed", retail.ClaimFailedScreen(), retail.SignalAttention}

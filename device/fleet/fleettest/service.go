@@ -12,9 +12,9 @@ import (
 )
 
 // RunService makes the fleet's streams and buckets (one replica) on the operator's
-// connection op and runs the claim service for reg until the test ends. It returns once
-// the service answers.
-func RunService(t testing.TB, op *nats.Conn, reg *server.Registry) (jetstream.JetStream, *server.Stores) {
+// connection op and runs the claim service for reg, with o's ledgers, trust, limits…,
+// until the test ends. It returns once the service answers.
+func RunService(t testing.TB, op *nats.Conn, reg *server.Registry, o server.ServiceOptions) (jetstream.JetStream, *server.Stores) {
 	t.Helper()
 	js, err := jetstream.New(op)
 	if err != nil {
@@ -31,7 +31,11 @@ func RunService(t testing.TB, op *nats.Conn, reg *server.Registry) (jetstream.Je
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		server.NewService(op, stores, server.ServiceOptions{Registry: reg, Ready: ready}).Run(sctx)
+		o.Registry, o.Ready = reg, ready
+		if err := server.NewService(op, stores, o).Run(sctx); err != nil {
+			t.Error(err)
+			close(ready)
+		}
 	}()
 	t.Cleanup(func() { stop(); <-done })
 	<-ready

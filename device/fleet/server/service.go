@@ -17,24 +17,45 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/ledger"
 )
 
 // ServiceOptions configure the claim service.
 type ServiceOptions struct {
-	Registry *Registry       // when set, status lists go only to a terminal's own retailer
-	Workers  int             // concurrent handlers per kind of request (default 16)
-	Ready    chan<- struct{} // closed once Run's subscriptions are in place (tests, posctl)
-	Clock    clockwork.Clock
-	Logger   *slog.Logger
+	// Registry (required): each terminal's retailer; status lists go only to a
+	// terminal's own retailer, claims are checked against its deliveries.
+	Registry *Registry
+	// Ledgers (required) answer the claims' codes: the operator's block ledgers
+	// (LoadLedgers), verified against the operator's keys.
+	Ledgers LedgerSource
+	// Trust is the operator's keys the status lists are verified with (required unless
+	// Status is given).
+	Trust *ledger.TrustStore
+	// Status gives the retailers' lists; default the status bucket's, verified with
+	// Trust and kept StatusMaxAge (NewStatusLists).
+	Status       StatusSource
+	StatusMaxAge time.Duration
+	// ClaimRate and ClaimBurst limit each terminal's claims (a token bucket: Burst at
+	// once, Rate per second sustained); 0: DefaultClaimRate, DefaultClaimBurst.
+	ClaimRate  float64
+	ClaimBurst int
+
+	Workers int             // concurrent handlers per kind of request (default 16)
+	Ready   chan<- struct{} // closed once Run's subscriptions are in place (tests, posctl)
+	Clock   clockwork.Clock
+	Logger  *slog.Logger
 }
 
 // Service answers the terminals' requests: claims, conflicts and status lists. Several
 // may run (one per node, say): they share the work as a queue group, and the claims
 // bucket's create-only write decides every race whichever instance handles it.
 type Service struct {
-	nc *nats.Conn
-	st *Stores
-	o  ServiceOptions
+	nc    *nats.Conn
+	js    jetstream.JetStream
+	st    *Stores
+	o     ServiceOptions
+	check Checker
+	limit *Limiter
 }
 
 // NewService prepares a service on an operator connection.
@@ -48,11 +69,36 @@ func NewService(nc *nats.Conn, st *Stores, o ServiceOptions) *Service {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return &Service{nc: nc, st: st, o: o}
+	s := &Service{nc: nc, st: st, o: o, limit: NewLimiter(o.ClaimRate, o.ClaimBurst, o.Clock)}
+	s.js, _ = jetstream.New(nc) // fails only on bad options
+	retailers := map[string]uint32{}
+	if o.Registry != nil {
+		for _, t := range o.Registry.Terminals {
+			retailers[t.ID] = t.Retailer
+		}
+	}
+	status := o.Status
+	if status == nil && o.Trust != nil && st != nil {
+		status = NewStatusLists(st.Status, o.Trust, o.StatusMaxAge, o.Clock)
+	}
+	s.check = Checker{Retailer: func(id string) (uint32, bool) { r, ok := retailers[id]; return r, ok },
+		Ledgers: o.Ledgers, Status: status}
+	return s
 }
+
+// ErrServiceConfig: the service lacks what it decides claims with (fail closed).
+var ErrServiceConfig = errors.New("fleet service: incomplete configuration")
 
 // Run serves until ctx is done, then drains its subscriptions.
 func (s *Service) Run(ctx context.Context) error {
+	switch {
+	case s.o.Registry == nil:
+		return fmt.Errorf("%w: no registry", ErrServiceConfig)
+	case s.check.Ledgers == nil:
+		return fmt.Errorf("%w: no ledgers", ErrServiceConfig)
+	case s.check.Status == nil:
+		return fmt.Errorf("%w: no operator key for the status lists", ErrServiceConfig)
+	}
 	var subs []*nats.Subscription
 	defer func() {
 		for _, sub := range subs {
@@ -103,20 +149,55 @@ func (s *Service) replyError(m *nats.Msg, err error) {
 const opTimeout = 5 * time.Second
 
 // handleClaim: the terminal is the subject's token, which the server's permissions tie
-// to the connection's nkey. Read first (claims are never deleted, so a present key is
-// the truth even from a lagging replica), then create-only write, then read the winner.
+// to the connection's nkey. The terminal's rate limit first, then the claim must prove
+// its ticket (Checker: code, retailer's delivery, the ledger's prize); a refusal is
+// recorded and answered. Then read the claim (claims are never deleted, so a present key
+// is the truth even from a lagging replica), create-only write with the ledger's amount,
+// read the winner.
 func (s *Service) handleClaim(ctx context.Context, terminal string, m *nats.Msg) {
+	if err := fleet.CheckTerminal(terminal); err != nil {
+		s.reply(m, fleet.ClaimReply{Result: fleet.ResultError, Error: err.Error()})
+		return
+	}
+	ok, record, n := s.limit.Allow(terminal) // malformed requests count too
 	req, err := fleet.DecodeClaimRequest(m.Data)
-	if err == nil {
-		err = fleet.CheckTerminal(terminal)
+	if err != nil {
+		s.o.Logger.Warn("fleet service: malformed claim request", "terminal", terminal, "err", err)
+		req = fleet.ClaimRequest{}
+	}
+	ctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
+	refusal := fleet.Refusal{Terminal: terminal, Ticket: req.Ticket, CodeGiven: req.Code != "", Amount: req.Amount,
+		Unconfirmed: req.Unconfirmed, Record: req.Record}
+	if record { // the flood's refusals not recorded yet
+		r := refusal
+		if ok { // not this claim's: the ones refused before it
+			r = fleet.Refusal{Terminal: terminal}
+		}
+		r.At, r.Reason, r.Detail, r.Count = s.o.Clock.Now(), fleet.RefusedRateLimited, "over the terminal's claim rate limit", n
+		s.recordRefusal(ctx, r)
+	}
+	if !ok {
+		s.reply(m, fleet.ClaimReply{Result: fleet.ResultRefused, Reason: fleet.RefusedRateLimited, Error: "over the terminal's claim rate limit"})
+		return
 	}
 	if err != nil {
 		s.reply(m, fleet.ClaimReply{Result: fleet.ResultError, Error: err.Error()})
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, opTimeout)
-	defer cancel()
-	mine := fleet.Claim{Terminal: terminal, At: req.At, Amount: req.Amount, Unconfirmed: req.Unconfirmed, Record: req.Record}
+	v := s.check.Check(ctx, terminal, req)
+	if v.Err != nil {
+		s.o.Logger.Warn("fleet service: claim undecided", "terminal", terminal, "ticket", req.Ticket.String(), "err", v.Err)
+		s.reply(m, fleet.ClaimReply{Result: fleet.ResultError, Error: v.Err.Error()})
+		return
+	}
+	if v.Reason != "" {
+		refusal.At, refusal.Retailer, refusal.Reason, refusal.Detail, refusal.Lot = s.o.Clock.Now(), v.Retailer, v.Reason, v.Detail, v.Lot
+		s.recordRefusal(ctx, refusal)
+		s.reply(m, fleet.ClaimReply{Result: fleet.ResultRefused, Reason: v.Reason, Error: v.Detail})
+		return
+	}
+	mine := fleet.Claim{Terminal: terminal, At: req.At, Amount: v.Lot, Unconfirmed: req.Unconfirmed, Record: req.Record}
 	rep, err := s.claim(ctx, req.Ticket, mine)
 	if err != nil {
 		s.o.Logger.Warn("fleet service: claim undecided", "terminal", terminal, "ticket", req.Ticket.String(), "err", err)

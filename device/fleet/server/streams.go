@@ -20,10 +20,14 @@ type Stores struct {
 	Claims    jetstream.KeyValue
 	Conflicts jetstream.KeyValue
 	Status    jetstream.KeyValue
+	// Refusals is the record of refused claims (EnsureStores only: the operator's tools
+	// read it with ReadRefusals).
+	Refusals jetstream.Stream
 }
 
 // EnsureStores creates (or updates) the journal stream and the buckets, each with
-// replicas copies (1 on a single node, 3 on a cluster), file storage.
+// replicas copies (1 on a single node, 3 on a cluster), file storage; and the refusals
+// stream, where the claim service records every claim it refuses.
 func EnsureStores(ctx context.Context, js jetstream.JetStream, replicas int) (*Stores, error) {
 	var s Stores
 	var err error
@@ -34,6 +38,13 @@ func EnsureStores(ctx context.Context, js jetstream.JetStream, replicas int) (*S
 	})
 	if err != nil {
 		return nil, fmt.Errorf("fleet: journal stream: %w", err)
+	}
+	s.Refusals, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: fleet.RefusalStream, Subjects: []string{fleet.RefusalPrefix + ">"}, Storage: jetstream.FileStorage,
+		Replicas: replicas, MaxMsgSize: 4 << 10, DenyDelete: true, DenyPurge: true, Retention: jetstream.LimitsPolicy,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("fleet: refusals stream: %w", err)
 	}
 	kv := func(name, what string, max int32) (jetstream.KeyValue, error) {
 		b, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: name, Description: what,

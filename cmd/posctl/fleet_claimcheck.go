@@ -1,0 +1,49 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/spf13/cobra"
+
+	"github.com/packterm/pos/device/fleet/server"
+	"github.com/packterm/pos/validate/ledger"
+)
+
+// claimCheck is the claim service's flags: the operator's ledgers and keys it checks
+// each claim with, and the per-terminal rate limit.
+type claimCheck struct {
+	ledgers string
+	pubs    []string
+	rate    float64
+	burst   int
+}
+
+func (cc *claimCheck) flags(c *cobra.Command) {
+	c.Flags().StringVar(&cc.ledgers, "ledgers", "", "directory of the operator's signed block ledgers (block-B.ledger): every claim's code is checked against them")
+	c.Flags().StringArrayVar(&cc.pubs, "pub", nil, "operator public key the ledgers and status lists are verified with (repeatable)")
+	c.Flags().Float64Var(&cc.rate, "claim-rate", server.DefaultClaimRate, "claims per second a terminal may make, sustained")
+	c.Flags().IntVar(&cc.burst, "claim-burst", server.DefaultClaimBurst, "claims a terminal may make at once")
+	c.MarkFlagRequired("ledgers")
+	c.MarkFlagRequired("pub")
+}
+
+// options loads and verifies the ledgers (fail closed: any file that does not verify
+// stops the service) and returns the service's options.
+func (cc *claimCheck) options(reg *server.Registry, c *cobra.Command) (server.ServiceOptions, error) {
+	log := slog.New(slog.NewTextHandler(c.ErrOrStderr(), nil))
+	if len(cc.pubs) == 0 {
+		return server.ServiceOptions{}, errors.New("fleet: the claim service needs the operator's public key (--pub)")
+	}
+	trust, err := ledger.LoadTrustStore(cc.pubs...)
+	if err != nil {
+		return server.ServiceOptions{}, err
+	}
+	ls, err := server.LoadLedgers(cc.ledgers, trust, server.LedgerOptions{Logger: log})
+	if err != nil {
+		return server.ServiceOptions{}, err
+	}
+	fmt.Fprintf(c.OutOrStdout(), "claims checked against the ledgers of blocks %v in %s\n", ls.Blocks(), cc.ledgers)
+	return server.ServiceOptions{Registry: reg, Ledgers: ls, Trust: trust, ClaimRate: cc.rate, ClaimBurst: cc.burst, Logger: log}, nil
+}
