@@ -319,7 +319,7 @@ func (j *Journal) create(path string, o Options) error {
 	if err != nil {
 		return fmt.Errorf("journal: create: %w", err)
 	}
-	err = db.Update(j.initBuckets) // bbolt fsyncs the file on commit
+	err = db.Update(j.initNew) // buckets and epoch; bbolt fsyncs the file on commit
 	if cerr := db.Close(); err == nil {
 		err = cerr
 	}
