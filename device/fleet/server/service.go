@@ -197,7 +197,7 @@ func (s *Service) handleClaim(ctx context.Context, terminal string, m *nats.Msg)
 		s.reply(m, fleet.ClaimReply{Result: fleet.ResultRefused, Reason: v.Reason, Error: v.Detail})
 		return
 	}
-	mine := fleet.Claim{Terminal: terminal, At: req.At, Amount: v.Lot, Unconfirmed: req.Unconfirmed, Record: req.Record}
+	mine := fleet.Claim{Terminal: terminal, At: req.At, Amount: v.Lot, Unconfirmed: req.Unconfirmed, Record: req.Record, Epoch: req.Epoch}
 	rep, err := s.claim(ctx, req.Ticket, mine)
 	if err != nil {
 		s.o.Logger.Warn("fleet service: claim undecided", "terminal", terminal, "ticket", req.Ticket.String(), "err", err)
