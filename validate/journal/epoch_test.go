@@ -131,3 +131,24 @@ func noErr(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// BenchmarkEpochAndFirst: what a claim adds on the terminal (device/fleet reads the epoch
+// and the first record before each claim; the terminal asks StartedAfresh once more).
+func BenchmarkEpochAndFirst(b *testing.B) {
+	f := newFixture(b)
+	for i := range 1000 {
+		f.append(b, payoutN(i))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := f.j.Epoch(); err != nil {
+			b.Fatal(err)
+		}
+		if _, _, err := f.j.First(); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := f.j.StartedAfresh(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
