@@ -67,7 +67,7 @@ func refusedAs(t *testing.T, dataDir string, id codes.TicketID) (reason string, 
 // as already paid (DÉJÀ PAYÉ, when, T-1), nothing is paid or printed, and the refusal is
 // journalled (paid-before-reset). With the fleet then out of reach, the reset journal pays
 // nothing unconfirmed, even within the offline limit (offline-after-reset); with the fleet
-// back, it pays a new winner.
+// back, it pays another winner.
 func TestPaidBeforeJournalReset(t *testing.T) {
 	tb, b, f, px := epochBoard(t)
 	paid, paidCode := tb.winner(t, func(lot int64) bool { return lot <= 150_00 })
@@ -109,10 +109,11 @@ func TestPaidBeforeJournalReset(t *testing.T) {
 	}
 	px.Heal()
 	wait(t, "the fleet connection", d.r.Fleet.Online)
-	d.scan(b, smallCode, "GAGNANT")
+	next, nextCode := tb.winner(t, func(lot int64) bool { return lot <= 5_00 })
+	d.scan(b, nextCode, "GAGNANT")
 	d.press(b, "PAYÉ")
 	receipts(t, b, 4)
-	if _, p := refusedAs(t, b.cfg.DataDir, small); !p {
+	if _, p := refusedAs(t, b.cfg.DataDir, next); !p {
 		t.Fatal("the reset journal does not pay with the fleet's confirmation")
 	}
 	must(t, d.stop())

@@ -50,7 +50,8 @@ func TestFleetPaidBeforeReset(t *testing.T) {
 
 // A journal a technician started afresh pays nothing unconfirmed: with the fleet out of
 // reach, a winner within the offline limit is refused (offline-after-reset); with the
-// fleet's confirmation it is paid. A first start's journal still pays within the limit.
+// fleet's confirmation it is paid. A first start's journal still pays within the limit, and
+// so does a terminal without a fleet after a reset (nothing to ask).
 func TestResetJournalPaysNothingOffline(t *testing.T) {
 	tb := newTestBlock(t)
 	clock := clockwork.NewFakeClockAt(time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC))
@@ -84,7 +85,7 @@ func TestResetJournalPaysNothingOffline(t *testing.T) {
 	epochMust(t, e.rig.Close())
 
 	e = rigOn(t, tb, o)
-	defer e.rig.Close()
+	defer func() { e.rig.Close() }()
 	offline := small()
 	e.do(tb.code(offline), "!ok")
 	e.expect("NON PAYÉ")
@@ -99,6 +100,17 @@ func TestResetJournalPaysNothingOffline(t *testing.T) {
 	e.expect("PAYÉ")
 	if r, ok, _ := e.rig.Journal.Paid(offline); !ok || r.Unconfirmed() {
 		t.Fatalf("with the fleet's confirmation: paid %v, %v", ok, r)
+	}
+
+	// A terminal without a fleet has nothing to ask: its offline limit stands.
+	epochMust(t, e.rig.Close())
+	o.Fleet = fleet.OfflineOnly{}
+	e = rigOn(t, tb, o)
+	alone := small()
+	e.do(tb.code(alone), "!ok")
+	e.expect("PAYÉ")
+	if r, ok, _ := e.rig.Journal.Paid(alone); !ok || !r.Unconfirmed() {
+		t.Fatalf("without a fleet, after a reset: paid %v, %v", ok, r)
 	}
 }
 

@@ -19,8 +19,9 @@ import (
 // "fleet-refused:<reason>"), or the claim failed otherwise (fail closed). A refusal is
 // journalled, without the code. This terminal's own claim made under an earlier journal
 // (fleet.RefusePaidBefore: paid before a journal reset or a wipe) is refused as already
-// paid, journalled as ReasonPaidBeforeReset. A journal started afresh (its first record
-// a journal reset) pays nothing unconfirmed: every payout needs the fleet's answer.
+// paid, journalled as ReasonPaidBeforeReset. In a fleet, a journal started afresh (its
+// first record a journal reset) pays nothing unconfirmed: every payout needs the fleet's
+// answer.
 func (t *Terminal) claimFleetWide(ctx context.Context, v retail.Verdict) (reason string, refused State) {
 	if t.data.Fleet == nil {
 		return "", nil
@@ -30,11 +31,15 @@ func (t *Terminal) claimFleetWide(ctx context.Context, v retail.Verdict) (reason
 	if e, ok := t.data.Fleet.(fleet.Exposure); ok {
 		off.Unclaimed = e.Unclaimed
 	}
-	afresh, ferr := t.data.Journal.StartedAfresh()
-	if afresh = afresh || ferr != nil; afresh {
+	var afresh bool
+	if _, alone := t.data.Fleet.(fleet.OfflineOnly); !alone {
 		// A journal a technician started afresh does not know the payouts of the one
 		// before: only the fleet can say a ticket was not paid then. Nothing unconfirmed.
-		off.PerTicket = 0
+		// (A terminal without a fleet has nothing to ask: its offline limit stands.)
+		started, ferr := t.data.Journal.StartedAfresh()
+		if afresh = started || ferr != nil; afresh {
+			off.PerTicket = 0
+		}
 	}
 	d, taken := fleet.Decide(err, v.Amount(), off)
 	var why string
