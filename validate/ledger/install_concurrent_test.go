@@ -10,10 +10,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/packterm/pos/internal/installlock/installtest"
 )
 
 // installKind is one install path raced by TestConcurrentInstallsNeverRollBack: its
@@ -121,55 +122,24 @@ func TestConcurrentInstallsNeverRollBack(t *testing.T) {
 	}
 	for _, k := range kinds {
 		t.Run(k.name, func(t *testing.T) {
-			base := fastTempDir(t)
-			rollbacks := 0
-			for i := range trials[k.name] {
-				dir := filepath.Join(base, strconv.Itoa(i))
-				if err := os.Mkdir(dir, 0o700); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(dir, k.installed), k.v3, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				// Here v5 and v4 twice in goroutines, and the other process installs v4 or v5.
-				remote := uint64(4 + i%2)
-				versions := []uint64{remote, 4, 5, 4}
-				ok := make([]bool, len(versions))
-				var wg sync.WaitGroup
-				for j, v := range versions {
-					wg.Go(func() {
-						var err error
-						if j == 0 {
-							err = other.install(k.name, dir, k.src[v])
-						} else {
-							_, err = k.install(dir, k.src[v], trust)
-						}
-						if err != nil && !errors.Is(err, ErrOlderVersion) && !strings.Contains(err.Error(), ErrOlderVersion.Error()) {
-							t.Errorf("install v%d: %v", v, err)
-						}
-						ok[j] = err == nil
-					})
-				}
-				wg.Wait()
-				var highest uint64
-				for j, v := range versions {
-					if ok[j] {
-						highest = max(highest, v)
+			installtest.Run(t, trials[k.name], installtest.Race{
+				// v5 and v4 twice in goroutines, and the other process installs v4 or v5.
+				Versions: func(i int) []uint64 { return []uint64{uint64(4 + i%2), 4, 5, 4} },
+				Setup: func(dir string) error {
+					return os.WriteFile(filepath.Join(dir, k.installed), k.v3, 0o644)
+				},
+				Install: func(j int, dir string, v uint64) error {
+					if j == 0 {
+						return other.install(k.name, dir, k.src[v])
 					}
-				}
-				got, err := k.version(filepath.Join(dir, k.installed), trust)
-				if err != nil {
-					t.Fatalf("trial %d: installed file: %v", i, err)
-				}
-				if got != highest {
-					rollbacks++
-					t.Errorf("trial %d: v%d installed after v%d was reported installed", i, got, highest)
-				}
-				os.RemoveAll(dir)
-			}
-			if rollbacks > 0 {
-				t.Fatalf("%d rollbacks in %d trials", rollbacks, trials[k.name])
-			}
+					_, err := k.install(dir, k.src[v], trust)
+					return err
+				},
+				Refused: func(err error) bool {
+					return errors.Is(err, ErrOlderVersion) || strings.Contains(err.Error(), ErrOlderVersion.Error())
+				},
+				Installed: func(dir string) (uint64, error) { return k.version(filepath.Join(dir, k.installed), trust) },
+			})
 		})
 	}
 }
@@ -264,19 +234,4 @@ func installKindsFuncs() []installKind {
 			return res.Version, err
 		}},
 	}
-}
-
-// fastTempDir is a temporary directory in memory (/dev/shm) when there is one: the trials
-// fsync every file they install, which on a disk would make the test slow for nothing
-// (what it checks is the order of the renames, not their durability).
-func fastTempDir(t *testing.T) string {
-	if st, err := os.Stat("/dev/shm"); err != nil || !st.IsDir() {
-		return t.TempDir()
-	}
-	dir, err := os.MkdirTemp("/dev/shm", "ledger-install-test-*")
-	if err != nil {
-		return t.TempDir()
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	return dir
 }
