@@ -18,37 +18,12 @@ var ErrBusy = errors.New("installlock: another install holds the lock")
 // Lock is a held install lock; Release gives it back.
 type Lock struct {
 	f    *os.File
-	sem  chan struct{}
 	once sync.Once
 }
 
-// semaphores holds one semaphore per directory (by absolute path), for the life of the
-// process: a terminal installs into a handful of directories.
-var semaphores struct {
-	sync.Mutex
-	m map[string]chan struct{}
-}
-
-func semaphore(dir string) (chan struct{}, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, fmt.Errorf("installlock: %w", err)
-	}
-	semaphores.Lock()
-	defer semaphores.Unlock()
-	if semaphores.m == nil {
-		semaphores.m = map[string]chan struct{}{}
-	}
-	s, ok := semaphores.m[abs]
-	if !ok {
-		s = make(chan struct{}, 1)
-		semaphores.m[abs] = s
-	}
-	return s, nil
-}
-
 // Acquire takes the install lock of dir, waiting for other holders (in this process or
-// another) until ctx ends. dir must exist.
+// another) until ctx ends (a free lock is taken even when ctx has ended). dir must
+// exist.
 func Acquire(ctx context.Context, dir string) (*Lock, error) {
 	return acquire(ctx, dir, true)
 }
@@ -59,32 +34,14 @@ func TryAcquire(dir string) (*Lock, error) {
 }
 
 func acquire(ctx context.Context, dir string, wait bool) (*Lock, error) {
-	sem, err := semaphore(dir)
-	if err != nil {
-		return nil, err
-	}
-	if wait {
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-			return nil, fmt.Errorf("installlock: waiting for %s: %w", dir, ctx.Err())
-		}
-	} else {
-		select {
-		case sem <- struct{}{}:
-		default:
-			return nil, ErrBusy
-		}
-	}
 	f, err := openLockFile(dir)
-	if err == nil {
-		err = lockFile(ctx, f, wait)
-	}
 	if err != nil {
-		<-sem
 		return nil, err
 	}
-	return &Lock{f: f, sem: sem}, nil
+	if err := lockFile(ctx, f, wait); err != nil {
+		return nil, err
+	}
+	return &Lock{f: f}, nil
 }
 
 // openLockFile opens (creating it) the lock file of dir read-only: a reader's descriptor
@@ -115,7 +72,6 @@ func (l *Lock) Release() error {
 		if cerr := l.f.Close(); err == nil {
 			err = cerr
 		}
-		<-l.sem
 		if err != nil {
 			err = fmt.Errorf("installlock: release: %w", err)
 		}

@@ -33,7 +33,7 @@ import (
 var (
 	ErrDuplicateKey = errors.New("strictjson: duplicate key")
 	ErrKeyCase      = errors.New("strictjson: key differs from the field name by case")
-	ErrUnknownKey   = errors.New("strictjson: unknown key")
+	ErrUnknownKey   = errors.New("strictjson: unknown field")
 	ErrSyntax       = errors.New("strictjson: not one JSON value")
 )
 
@@ -64,7 +64,7 @@ func Check(data []byte, v any) error {
 		return err
 	}
 	if _, err := c.d.Token(); err != io.EOF {
-		return fmt.Errorf("%w: data after the value", ErrSyntax)
+		return fmt.Errorf("%w: trailing data after the value", ErrSyntax)
 	}
 	return nil
 }
