@@ -82,3 +82,18 @@ func TestBinariesSayTheirStamp(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFromBinary: any bytes give one well-formed stamp that is in them, or an error.
+func FuzzFromBinary(f *testing.F) {
+	f.Add([]byte("xx" + StampValue("2.1.0", "abc") + "yy"))
+	f.Add([]byte(stampPrefix + "1.0;commit=;"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, err := FromBinary(bytes.NewReader(b))
+		if err != nil {
+			return
+		}
+		if !bytes.Contains(b, []byte(StampValue(s.Version, s.Commit))) {
+			t.Fatalf("stamp %+v is not in the input", s)
+		}
+	})
+}
