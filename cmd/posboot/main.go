@@ -26,7 +26,7 @@ func newRoot(exec execFunc, log *slog.Logger) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:           "posboot --root DIR [-- POSD-ARGS...]",
 		Short:         "Pick the firmware slot to boot, count the start, exec its posd",
-		Version:       version.String(),
+		Version:       version.Line("posboot"),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -52,6 +52,7 @@ func newRoot(exec execFunc, log *slog.Logger) *cobra.Command {
 			return fmt.Errorf("posboot: exec %s: %w", c.Posd, err)
 		},
 	}
+	cmd.SetVersionTemplate("{{.Version}}\n") // version.Line: one form for posd, posctl, posboot
 	f := cmd.Flags()
 	f.StringVar(&root, "root", "/var/lib/pos/slots", "slot root directory")
 	f.IntVar(&maxBoots, "max-boots", slot.DefaultMaxBoots, "trial starts before the previous slot comes back")

@@ -66,7 +66,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if f.version {
-		fmt.Fprintln(stdout, "posd", version.String())
+		fmt.Fprintln(stdout, version.Line("posd"))
 		return 0
 	}
 	if fs.NArg() > 0 {
