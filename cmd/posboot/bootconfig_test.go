@@ -43,7 +43,7 @@ x = 1
 		t.Fatalf("got %+v\nwant %+v", c, want)
 	}
 	for _, bad := range []string{
-		"[keys]\nfirmware = \"/one.pub\"\n",      // not an array
+		"[keys]\nfirmware = \"/one.pub\"\n",       // not an array
 		"[keys]\nfirmware = [\"relative.pub\"]\n", // not absolute
 		"[keys]\nfirmware = [1]\n",
 		"keys = 1\n",
