@@ -107,7 +107,8 @@ type Journal struct {
 // that is missing or empty is created only when no evidence says this terminal had a
 // journal (Decide); otherwise, and when the file is older than its head marker, the
 // journal is returned refused: Health is a *MissingError, nothing is written, and only
-// Reset starts a new journal. Open returns an
+// Reset starts a new journal. A first start is made so that a kill at any point starts
+// again as a first start (firstStart). Open returns an
 // error only when it cannot even look: bad options, a missing directory or key, another
 // terminal's journal, a file held by another process (for writing; a read-only open of
 // a journal in use works on a private copy of the file, see Snapshot).
