@@ -24,6 +24,9 @@ func (j *Journal) Append(e Entry) (Record, error) {
 	if err := j.writable(); err != nil {
 		return Record{}, err
 	}
+	if err := appendable(e.Kind); err != nil {
+		return Record{}, err
+	}
 	r, err := j.prepare(e, j.head+1, j.headHash)
 	if err != nil {
 		return Record{}, err
@@ -45,6 +48,16 @@ func (j *Journal) Append(e Entry) (Record, error) {
 	j.advance(r, cp)
 	j.log.Debug("journal: appended", "id", r.ID(), "kind", r.Kind.String(), "amount", r.Amount)
 	return r, nil
+}
+
+// appendable refuses the kinds that only the journal itself writes: a journal-reset
+// record is the first record of a journal a technician started afresh, written by Reset
+// in the transaction that creates the journal, never appended.
+func appendable(k Kind) error {
+	if k == KindReset {
+		return fmt.Errorf("journal: append: a %s record is written only by a technician's reset, as the first record of a new journal: %w", k, ErrInvalidEntry)
+	}
+	return nil
 }
 
 // writable is nil when records may be appended.
@@ -183,6 +196,9 @@ func (j *Journal) appendBatch(entries []Entry) error {
 	err := guard("append", func() error {
 		return j.db.Update(func(tx *bolt.Tx) error {
 			for _, e := range entries {
+				if err := appendable(e.Kind); err != nil {
+					return err
+				}
 				r, err := j.prepare(e, seq+1, prev)
 				if err != nil {
 					return err
