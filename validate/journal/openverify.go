@@ -118,7 +118,7 @@ func walkChain(tx *bolt.Tx, terminal string, from uint64, prev [32]byte, head ui
 }
 
 func walkRecords(tx *bolt.Tx, terminal string, from uint64, prev [32]byte, head uint64, headHash [32]byte, sc *sigCheck, visit func(*Record) error) (Record, error) {
-	paid, sold := tx.Bucket(bPaid), tx.Bucket(bSold)
+	paid, sold, claimed := tx.Bucket(bPaid), tx.Bucket(bSold), tx.Bucket(bClaimed)
 	c := tx.Bucket(bRecords).Cursor()
 	want := from
 	var last Record
@@ -149,6 +149,10 @@ func walkRecords(tx *bolt.Tx, terminal string, from uint64, prev [32]byte, head 
 		case KindSale:
 			if u64(sold.Get(packKey(r.Ticket.Block, r.Ticket.Pack))) != r.Seq {
 				return last, corrupt(want, "sale of %v not in the sold index", r.Ticket)
+			}
+		case KindClaim:
+			if err := checkClaimIndexed(claimed, &r); err != nil {
+				return last, err
 			}
 		}
 		if visit != nil {
