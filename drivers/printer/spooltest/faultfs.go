@@ -17,7 +17,16 @@ type FaultFS struct {
 	mu       sync.Mutex
 	full     bool
 	readOnly bool
+	renames  bool // renames fail (EIO): staged receipts are not queued
 	writes   int
+}
+
+// SetRenameFails makes renames fail with EIO (a staged receipt cannot be queued: the
+// window between a record's commit and its receipts' queuing).
+func (f *FaultFS) SetRenameFails(on bool) {
+	f.mu.Lock()
+	f.renames = on
+	f.mu.Unlock()
 }
 
 var _ printer.FS = (*FaultFS)(nil)
@@ -78,6 +87,12 @@ func (f *FaultFS) MkdirAll(dir string, perm fs.FileMode) error {
 func (f *FaultFS) Rename(oldpath, newpath string) error {
 	if _, ro := f.state(); ro {
 		return pathErr("rename", oldpath, syscall.EROFS)
+	}
+	f.mu.Lock()
+	fail := f.renames
+	f.mu.Unlock()
+	if fail {
+		return pathErr("rename", oldpath, syscall.EIO)
 	}
 	return f.OSFS.Rename(oldpath, newpath)
 }
