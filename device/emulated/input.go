@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,7 +33,7 @@ const (
 	ActTamper                          // !tamper: the case is opened and closed again
 	ActUnlock                          // !unlock [TOKEN]
 	ActReport                          // !report
-	ActReprint                         // !reprint
+	ActReprint                         // !reprint [N]: the last receipt, or those of journal record N
 	ActPhoto                           // !photo FILE.png
 	ActUnplug                          // !unplug: the scanner's cable is pulled
 	ActReplug                          // !replug
@@ -66,11 +67,16 @@ func Parse(line string) (in Input, ok bool, err error) {
 	name, arg, _ := strings.Cut(line[1:], " ")
 	a, known := commands[strings.ToLower(name)]
 	if !known {
-		return Input{}, false, fmt.Errorf("emulated: unknown command %q (ok, cancel, paper-out, paper-in, cover-open, cover-close, offline, online, tamper, unlock, report, reprint, photo FILE, unplug, replug, expect TEXT, expect-receipt TEXT)", "!"+name)
+		return Input{}, false, fmt.Errorf("emulated: unknown command %q (ok, cancel, paper-out, paper-in, cover-open, cover-close, offline, online, tamper, unlock, report, reprint [N], photo FILE, unplug, replug, expect TEXT, expect-receipt TEXT)", "!"+name)
 	}
 	arg = strings.TrimSpace(arg)
 	if a == ActPhoto && arg == "" {
 		return Input{}, false, fmt.Errorf("emulated: !photo needs an image file")
+	}
+	if a == ActReprint && arg != "" {
+		if n, err := strconv.ParseUint(arg, 10, 64); err != nil || n == 0 {
+			return Input{}, false, fmt.Errorf("emulated: !reprint takes a journal number (1, 2, …), not %.20q", arg)
+		}
 	}
 	if (a == ActExpect || a == ActExpectReceipt) && arg == "" {
 		return Input{}, false, fmt.Errorf("emulated: !%s needs the text to look for", name)
@@ -150,7 +156,7 @@ func (r *Rig) input(ctx context.Context, in Input) error {
 		if in.Action == ActReprint {
 			k = terminal.EvReprint
 		}
-		if err := r.Terminal.Send(ctx, terminal.Event{Kind: k}); err != nil {
+		if err := r.Terminal.Send(ctx, terminal.Event{Kind: k, Text: in.Arg}); err != nil {
 			return err
 		}
 	case ActPhoto:

@@ -88,7 +88,9 @@ func (t *Terminal) dispatch(ctx context.Context, ev Event) State {
 	case EvReport:
 		return report{}
 	case EvReprint:
-		return reprint{}
+		return reprintAsked(ev.Text)
+	case EvReprintMenu:
+		return reprintMenu{}
 	case EvScannerGone:
 		t.setScanner(false)
 		return fault{kind: retail.FaultScanner, then: idle{}}

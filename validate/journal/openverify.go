@@ -118,7 +118,7 @@ func walkChain(tx *bolt.Tx, terminal string, from uint64, prev [32]byte, head ui
 }
 
 func walkRecords(tx *bolt.Tx, terminal string, from uint64, prev [32]byte, head uint64, headHash [32]byte, sc *sigCheck, visit func(*Record) error) (Record, error) {
-	paid, sold, m := tx.Bucket(bPaid), tx.Bucket(bSold), tx.Bucket(bMeta)
+	paid, sold, claimed, m := tx.Bucket(bPaid), tx.Bucket(bSold), tx.Bucket(bClaimed), tx.Bucket(bMeta)
 	first, _, err := readBase(m)
 	if err != nil {
 		return Record{}, err
@@ -157,6 +157,10 @@ func walkRecords(tx *bolt.Tx, terminal string, from uint64, prev [32]byte, head 
 		case KindSale:
 			if u64(sold.Get(packKey(r.Ticket.Block, r.Ticket.Pack))) != r.Seq {
 				return last, corrupt(want, "sale of %v not in the sold index", r.Ticket)
+			}
+		case KindClaim:
+			if err := checkClaimIndexed(claimed, &r); err != nil {
+				return last, err
 			}
 		}
 		if visit != nil {

@@ -31,6 +31,18 @@ func TestAppendRefusesReset(t *testing.T) {
 	if err := f.j.appendBatch([]Entry{payoutN(2), forgedReset()}); !errors.Is(err, ErrInvalidEntry) {
 		t.Fatalf("batch with a journal-reset record: %v", err)
 	}
+	// Prepare and Commit (receipts spooled before the record) are another way in.
+	if _, err := f.j.Prepare(forgedReset()); !errors.Is(err, ErrInvalidEntry) {
+		t.Fatalf("Prepare of a journal-reset record: %v", err)
+	}
+	p, err := f.j.Prepare(payoutN(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Kind = KindReset
+	if _, err := f.j.Commit(p); !errors.Is(err, ErrInvalidEntry) {
+		t.Fatalf("Commit of a journal-reset record: %v", err)
+	}
 	if s, h := f.j.Head(); s != seq || h != hash || f.j.Health() != nil {
 		t.Fatalf("head moved to %d or health %v", s, f.j.Health())
 	}
