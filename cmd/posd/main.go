@@ -87,18 +87,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case f.emulate:
 		return emulate(ctx, f, stdin, stdout, stderr, log)
 	case f.config != "":
-		c, err := config.Load(f.config)
+		c, err := boardConfig(f.config)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return 2
 		}
 		addr := c.HTTP
-		if f.http != "" {
+		if f.http != "" { // the flag is no part of the file: checked here, as config checks the file's
 			addr = f.http
-		}
-		if err := web.Check(addr, c.Technician.TokenSHA256); addr != "" && err != nil {
-			fmt.Fprintf(stderr, "posd: web page on %s: %v\n", addr, err)
-			return 2
+			if err := web.Check(addr, c.Technician.TokenSHA256); err != nil {
+				fmt.Fprintf(stderr, "posd: web page on %s: %v\n", addr, err)
+				return 2
+			}
 		}
 		var webErr error
 		started := func(r daemon.Running) {
@@ -125,11 +125,22 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 2
 }
 
-func checkConfig(path string, stdout, stderr io.Writer) int {
+// boardConfig reads and checks the configuration posd --config runs with. posd
+// --check-config runs this very function, so that a file it says ok to is never refused at
+// boot (every rule is in config's check, which Load runs: daemon.Run checks again).
+func boardConfig(path string) (*config.Config, error) {
 	c, err := config.Load(path)
-	if err == nil {
-		err = c.Validate()
+	if err != nil {
+		return nil, err
 	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func checkConfig(path string, stdout, stderr io.Writer) int {
+	c, err := boardConfig(path)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
