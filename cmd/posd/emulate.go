@@ -39,6 +39,10 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 	dir := dataDir(f)
 	fail := func(err error) int { fmt.Fprintf(stderr, "posd: %v\n", err); return 1 }
 	cfg := config.Emulated()
+	if f.config != "" && f.payLimitSet {
+		fmt.Fprintln(stderr, "posd: --pay-limit and --config: the limits come from the configuration file ([limits] pay_per_ticket)")
+		return 2
+	}
 	if f.config != "" { // the identity, limits, display and unlock token of a configuration file
 		c, err := config.Load(f.config)
 		if err != nil {
@@ -47,6 +51,10 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 		cfg = *c
 		f.display = cfg.Display.String()
 	} else {
+		if err := checkPayLimit(f.perTicket, cfg.Limits.PerDay); err != nil {
+			fmt.Fprintf(stderr, "posd: %v\n", err)
+			return 2
+		}
 		cfg.Limits.PerTicket = f.perTicket * 100
 	}
 	if f.tokenSHA256 == "" {
@@ -139,6 +147,16 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 		}
 	}
 	return 0
+}
+
+// checkPayLimit accepts --pay-limit EUROS from 1 € to the emulator's limit per day (the
+// day's payouts could not reach a larger one).
+func checkPayLimit(euros, perDay int64) error {
+	if euros < 1 || euros > perDay/100 {
+		return fmt.Errorf("--pay-limit %d: want whole euros from 1 to %d (the emulator's limit per day, %s)",
+			euros, perDay/100, retail.Plain(retail.Money(perDay)))
+	}
+	return nil
 }
 
 // openBlock opens the ledger to run with: --ledger and --pub, or the demo block of the data

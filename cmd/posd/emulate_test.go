@@ -99,3 +99,23 @@ func TestEmulateWithConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestPayLimitFlag: --pay-limit 0, a negative one or one above the limit per day is a clear
+// error (before, 0 and negative ones silently became 150 €), and so is --pay-limit beside
+// --config (whose [limits] are the ones used).
+func TestPayLimitFlag(t *testing.T) {
+	conf := filepath.Join(t.TempDir(), "posd.toml")
+	if err := os.WriteFile(conf, []byte("[terminal]\nid = \"SHOP-7\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"--pay-limit", "0"}, {"--pay-limit", "-5"}, {"--pay-limit", "5001"}, {"--pay-limit", "20", "--config", conf}} {
+		var out, errb bytes.Buffer
+		rc := run(append([]string{"--emulate", "--data", t.TempDir()}, args...), strings.NewReader(""), &out, &errb)
+		if rc != 2 || !strings.Contains(errb.String(), "--pay-limit") {
+			t.Errorf("%q: exit %d\n%s", args, rc, errb.String())
+		}
+		if strings.Contains(out.String(), "codes to try") {
+			t.Errorf("%q: the demo block was opened before the flag was refused", args)
+		}
+	}
+}

@@ -24,6 +24,7 @@ type flags struct {
 	packs, script       string
 	receipts, display   string
 	perTicket           int64
+	payLimitSet         bool // --pay-limit was given
 	verbose, fresh      bool
 	remade              bool // the demo block was made again (format 1 found)
 	version             bool
@@ -69,6 +70,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "posd", version.String())
 		return 0
 	}
+	fs.Visit(func(fl *flag.Flag) { f.payLimitSet = f.payLimitSet || fl.Name == "pay-limit" })
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "posd: unexpected argument %q\n", fs.Arg(0))
 		return 2
