@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/packterm/pos/drivers/barcode"
-	"github.com/packterm/pos/internal/techcard"
 	"github.com/packterm/pos/drivers/scanner"
+	"github.com/packterm/pos/internal/techcard"
 )
 
 // TestKeysCard: the card is a QR code of the token in the card's shape (techcard: read back
