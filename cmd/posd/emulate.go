@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/packterm/pos/device/board"
 	"github.com/packterm/pos/device/config"
 	"github.com/packterm/pos/device/emulated"
 	"github.com/packterm/pos/device/retail"
@@ -75,9 +76,13 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 		}
 	}
 	out := &printerOut{w: stdout}
+	startFail := func(err error) int { // on the emulated panel too, as a board's says it
+		out.startFault(f.display, err)
+		return fail(err)
+	}
 	l, trust, aliases, err := openBlock(ctx, f, dir, cfg.Limits.PerTicket, out, stderr)
 	if err != nil {
-		return fail(err)
+		return startFail(err)
 	}
 	defer l.Close()
 	opts := emulated.Options{Dir: filepath.Join(dir, "terminal"), Display: f.display, Ledgers: []*ledger.Ledger{l},
@@ -95,7 +100,7 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 	}
 	rig, err := emulated.Start(ctx, opts)
 	if err != nil {
-		return fail(err)
+		return startFail(err)
 	}
 	defer rig.Close()
 	if f.http != "" {
@@ -227,6 +232,16 @@ func (p *printerOut) screen(lines []string) {
 		fmt.Fprintf(p.w, "|%s%s|\n", l, strings.Repeat(" ", w-len([]rune(l))))
 	}
 	fmt.Fprintln(p.w, bar)
+}
+
+// startFault prints the screen a panel of size display shows when the terminal cannot
+// start for err (retail.StartFaultScreen).
+func (p *printerOut) startFault(display string, err error) {
+	g, gerr := board.ParseGeometry(display)
+	if gerr != nil {
+		g, _ = board.ParseGeometry("20x4")
+	}
+	p.screen(retail.MustLayout(retail.StartFaultScreen(retail.StartFaultOf(err)), g.Cols, g.Rows))
 }
 
 func (p *printerOut) receipt(n int, r printeremul.Receipt) {

@@ -119,3 +119,23 @@ func TestPayLimitFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestEmulateStartFaultOnScreen: a data folder the terminal cannot open its journal in
+// ends posd --emulate with the fault on its screen (DÉMARRAGE IMPOSSIBLE) as well as on
+// stderr; before, it exited with no screen.
+func TestEmulateStartFaultOnScreen(t *testing.T) {
+	dir := t.TempDir()
+	_, ledgerPath, pub := crashBlock(t, filepath.Join(dir, "block"))
+	data := filepath.Join(dir, "data")
+	if err := os.MkdirAll(filepath.Join(data, "terminal"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(data, "terminal", "journal"), []byte("not a folder"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	rc := run([]string{"--emulate", "--data", data, "--ledger", ledgerPath, "--pub", pub, "--display", "16x2"}, strings.NewReader(""), &out, &errb)
+	if rc != 1 || !strings.Contains(out.String(), "ERREUR DÉMARRAGE") || !strings.Contains(errb.String(), "journal") {
+		t.Errorf("exit %d\n%s\n%s", rc, out.String(), errb.String())
+	}
+}
