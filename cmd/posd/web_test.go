@@ -136,7 +136,11 @@ func TestBoardWebFailsClosed(t *testing.T) {
 	if rc := run([]string{"--config", path}, nil, &out, &errb); rc != 2 || !strings.Contains(errb.String(), "token_sha256") {
 		t.Errorf("exit %d: %s", rc, errb.String())
 	}
-	// --http overrides the file's address.
+	// --http overrides the file's address (a file listening on loopback, which needs no token).
+	conf = strings.Replace(conf, "0.0.0.0:8080", "127.0.0.1:8080", 1)
+	if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	errb.Reset()
 	if rc := run([]string{"--config", path, "--http", "192.168.0.10:80"}, nil, &out, &errb); rc != 2 || !strings.Contains(errb.String(), "192.168.0.10:80") {
 		t.Errorf("exit %d: %s", rc, errb.String())

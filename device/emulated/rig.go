@@ -237,7 +237,7 @@ func (r *Rig) openScanner() (*scanner.Serial, error) {
 	}
 	r.ports = append(r.ports, port)
 	// Every line of a script is meant: no de-duplication of repeated codes.
-	return scanner.NewSerial(port, scanner.Config{Suffix: scanner.CR, AIM: true, DedupWindow: -1, Logger: r.opts.Logger}), nil
+	return scanner.NewSerial(port, scanner.Config{Suffix: scanner.CR, AIM: true, DedupWindow: -1, MaxLen: ScanMaxLen, Logger: r.opts.Logger}), nil
 }
 
 // Close stops the rig and releases its devices.

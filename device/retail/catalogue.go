@@ -36,6 +36,8 @@ func Catalogue() []Named {
 		{"already paid", AlreadyPaidScreen(at, MaxTerminalID)}, {"paid elsewhere", PaidElsewhereScreen(at, MaxTerminalID)},
 		{"offline refused", OfflineRefusedScreen(MaxLot)}, {"claim failed", ClaimFailedScreen()}, {"locked", LockedScreen(24 * time.Hour)},
 		{"tamper", TamperLocked()}, {"unlocked", Unlocked()}, {"unlock refused", UnlockRefused()},
+		{"start read-only", StartFaultScreen(StartReadOnly)}, {"start disk full", StartFaultScreen(StartDiskFull)}, {"start failed", StartFaultScreen(StartFailed)},
+		{"not a card", NotACard()}, {"card refused", CardRefused()}, {"guess pause", GuessPause(24 * time.Hour)}, {"unlock off", UnlockOff()},
 		{"journal refused", JournalRefused()}, {"journal reset offer", JournalResetOffer()},
 		{"journal reset restarting", JournalResetDone(true)}, {"journal reset", JournalResetDone(false)},
 		{"report printed", Printed("RAPPORT DU JOUR")}, {"duplicate printed", Printed("DUPLICATA")},
