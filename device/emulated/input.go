@@ -49,7 +49,7 @@ var commands = map[string]Action{
 }
 
 // takesArg are the commands that take an argument; every other one refuses any.
-var takesArg = map[Action]bool{ActUnlock: true, ActPhoto: true, ActExpect: true, ActExpectReceipt: true}
+var takesArg = map[Action]bool{ActUnlock: true, ActPhoto: true, ActExpect: true, ActExpectReceipt: true, ActReprint: true}
 
 // clipArg is an argument as an error quotes it: at most 32 bytes.
 func clipArg(s string) string {
