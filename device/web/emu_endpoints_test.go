@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/packterm/pos/device/emulated"
 	"github.com/packterm/pos/validate/codes"
 )
 
@@ -189,12 +190,17 @@ func TestStdinShowsAsLastInput(t *testing.T) {
 	if l, _ = feed("!format-disk now"); l.Input != "format-disk now" || !strings.Contains(l.Error, "unknown command") {
 		t.Errorf("after an unknown command: %+v", l)
 	}
+	// A line too long to read is refused unapplied (no echo): shown as such, its error with it,
+	// and it does not land on the line before.
+	if l, body = feed(strings.Repeat("9", emulated.MaxLine+1)); l.N != 5 || l.Input != "line refused" || !strings.Contains(l.Error, "too long") || len(body) > 64<<10 {
+		t.Errorf("after a line too long: %+v", l)
+	}
 	// The page's own input comes next, numbered after them, without "from".
 	if c, body := raw(t, http.MethodPost, e.url+"/emu/input", "", map[string]string{"X-Posd": "1"}, `{"action":"report"}`); c != http.StatusOK ||
-		!strings.Contains(body, `"n": 5`) || strings.Contains(body, `"from"`) {
+		!strings.Contains(body, `"n": 6`) || strings.Contains(body, `"from"`) {
 		t.Errorf("the page's input after stdin's: %d %s", c, body)
 	}
-	if len(echoed) != 5 || len(failed) != 1 {
+	if len(echoed) != 5 || len(failed) != 2 {
 		t.Errorf("echo saw %d lines, fail %d errors: the wrapped functions must still be called", len(echoed), len(failed))
 	}
 }

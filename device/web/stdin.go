@@ -11,7 +11,8 @@ import (
 // its stdin (or read from --script): echo sees each line before the terminal takes it,
 // fail each line's error. Wrapped, each line that is an input also shows on the page as
 // the last input (From "stdin"), its error with it, as the page's own inputs do; codes are
-// masked as everywhere on the page, and an unlock's token is never shown. Without the
+// masked as everywhere on the page, and an unlock's token is never shown; a line refused
+// before it is applied (too long) shows as "line refused" with its error. Without the
 // emulator's page they are returned as they are.
 func (s *Server) Stdin(echo func(string), fail func(error)) (func(string), func(error)) {
 	e := s.emu
@@ -30,11 +31,22 @@ func (s *Server) Stdin(echo func(string), fail func(error)) (func(string), func(
 			e.drawLater(pending, code)
 		}, func(err error) {
 			fail(err)
-			e.mu.Lock()
-			defer e.mu.Unlock()
-			if pending != 0 && e.last.N == pending && err != nil {
-				e.last.Error = codes.RedactText(err.Error())
+			if err == nil {
+				return
 			}
+			n := pending
+			pending = 0 // one error per line
+			e.mu.Lock()
+			if n != 0 {
+				if e.last.N == n { // else the page's own input came since: it is the last
+					e.last.Error = codes.RedactText(err.Error())
+				}
+				e.mu.Unlock()
+				return
+			}
+			e.mu.Unlock()
+			// A line refused before it was applied (too long to read): shown as such.
+			e.answer(Answer{Input: "line refused", From: "stdin"}, err)
 		}
 }
 
