@@ -103,8 +103,9 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 		return startFail(err)
 	}
 	defer rig.Close()
+	var page *web.Server
 	if f.http != "" {
-		if err := serveWeb(ctx, f.http, emulatedWeb(rig, opts, f, cfg.HTTPHosts, log), stderr); err != nil {
+		if page, err = serveWeb(ctx, f.http, emulatedWeb(rig, opts, f, cfg.HTTPHosts, log), stderr); err != nil {
 			return fail(err)
 		}
 	}
@@ -132,7 +133,11 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 		fmt.Fprintln(stderr, "posd: type codes or !ok, !cancel, !paper-out, !paper-in, !cover-open, !cover-close, !tamper, !unlock, !report, !reprint, !photo FILE.png; Ctrl-D ends")
 	}
 	failed := 0
-	err = rig.Feed(ctx, in, out.input, func(err error) { failed++; fmt.Fprintf(stderr, "posd: %v\n", err) })
+	echo, onFail := out.input, func(err error) { failed++; fmt.Fprintf(stderr, "posd: %v\n", err) }
+	if page != nil { // each line also shows on the page as its last input
+		echo, onFail = page.Stdin(echo, onFail)
+	}
+	err = rig.Feed(ctx, in, echo, onFail)
 	if err != nil {
 		return fail(err)
 	}

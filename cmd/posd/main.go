@@ -105,7 +105,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		var webErr error
 		started := func(r daemon.Running) {
 			if addr != "" {
-				webErr = serveWeb(ctx, addr, boardWeb(r, f.logs, log), stderr)
+				_, webErr = serveWeb(ctx, addr, boardWeb(r, f.logs, log), stderr)
 				if webErr != nil {
 					log.Error("posd: web page", "err", webErr)
 				}
