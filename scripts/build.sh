@@ -24,7 +24,7 @@ cd "$(dirname "$0")/.."
 version=${VERSION:-$(git describe --always --dirty 2>/dev/null || echo dev)}
 commit=${COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}
 pkg=github.com/packterm/pos/internal/version
-ldflags="-s -w -buildid= -X $pkg.Version=$version -X $pkg.Commit=$commit"
+ldflags="-s -w -buildid= -X $pkg.Version=$version -X $pkg.Commit=$commit -X $pkg.stamp=@(#)pos-stamp;version=$version;commit=$commit;"
 cmds=$(go list -f '{{if eq .Name "main"}}{{.ImportPath}}{{end}}' ./cmd/...)
 hostos=$(go env GOHOSTOS)
 hostarch=$(go env GOHOSTARCH)

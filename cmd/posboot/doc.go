@@ -8,5 +8,13 @@
 // posd calls slot.Open(POS_SLOT_ROOT).MarkGood() once healthy. posboot itself lives
 // outside the slots and is not replaced by bundles.
 //
-//	posboot --root /var/lib/pos/slots [--max-boots 3] [--trust /etc/pos/firmware] -- POSD-ARGS...
+// The slots' signatures are checked against posd's own firmware keys: --config names
+// posd's configuration, whose [keys] firmware posboot reads (each key file must be one
+// only root can write) and which posd is started with. With no bootable slot posboot
+// shows AUCUN LOGICIEL / APPELEZ UN TECHNICIEN on the configured board's display and
+// exits 3; it exits 4 when its configuration or the keys are unusable. The unit
+// (scripts/posboot.service) does not restart on either.
+//
+//	posboot --root /var/lib/pos/slots [--max-boots 3] --config /etc/pos/conf/posd.toml [-- POSD-ARGS...]
+//	posboot --root DIR [--trust KEYFILE] -- POSD-ARGS...      # without a configuration (tests)
 package main

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/packterm/pos/firmware/bundle"
@@ -22,9 +24,9 @@ func TestMain(m *testing.M) {
 	case os.Getenv("POS_SLOT") != "":
 		fakePosd()
 	case os.Getenv("POSBOOT_TEST") == "run":
-		os.Args = append([]string{"posboot"}, strings.Fields(os.Getenv("POSBOOT_ARGS"))...)
-		main()
-		os.Exit(0)
+		// main's env, but the test's user may own the key files (t.TempDir).
+		log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+		os.Exit(run(env{exec: syscall.Exec, log: log, anchorOwner: os.Getuid()}, strings.Fields(os.Getenv("POSBOOT_ARGS"))))
 	}
 	os.Exit(m.Run())
 }
@@ -50,8 +52,14 @@ func fakePosd() {
 // printed and its exit status.
 func posboot(t *testing.T, root, fake string) (string, int) {
 	t.Helper()
+	return posbootArgs(t, fake, "--root "+root+" --max-boots 2 -- --emulate")
+}
+
+// posbootArgs is posboot with the given arguments (space-separated).
+func posbootArgs(t *testing.T, fake, args string) (string, int) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), "POSBOOT_TEST=run", "POSBOOT_FAKE="+fake, "POSBOOT_ARGS=--root "+root+" --max-boots 2 -- --emulate")
+	cmd.Env = append(os.Environ(), "POSBOOT_TEST=run", "POSBOOT_FAKE="+fake, "POSBOOT_ARGS="+args)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()

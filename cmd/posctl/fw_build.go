@@ -2,6 +2,7 @@ package main
 
 import (
 	"crypto/ed25519"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/packterm/pos/firmware/bundle"
 	"github.com/packterm/pos/firmware/fwkey"
+	"github.com/packterm/pos/internal/version"
 )
 
 func init() {
@@ -25,6 +27,8 @@ func init() {
 		Long: "Build a firmware bundle: a manifest (format, version, target, minimum version replaced, size\n" +
 			"and SHA-256 of each file) followed by posd, posctl, the default config and the trusted\n" +
 			"operator keys. --target is as scripts/build.sh names it (linux-armv7, linux-arm64…).\n" +
+			"posd and posctl must be stamped with --version (VERSION=2.1.0 scripts/build.sh): the\n" +
+			"stamp is read from the files, never run, and another version or none is refused.\n" +
 			"Without --key the bundle is unsigned: terminals refuse it until posctl fw sign signs it.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -40,6 +44,11 @@ func init() {
 			minv, err := bundle.ParseVersion(o.minVersion)
 			if err != nil {
 				return err
+			}
+			for name, path := range map[string]string{"posd": o.posd, "posctl": o.posctl} {
+				if err := checkStamp(name, path, v); err != nil {
+					return err
+				}
 			}
 			t, err := parseTarget(o.target, o.board)
 			if err != nil {
@@ -89,3 +98,26 @@ func init() {
 func fileSource(t bundle.FileType, name, path string) bundle.Source {
 	return bundle.Source{Type: t, Name: name, Open: func() (io.ReadCloser, error) { return os.Open(path) }}
 }
+
+// checkStamp refuses a binary whose version stamp (read from the file, not run: it may be
+// an ARM binary) is not the bundle's version v, so that `posd --version` on the terminal
+// says what the manifest says.
+func checkStamp(name, path string, v bundle.Version) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("fw build: %w", err)
+	}
+	defer f.Close()
+	st, err := version.FromBinary(f)
+	if err != nil {
+		return fmt.Errorf("fw build: %s %s: %w; build it with VERSION=%v scripts/build.sh", name, path, err, v)
+	}
+	if sv, err := bundle.ParseVersion(st.Version); err != nil || sv != v {
+		return fmt.Errorf("fw build: %s %s is version %q, the bundle %v: %w; build it with VERSION=%v scripts/build.sh",
+			name, path, st.Version, v, errStampMismatch, v)
+	}
+	return nil
+}
+
+// errStampMismatch: a binary stamped with another version than the bundle's.
+var errStampMismatch = errors.New("the binary's stamped version is not the bundle's")

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/packterm/pos/firmware/fwkey"
+	"github.com/packterm/pos/internal/version"
 	"github.com/packterm/pos/validate/ledger"
 )
 
@@ -18,7 +19,20 @@ func TestFirmwareBundleCommands(t *testing.T) {
 			t.Fatalf("%v: %v\n%s", args, err, out)
 		}
 	}
-	os.WriteFile(p("posd"), []byte("posd binary"), 0o755)
+	os.WriteFile(p("posd"), []byte("posd binary "+version.StampValue("1.4.0", "abc")+" end"), 0o755)
+	// posd and posctl must be stamped with the bundle's version (read from the file).
+	os.WriteFile(p("posd-1.3"), []byte("posd binary "+version.StampValue("v1.3.0", "abc")), 0o755)
+	os.WriteFile(p("posd-dev"), []byte("posd binary, no stamp"), 0o755)
+	for _, bin := range []string{"posd-1.3", "posd-dev"} {
+		args := []string{"fw", "build", "--version", "1.4.0", "--target", "linux-armv7", "--posd", p(bin), "--posctl", p("posd"),
+			"--config", p("cfg"), "--operator-key", p("op/operator.pub"), "--out", p("refused")}
+		if out, err := run(t, args...); err == nil || !strings.Contains(err.Error(), "VERSION=1.4.0 scripts/build.sh") {
+			t.Fatalf("build with %s: %v\n%s", bin, err, out)
+		}
+		if _, err := os.Stat(p("refused")); err == nil {
+			t.Fatalf("a bundle was written with %s", bin)
+		}
+	}
 	os.WriteFile(p("cfg"), []byte("[terminal]\n"), 0o644)
 	build := []string{"fw", "build", "--version", "1.4.0", "--target", "linux-armv7", "--posd", p("posd"), "--posctl", p("posd"),
 		"--config", p("cfg"), "--operator-key", p("op/operator.pub"), "--out", p("b.unsigned")}

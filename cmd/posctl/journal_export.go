@@ -20,7 +20,7 @@ func init() {
 			if format != "csv" && format != "jsonl" {
 				return fmt.Errorf("--format %q: want csv or jsonl", format)
 			}
-			j, err := openJournal(args[0], pub)
+			j, _, err := openJournal(args[0], pub)
 			if err != nil {
 				return err
 			}

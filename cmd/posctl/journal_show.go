@@ -16,7 +16,7 @@ func init() {
 		Short: "Show a journal's head and last records, or what it holds about one ticket or pack",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			j, err := openJournal(args[0], pub)
+			j, _, err := openJournal(args[0], pub)
 			if err != nil {
 				return err
 			}

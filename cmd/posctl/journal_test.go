@@ -130,3 +130,36 @@ func TestJournalCommands(t *testing.T) {
 		t.Fatalf("verify of a damaged journal: %v\n%s", err, out)
 	}
 }
+
+// TestJournalDataFolder: verify, show and export find the journal under a board's data
+// folder (DATA/journal) and the emulator's (DATA/terminal/journal); a folder holding none
+// says so and where it looked, not "device public key … open DIR/device.pub".
+func TestJournalDataFolder(t *testing.T) {
+	src := makeJournal(t)
+	for _, sub := range []string{"journal", filepath.Join("terminal", "journal")} {
+		data := t.TempDir()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(data, sub)), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.CopyFS(filepath.Join(data, sub), os.DirFS(src)); err != nil {
+			t.Fatal(err)
+		}
+		out, err := run(t, "journal", "verify", data, "--pub", filepath.Join(src, journal.DevicePubFile))
+		if err != nil || !strings.Contains(out, "ok: terminal T7, 4 records") {
+			t.Errorf("verify %s: %v\n%s", sub, err, out)
+		}
+		for _, cmd := range []string{"show", "export"} {
+			if out, err := run(t, "journal", cmd, data); err != nil || !strings.Contains(out, "T7") {
+				t.Errorf("%s %s: %v\n%s", cmd, sub, err, out)
+			}
+		}
+	}
+	empty := t.TempDir()
+	for _, cmd := range []string{"verify", "show", "export"} {
+		_, err := run(t, "journal", cmd, empty)
+		if !errors.Is(err, errNoJournal) || strings.Contains(err.Error(), "device public key") ||
+			!strings.Contains(err.Error(), filepath.Join(empty, "terminal", "journal", journal.DBFile)) {
+			t.Errorf("%s on a folder without a journal: %v", cmd, err)
+		}
+	}
+}

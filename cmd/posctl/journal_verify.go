@@ -48,7 +48,7 @@ func init() {
 }
 
 func runJournalVerify(w io.Writer, dir, pub string) error {
-	j, err := openJournal(dir, pub)
+	j, dir, err := openJournal(dir, pub)
 	if err != nil {
 		return err
 	}

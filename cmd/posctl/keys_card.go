@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/packterm/pos/drivers/barcode"
+	"github.com/packterm/pos/internal/techcard"
 )
 
 // minCardToken is the shortest technician token a card is made for: the token also opens
@@ -21,8 +22,9 @@ func init() {
 	card := &cobra.Command{
 		Use:   "card --token-file F --out card.png",
 		Short: "Make the technician's unlock card: the token as a QR code, and the hash for the configuration",
-		Long: "Render the technician token (--token-file, else $POS_TECH_TOKEN) as a QR code, the card a\n" +
-			"technician scans to unlock a tamper-locked terminal, and print the line that goes into the\n" +
+		Long: "Render the technician token (--token-file, else $POS_TECH_TOKEN) as a QR code holding\n" +
+			"\"POSTECH1:\" and the token, the card a technician scans to unlock a tamper-locked terminal\n" +
+			"(a locked terminal tries only scans of that shape as the token), and print the line that goes into the\n" +
 			"terminal's configuration ([technician] token_sha256). The PNG holds the token: it is written\n" +
 			"with mode 0600 and never over an existing file. A token under 12 characters is refused.",
 		Args: cobra.NoArgs,
@@ -37,7 +39,11 @@ func init() {
 			if len(tok) < minCardToken {
 				return fmt.Errorf("keys card: the token has %d characters, at least %d wanted", len(tok), minCardToken)
 			}
-			img, err := barcode.Render(barcode.QRCode, string(tok), barcode.RenderOptions{Module: 6})
+			text, err := techcard.Encode(tok) // the card's shape: what a locked terminal tries as the token
+			if err != nil {
+				return fmt.Errorf("keys card: %w", err)
+			}
+			img, err := barcode.Render(barcode.QRCode, text, barcode.RenderOptions{Module: 6})
 			if err != nil {
 				return fmt.Errorf("keys card: %w", err)
 			}

@@ -10,9 +10,11 @@ import (
 
 	"github.com/packterm/pos/drivers/barcode"
 	"github.com/packterm/pos/drivers/scanner"
+	"github.com/packterm/pos/internal/techcard"
 )
 
-// TestKeysCard: the card is a QR code of the token (read back by our decoder), private to
+// TestKeysCard: the card is a QR code of the token in the card's shape (techcard: read back
+// by our decoder, recognised as a card), private to
 // its owner, never written over a file; the configuration line holds the token's hash; a
 // short token is refused.
 func TestKeysCard(t *testing.T) {
@@ -40,7 +42,7 @@ func TestKeysCard(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := barcode.NewDecoder(barcode.Options{Formats: barcode.AllFormats}).Decode(fr.Image)
-	if err != nil || res.Text != token || res.Format != barcode.QRCode {
+	if tok, ok := techcard.Decode(res.Text); err != nil || !ok || tok != token || res.Format != barcode.QRCode {
 		t.Errorf("the card reads %q (%v), %v", res.Text, res.Format, err)
 	}
 	if _, err := run(t, "keys", "card", "--token-file", tokFile, "--out", card); err == nil || !strings.Contains(err.Error(), "not overwritten") {

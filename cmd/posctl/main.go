@@ -19,8 +19,11 @@ var root = &cobra.Command{
 	Short:         "Pack terminal operator and technician tool",
 	SilenceUsage:  true,
 	SilenceErrors: true,
-	Version:       version.String(),
+	Version:       version.Line("posctl"),
 }
+
+// The --version line is version.Line's, the same form as posd's and posboot's.
+func init() { root.SetVersionTemplate("{{.Version}}\n") }
 
 // exitError carries an exit status other than 1 (e.g. "no code found" vs usage errors).
 type exitError struct {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -178,4 +179,71 @@ func TestCrashDuringPayouts(t *testing.T) {
 		t.Errorf("%d of %d winners paid after the final run", len(paid), len(winners))
 	}
 	t.Logf("%d kills, %d payouts acknowledged before a kill or at the end, %d paid", kills, len(acked), len(paid))
+}
+
+// TestCrashDuringFirstStart kills posd --emulate (kill -9) during its very first start,
+// each time in a new data directory: as soon as the journal's directory gets its first
+// file, then 0–5 ms later. The next start on that data must be a first start again and
+// pay (it once said JOURNAL EFFACÉ for good: the device key was written before the
+// journal, and a kill between them left the key as evidence of a journal).
+func TestCrashDuringFirstStart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test: -short")
+	}
+	bin := buildPosd(t)
+	dir := t.TempDir()
+	winners, ledgerPath, pub := crashBlock(t, filepath.Join(dir, "block"))
+	var code string
+	for c := range winners {
+		code = c
+		break
+	}
+	scriptPath := filepath.Join(dir, "one-payout.txt")
+	if err := os.WriteFile(scriptPath, []byte(code+"\n!ok\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 29))
+	killed := 0
+	for i := range 12 {
+		data := filepath.Join(dir, fmt.Sprintf("data%d", i))
+		args := []string{"--emulate", "--data", data, "--ledger", ledgerPath, "--pub", pub, "--script", scriptPath}
+		cmd := exec.Command(bin, args...)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		if waitFirstFile(filepath.Join(data, "terminal", "journal"), done) {
+			time.Sleep(time.Duration(r.IntN(5000)) * time.Microsecond)
+			_ = cmd.Process.Signal(syscall.SIGKILL)
+			if err := <-done; err != nil {
+				killed++
+			}
+		}
+		out, err := exec.Command(bin, args...).Output()
+		if err != nil {
+			t.Fatalf("run %d: restart after a kill during the first start: %v\n%s", i, err, out)
+		}
+		if acked := acknowledged(out); len(acked) != 1 || bytes.Contains(out, []byte("JOURNAL EFFAC")) {
+			t.Fatalf("run %d: restart after a kill during the first start paid %d:\n%s", i, len(acked), out)
+		}
+	}
+	t.Logf("%d of 12 first starts killed, each restarted as a first start and paid", killed)
+}
+
+// waitFirstFile waits until dir holds a file (true) or the process has ended (false).
+func waitFirstFile(dir string, done chan error) bool {
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if ents, err := os.ReadDir(dir); err == nil && len(ents) > 0 {
+			return true
+		}
+		select {
+		case err := <-done:
+			done <- err
+			return false
+		case <-time.After(100 * time.Microsecond):
+		}
+	}
+	return false
 }

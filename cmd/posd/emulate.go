@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/packterm/pos/device/board"
 	"github.com/packterm/pos/device/config"
 	"github.com/packterm/pos/device/emulated"
 	"github.com/packterm/pos/device/retail"
@@ -39,6 +40,10 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 	dir := dataDir(f)
 	fail := func(err error) int { fmt.Fprintf(stderr, "posd: %v\n", err); return 1 }
 	cfg := config.Emulated()
+	if f.config != "" && f.payLimitSet {
+		fmt.Fprintln(stderr, "posd: --pay-limit and --config: the limits come from the configuration file ([limits] pay_per_ticket)")
+		return 2
+	}
 	if f.config != "" { // the identity, limits, display and unlock token of a configuration file
 		c, err := config.Load(f.config)
 		if err != nil {
@@ -47,6 +52,10 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 		cfg = *c
 		f.display = cfg.Display.String()
 	} else {
+		if err := checkPayLimit(f.perTicket, cfg.Limits.PerDay); err != nil {
+			fmt.Fprintf(stderr, "posd: %v\n", err)
+			return 2
+		}
 		cfg.Limits.PerTicket = f.perTicket * 100
 	}
 	if f.tokenSHA256 == "" {
@@ -67,9 +76,13 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 		}
 	}
 	out := &printerOut{w: stdout}
+	startFail := func(err error) int { // on the emulated panel too, as a board's says it
+		out.startFault(f.display, err)
+		return fail(err)
+	}
 	l, trust, aliases, err := openBlock(ctx, f, dir, cfg.Limits.PerTicket, out, stderr)
 	if err != nil {
-		return fail(err)
+		return startFail(err)
 	}
 	defer l.Close()
 	opts := emulated.Options{Dir: filepath.Join(dir, "terminal"), Display: f.display, Ledgers: []*ledger.Ledger{l},
@@ -87,11 +100,12 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 	}
 	rig, err := emulated.Start(ctx, opts)
 	if err != nil {
-		return fail(err)
+		return startFail(err)
 	}
 	defer rig.Close()
+	var page *web.Server
 	if f.http != "" {
-		if err := serveWeb(ctx, f.http, emulatedWeb(rig, opts, f, cfg.HTTPHosts, log), stderr); err != nil {
+		if page, err = serveWeb(ctx, f.http, emulatedWeb(rig, opts, f, cfg.HTTPHosts, log), stderr); err != nil {
 			return fail(err)
 		}
 	}
@@ -119,7 +133,11 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 		fmt.Fprintln(stderr, "posd: type codes or !ok, !cancel, !paper-out, !paper-in, !cover-open, !cover-close, !tamper, !unlock, !report, !reprint, !photo FILE.png; Ctrl-D ends")
 	}
 	failed := 0
-	err = rig.Feed(ctx, in, out.input, func(err error) { failed++; fmt.Fprintf(stderr, "posd: %v\n", err) })
+	echo, onFail := out.input, func(err error) { failed++; fmt.Fprintf(stderr, "posd: %v\n", err) }
+	if page != nil { // each line also shows on the page as its last input
+		echo, onFail = page.Stdin(echo, onFail)
+	}
+	err = rig.Feed(ctx, in, echo, onFail)
 	if err != nil {
 		return fail(err)
 	}
@@ -139,6 +157,16 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 		}
 	}
 	return 0
+}
+
+// checkPayLimit accepts --pay-limit EUROS from 1 € to the emulator's limit per day (the
+// day's payouts could not reach a larger one).
+func checkPayLimit(euros, perDay int64) error {
+	if euros < 1 || euros > perDay/100 {
+		return fmt.Errorf("--pay-limit %d: want whole euros from 1 to %d (the emulator's limit per day, %s)",
+			euros, perDay/100, retail.Plain(retail.Money(perDay)))
+	}
+	return nil
 }
 
 // openBlock opens the ledger to run with: --ledger and --pub, or the demo block of the data
@@ -209,6 +237,16 @@ func (p *printerOut) screen(lines []string) {
 		fmt.Fprintf(p.w, "|%s%s|\n", l, strings.Repeat(" ", w-len([]rune(l))))
 	}
 	fmt.Fprintln(p.w, bar)
+}
+
+// startFault prints the screen a panel of size display shows when the terminal cannot
+// start for err (retail.StartFaultScreen).
+func (p *printerOut) startFault(display string, err error) {
+	g, gerr := board.ParseGeometry(display)
+	if gerr != nil {
+		g, _ = board.ParseGeometry("20x4")
+	}
+	p.screen(retail.MustLayout(retail.StartFaultScreen(retail.StartFaultOf(err)), g.Cols, g.Rows))
 }
 
 func (p *printerOut) receipt(n int, r printeremul.Receipt) {

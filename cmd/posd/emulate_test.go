@@ -99,3 +99,43 @@ func TestEmulateWithConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestPayLimitFlag: --pay-limit 0, a negative one or one above the limit per day is a clear
+// error (before, 0 and negative ones silently became 150 €), and so is --pay-limit beside
+// --config (whose [limits] are the ones used).
+func TestPayLimitFlag(t *testing.T) {
+	conf := filepath.Join(t.TempDir(), "posd.toml")
+	if err := os.WriteFile(conf, []byte("[terminal]\nid = \"SHOP-7\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"--pay-limit", "0"}, {"--pay-limit", "-5"}, {"--pay-limit", "5001"}, {"--pay-limit", "20", "--config", conf}} {
+		var out, errb bytes.Buffer
+		rc := run(append([]string{"--emulate", "--data", t.TempDir()}, args...), strings.NewReader(""), &out, &errb)
+		if rc != 2 || !strings.Contains(errb.String(), "--pay-limit") {
+			t.Errorf("%q: exit %d\n%s", args, rc, errb.String())
+		}
+		if strings.Contains(out.String(), "codes to try") {
+			t.Errorf("%q: the demo block was opened before the flag was refused", args)
+		}
+	}
+}
+
+// TestEmulateStartFaultOnScreen: a data folder the terminal cannot open its journal in
+// ends posd --emulate with the fault on its screen (DÉMARRAGE IMPOSSIBLE) as well as on
+// stderr; before, it exited with no screen.
+func TestEmulateStartFaultOnScreen(t *testing.T) {
+	dir := t.TempDir()
+	_, ledgerPath, pub := crashBlock(t, filepath.Join(dir, "block"))
+	data := filepath.Join(dir, "data")
+	if err := os.MkdirAll(filepath.Join(data, "terminal"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(data, "terminal", "journal"), []byte("not a folder"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	rc := run([]string{"--emulate", "--data", data, "--ledger", ledgerPath, "--pub", pub, "--display", "16x2"}, strings.NewReader(""), &out, &errb)
+	if rc != 1 || !strings.Contains(out.String(), "ERREUR DÉMARRAGE") || !strings.Contains(errb.String(), "journal") {
+		t.Errorf("exit %d\n%s\n%s", rc, out.String(), errb.String())
+	}
+}

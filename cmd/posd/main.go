@@ -24,6 +24,7 @@ type flags struct {
 	packs, script       string
 	receipts, display   string
 	perTicket           int64
+	payLimitSet         bool // --pay-limit was given
 	verbose, fresh      bool
 	remade              bool // the demo block was made again (format 1 found)
 	version             bool
@@ -66,9 +67,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if f.version {
-		fmt.Fprintln(stdout, "posd", version.String())
+		fmt.Fprintln(stdout, version.Line("posd"))
 		return 0
 	}
+	fs.Visit(func(fl *flag.Flag) { f.payLimitSet = f.payLimitSet || fl.Name == "pay-limit" })
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "posd: unexpected argument %q\n", fs.Arg(0))
 		return 2
@@ -87,23 +89,23 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case f.emulate:
 		return emulate(ctx, f, stdin, stdout, stderr, log)
 	case f.config != "":
-		c, err := config.Load(f.config)
+		c, err := boardConfig(f.config)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return 2
 		}
 		addr := c.HTTP
-		if f.http != "" {
+		if f.http != "" { // the flag is no part of the file: checked here, as config checks the file's
 			addr = f.http
-		}
-		if err := web.Check(addr, c.Technician.TokenSHA256); addr != "" && err != nil {
-			fmt.Fprintf(stderr, "posd: web page on %s: %v\n", addr, err)
-			return 2
+			if err := web.Check(addr, c.Technician.TokenSHA256); err != nil {
+				fmt.Fprintf(stderr, "posd: web page on %s: %v\n", addr, err)
+				return 2
+			}
 		}
 		var webErr error
 		started := func(r daemon.Running) {
 			if addr != "" {
-				webErr = serveWeb(ctx, addr, boardWeb(r, f.logs, log), stderr)
+				_, webErr = serveWeb(ctx, addr, boardWeb(r, f.logs, log), stderr)
 				if webErr != nil {
 					log.Error("posd: web page", "err", webErr)
 				}
@@ -125,11 +127,22 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 2
 }
 
-func checkConfig(path string, stdout, stderr io.Writer) int {
+// boardConfig reads and checks the configuration posd --config runs with. posd
+// --check-config runs this very function, so that a file it says ok to is never refused at
+// boot (every rule is in config's check, which Load runs: daemon.Run checks again).
+func boardConfig(path string) (*config.Config, error) {
 	c, err := config.Load(path)
-	if err == nil {
-		err = c.Validate()
+	if err != nil {
+		return nil, err
 	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func checkConfig(path string, stdout, stderr io.Writer) int {
+	c, err := boardConfig(path)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1

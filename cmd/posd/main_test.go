@@ -65,3 +65,28 @@ func TestBoardOptionsFromEnvironment(t *testing.T) {
 		t.Errorf("booted without posboot: %+v", o.Booted)
 	}
 }
+
+// TestCheckConfigAgreesWithBoot: a file posd --check-config says ok to is not refused by
+// posd --config for its content, and one posd --config refuses (a status page beyond
+// loopback without the technician token) --check-config refuses too, naming the key.
+func TestCheckConfigAgreesWithBoot(t *testing.T) {
+	example, err := os.ReadFile("../../device/config/testdata/example.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := strings.Replace(string(example), "token_sha256 = ", "# token_sha256 = ", 1)
+	file = strings.Replace(file, `listen = "127.0.0.1:8080"`, `listen = "0.0.0.0:8080"`, 1)
+	path := filepath.Join(t.TempDir(), "posd.toml")
+	if err := os.WriteFile(path, []byte(file), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"--check-config", path}, nil, &out, &errb); code != 1 || !strings.Contains(errb.String(), "http.listen") {
+		t.Errorf("--check-config: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"--config", path}, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "http.listen") {
+		t.Errorf("--config: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+}

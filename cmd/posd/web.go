@@ -14,10 +14,10 @@ import (
 )
 
 // serveWeb starts the web page on addr in the background; it stops with ctx.
-func serveWeb(ctx context.Context, addr string, o web.Options, stderr io.Writer) error {
+func serveWeb(ctx context.Context, addr string, o web.Options, stderr io.Writer) (*web.Server, error) {
 	s, ln, err := web.Listen(addr, o)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	fmt.Fprintf(stderr, "posd: web page on http://%s/\n", ln.Addr())
 	go func() {
@@ -25,7 +25,7 @@ func serveWeb(ctx context.Context, addr string, o web.Options, stderr io.Writer)
 			o.Logger.Error("posd: web page stopped", "err", err)
 		}
 	}()
-	return nil
+	return s, nil
 }
 
 // boardWeb is the status page of a running daemon.

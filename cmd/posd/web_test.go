@@ -96,6 +96,33 @@ func TestEmulateWeb(t *testing.T) {
 	if err != nil || len(st.Ledgers) != 1 || st.Ledgers[0].Block != 3 || st.State != "pay-offer" {
 		t.Errorf("status %+v %v", st, err)
 	}
+	// A line typed on stdin shows on the page as the last input, as the page's own do.
+	if _, err := io.WriteString(stdinW, "!cancel\n"); err != nil {
+		t.Fatal(err)
+	}
+	var live struct {
+		State string `json:"state"`
+		Last  struct {
+			N     int    `json:"n"`
+			Input string `json:"input"`
+			From  string `json:"from"`
+		} `json:"last"`
+	}
+	for end := time.Now().Add(10 * time.Second); live.Last.From != "stdin" && time.Now().Before(end); {
+		time.Sleep(20 * time.Millisecond)
+		resp, err := http.Get(base + "/emu/live.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = json.NewDecoder(resp.Body).Decode(&live)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if live.Last.From != "stdin" || live.Last.Input != "cancel" || live.Last.N != 2 {
+		t.Errorf("last input after a stdin line: %+v", live.Last)
+	}
 	stdinW.Close() // the input ends: the page goes on until a signal
 	select {
 	case rc := <-done:
@@ -136,7 +163,11 @@ func TestBoardWebFailsClosed(t *testing.T) {
 	if rc := run([]string{"--config", path}, nil, &out, &errb); rc != 2 || !strings.Contains(errb.String(), "token_sha256") {
 		t.Errorf("exit %d: %s", rc, errb.String())
 	}
-	// --http overrides the file's address.
+	// --http overrides the file's address (a file listening on loopback, which needs no token).
+	conf = strings.Replace(conf, "0.0.0.0:8080", "127.0.0.1:8080", 1)
+	if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	errb.Reset()
 	if rc := run([]string{"--config", path, "--http", "192.168.0.10:80"}, nil, &out, &errb); rc != 2 || !strings.Contains(errb.String(), "192.168.0.10:80") {
 		t.Errorf("exit %d: %s", rc, errb.String())

@@ -102,6 +102,8 @@ func (c *Config) check() []issue {
 	if c.HTTP != "" {
 		if err := checkListen(c.HTTP); err != nil {
 			add("http.listen", err.Error())
+		} else if !loopback(c.HTTP) && c.Technician.TokenSHA256 == "" {
+			add("http.listen", fmt.Sprintf("%q is reachable beyond this machine: the status page there asks for the technician token, and technician.token_sha256 is not set (set it, or listen on 127.0.0.1)", clip(c.HTTP)))
 		}
 	}
 	if len(c.HTTPHosts) > maxHTTPHosts {
@@ -357,6 +359,21 @@ func isDNSName(s string) bool {
 		}
 	}
 	return true
+}
+
+// loopback reports whether a valid listen address is reachable from this machine only
+// (localhost or a loopback IP; an empty host is every interface). The status page asks
+// for the technician token everywhere else (device/web.IsLoopback, the same rule).
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // checkPath accepts an absolute path (the daemon's working directory is no one's choice).

@@ -10,6 +10,7 @@ import (
 
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/device/fleet/fleettest"
+	"github.com/packterm/pos/internal/techcard"
 	"github.com/packterm/pos/validate/codes"
 	"github.com/packterm/pos/validate/journal"
 )
@@ -80,7 +81,9 @@ func TestPaidBeforeJournalReset(t *testing.T) {
 	must(t, os.Remove(filepath.Join(b.cfg.DataDir, "journal", journal.DBFile)))
 	d = b.start(t, Options{})
 	d.expect("JOURNAL EFFACÉ")
-	d.scan(b, testToken, "NOUVEAU JOURNAL")
+	card, err := techcard.Encode([]byte(testToken)) // the technician's card
+	must(t, err)
+	d.scan(b, card, "NOUVEAU JOURNAL")
 	d.press(b, "REDÉMARRAGE")
 	var re *RestartError
 	if err := d.ended(20 * time.Second); !errors.As(err, &re) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/packterm/pos/internal/techcard"
 	"github.com/packterm/pos/validate/journal"
 )
 
@@ -55,13 +56,13 @@ func TestRetailerErasesJournal(t *testing.T) {
 			if d.r.Journal.Missing() == nil || d.r.Health.OK() {
 				t.Fatalf("journal %v, healthy %v", d.r.Journal.Health(), d.r.Health.OK())
 			}
-			b.sc.Scan(context.Background(), winner, "") // the retailer tries the paid ticket again
+			b.sc.Scan(context.Background(), winner, "") // the retailer tries the paid ticket again: not judged, no guess at the token
 			time.Sleep(300 * time.Millisecond)
-			d.expect("JOURNAL EFFACÉ")
+			d.expect("TERMINAL VERROUILLÉ", "CODE IGNORÉ")
 			b.ok.Press()
 			time.Sleep(100 * time.Millisecond)
 			b.ok.Release()
-			d.expect("JOURNAL EFFACÉ")
+			d.expect("TERMINAL VERROUILLÉ")
 			if n := receipts(t, b, 0); n != 2 {
 				t.Fatalf("%d receipts printed, want the first payout's 2 only", n)
 			}
@@ -70,7 +71,9 @@ func TestRetailerErasesJournal(t *testing.T) {
 			}
 
 			// The technician: their card's token, then OK.
-			d.scan(b, testToken, "NOUVEAU JOURNAL")
+			card, err := techcard.Encode([]byte(testToken))
+			must(t, err)
+			d.scan(b, card, "NOUVEAU JOURNAL")
 			d.press(b, "REDÉMARRAGE")
 			var re *RestartError
 			if err := d.ended(20 * time.Second); !errors.As(err, &re) {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/packterm/pos/device/codemap"
 	"github.com/packterm/pos/device/config"
 	"github.com/packterm/pos/device/fleet"
+	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/device/terminal"
 	"github.com/packterm/pos/drivers/printer"
 	"github.com/packterm/pos/drivers/scanner"
@@ -54,6 +56,9 @@ type Options struct {
 	// FleetStatusEvery is how often the fleet's pack status list is fetched (0: the fleet
 	// client's default, 10 min).
 	FleetStatusEvery time.Duration
+	// StartFault, when set, sees the rows shown on the panel when the daemon cannot start
+	// (a read-only data tree, …), before Run returns the error.
+	StartFault func(lines []string)
 }
 
 // run is one run of the daemon: its parts, opened by open and released by close.
@@ -75,6 +80,9 @@ type run struct {
 	maint    *flash.Server // nil: no maintenance link
 	restart  *restarter
 	closers  []func() error
+	// keepPanel: a start fault is on the panel; closing leaves it there (posd exits and
+	// the service manager starts it again, which shows it again).
+	keepPanel bool
 }
 
 // Run runs the terminal on the board of cfg until ctx ends (nil then), or until it stops
@@ -93,7 +101,7 @@ func Run(ctx context.Context, cfg *config.Config, o Options) error {
 	d := &run{cfg: cfg, o: o, log: o.Logger, clock: o.Clock, restart: newRestarter()}
 	defer d.close()
 	if err := d.open(); err != nil {
-		return err
+		return d.startFault(err) // on the panel before posd exits
 	}
 	return d.serve(ctx)
 }
@@ -167,10 +175,9 @@ func (d *run) open() error {
 func (d *run) openDevices() error {
 	cfg := d.cfg
 	var err error
-	if d.b, err = board.Open(board.Config{Profile: cfg.Board, Display: cfg.Display.String(), Pins: cfg.PinMap()}); err != nil {
+	if d.b, err = d.openBoard(); err != nil {
 		return err
 	}
-	d.onClose(d.b.Close)
 	pport, err := serialport.Open(serialport.Config{Path: cfg.Printer.Port, Baud: cfg.Printer.Baud, Logger: d.log})
 	if err != nil {
 		return err
@@ -197,6 +204,48 @@ func (d *run) openDevices() error {
 		return err
 	}
 	return nil
+}
+
+// openBoard opens the board once; closing it turns the panel off, unless a start fault is
+// on it.
+func (d *run) openBoard() (*board.Board, error) {
+	if d.b != nil {
+		return d.b, nil
+	}
+	b, err := board.Open(board.Config{Profile: d.cfg.Board, Display: d.cfg.Display.String(), Pins: d.cfg.PinMap()})
+	if err != nil {
+		return nil, err
+	}
+	d.b = b
+	d.onClose(func() error {
+		if d.keepPanel {
+			return b.Red.Set(true)
+		}
+		return b.Close()
+	})
+	return b, nil
+}
+
+// startFault shows why the daemon cannot start on the panel (DÉMARRAGE IMPOSSIBLE, and
+// ÉCRITURE IMPOSSIBLE for a read-only data tree, DISQUE PLEIN for a full one), with the red
+// LED, and returns err: the retailer sees a fault, not a blank panel, before posd exits.
+func (d *run) startFault(err error) error {
+	b, berr := d.openBoard()
+	if berr != nil {
+		d.log.Error("posd: cannot start, and the panel cannot say so", "err", err, "board", berr)
+		return err
+	}
+	f := retail.StartFaultOf(err)
+	lines := retail.MustLayout(retail.StartFaultScreen(f), b.Display.Cols(), b.Display.Rows())
+	if serr := errors.Join(b.Display.Show(lines...), b.Red.Set(true)); serr != nil {
+		d.log.Error("posd: start fault not shown", "err", serr)
+	}
+	d.keepPanel = true
+	d.log.Error("posd: cannot start: the panel says so", "screen", strings.Join(lines, " / "), "err", err)
+	if d.o.StartFault != nil {
+		d.o.StartFault(lines)
+	}
+	return err
 }
 
 // openScanner opens the scanner: a USB keyboard-wedge scanner through evdev when [scanner]

@@ -1,10 +1,11 @@
 package emulated
 
 import (
-	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,7 +33,7 @@ const (
 	ActTamper                          // !tamper: the case is opened and closed again
 	ActUnlock                          // !unlock [TOKEN]
 	ActReport                          // !report
-	ActReprint                         // !reprint
+	ActReprint                         // !reprint [N]: the last receipt, or those of journal record N
 	ActPhoto                           // !photo FILE.png
 	ActUnplug                          // !unplug: the scanner's cable is pulled
 	ActReplug                          // !replug
@@ -45,6 +46,17 @@ var commands = map[string]Action{
 	"cover-open": ActCoverOpen, "cover-close": ActCoverClose, "offline": ActOffline, "online": ActOnline,
 	"tamper": ActTamper, "unlock": ActUnlock, "report": ActReport, "reprint": ActReprint, "photo": ActPhoto,
 	"unplug": ActUnplug, "replug": ActReplug, "expect": ActExpect, "expect-receipt": ActExpectReceipt,
+}
+
+// takesArg are the commands that take an argument; every other one refuses any.
+var takesArg = map[Action]bool{ActUnlock: true, ActPhoto: true, ActExpect: true, ActExpectReceipt: true, ActReprint: true}
+
+// clipArg is an argument as an error quotes it: at most 32 bytes.
+func clipArg(s string) string {
+	if len(s) > 32 {
+		return s[:32] + "…"
+	}
+	return s
 }
 
 // Input is one parsed line.
@@ -66,11 +78,19 @@ func Parse(line string) (in Input, ok bool, err error) {
 	name, arg, _ := strings.Cut(line[1:], " ")
 	a, known := commands[strings.ToLower(name)]
 	if !known {
-		return Input{}, false, fmt.Errorf("emulated: unknown command %q (ok, cancel, paper-out, paper-in, cover-open, cover-close, offline, online, tamper, unlock, report, reprint, photo FILE, unplug, replug, expect TEXT, expect-receipt TEXT)", "!"+name)
+		return Input{}, false, fmt.Errorf("emulated: unknown command %q (ok, cancel, paper-out, paper-in, cover-open, cover-close, offline, online, tamper, unlock, report, reprint [N], photo FILE, unplug, replug, expect TEXT, expect-receipt TEXT)", "!"+name)
 	}
 	arg = strings.TrimSpace(arg)
+	if arg != "" && !takesArg[a] {
+		return Input{}, false, fmt.Errorf("emulated: !%s takes no argument (%q): nothing done", strings.ToLower(name), clipArg(arg))
+	}
 	if a == ActPhoto && arg == "" {
 		return Input{}, false, fmt.Errorf("emulated: !photo needs an image file")
+	}
+	if a == ActReprint && arg != "" {
+		if n, err := strconv.ParseUint(arg, 10, 64); err != nil || n == 0 {
+			return Input{}, false, fmt.Errorf("emulated: !reprint takes a journal number (1, 2, …), not %.20q", arg)
+		}
 	}
 	if (a == ActExpect || a == ActExpectReceipt) && arg == "" {
 		return Input{}, false, fmt.Errorf("emulated: !%s needs the text to look for", name)
@@ -150,7 +170,7 @@ func (r *Rig) input(ctx context.Context, in Input) error {
 		if in.Action == ActReprint {
 			k = terminal.EvReprint
 		}
-		if err := r.Terminal.Send(ctx, terminal.Event{Kind: k}); err != nil {
+		if err := r.Terminal.Send(ctx, terminal.Event{Kind: k, Text: in.Arg}); err != nil {
 			return err
 		}
 	case ActPhoto:
@@ -185,9 +205,25 @@ func (r *Rig) printerChange(a Action) {
 	}
 }
 
+// ScanMaxLen is the longest line the rig's scanner driver takes (AIM identifier
+// included); it drops longer ones, as a board's does.
+const ScanMaxLen = 512
+
+// ErrNotScannable is the error of a text no scanner sends: control bytes, invalid UTF-8,
+// or longer than ScanMaxLen. The scanner driver would drop it unseen, and the input would
+// wait SettleTimeout for a scan that never comes: it is refused at once instead.
+var ErrNotScannable = errors.New("no scanner sends this")
+
 // Scan sends text through the emulated scanner with the symbology its kind is printed in
-// (one the text is none of our codes: Code 128, as a stray label would be).
+// (one the text is none of our codes: Code 128, as a stray label would be). A text no
+// scanner sends is refused at once (ErrNotScannable).
 func (r *Rig) Scan(ctx context.Context, text string) error {
+	if _, _, err := scanner.ParseLine([]byte(text), false); err != nil {
+		return fmt.Errorf("emulated: scan %q: %w (%w): a code is printable text", clipArg(text), ErrNotScannable, err)
+	}
+	if n := len(text) + len("]C0"); n > ScanMaxLen {
+		return fmt.Errorf("emulated: scan of %d bytes: %w (a scanner line holds at most %d)", len(text), ErrNotScannable, ScanMaxLen)
+	}
 	k, _, _ := codes.Parse(text)
 	if k == codes.KindUnknown {
 		k = codes.KindPack
@@ -252,7 +288,8 @@ func (r *Rig) Photo(ctx context.Context, path string) error {
 }
 
 // Feed applies the lines of r until its end or ctx's (at once, even while r is silent: a
-// terminal's stdin). echo sees each line before it is applied, fail each line's error.
+// terminal's stdin). echo sees each line before it is applied, fail each line's error; a
+// line over MaxLine is refused (fail, ErrLineTooLong) and the lines after it are applied.
 func (r *Rig) Feed(ctx context.Context, in io.Reader, echo func(string), fail func(error)) error {
 	lines, readErr := readLines(in)
 	for {
@@ -263,8 +300,12 @@ func (r *Rig) Feed(ctx context.Context, in io.Reader, echo func(string), fail fu
 			if !more {
 				return <-readErr
 			}
-			echo(line)
-			if _, err := r.Do(ctx, line); err != nil && ctx.Err() == nil {
+			if line.err != nil {
+				fail(line.err)
+				continue
+			}
+			echo(line.text)
+			if _, err := r.Do(ctx, line.text); err != nil && ctx.Err() == nil {
 				fail(err)
 			}
 		}
@@ -273,15 +314,22 @@ func (r *Rig) Feed(ctx context.Context, in io.Reader, echo func(string), fail fu
 
 // readLines delivers the lines of r until its end; then the channel closes and the read
 // error (nil at a clean end) is sent.
-func readLines(r io.Reader) (<-chan string, <-chan error) {
-	lines, errc := make(chan string), make(chan error, 1)
+func readLines(r io.Reader) (<-chan inputLine, <-chan error) {
+	lines, errc := make(chan inputLine), make(chan error, 1)
 	go func() {
-		sc := bufio.NewScanner(r)
-		for sc.Scan() {
-			lines <- sc.Text()
+		lr := newLineReader(r, MaxLine)
+		for {
+			l, err := lr.next()
+			if err != nil {
+				close(lines)
+				if errors.Is(err, io.EOF) {
+					err = nil
+				}
+				errc <- err
+				return
+			}
+			lines <- l
 		}
-		close(lines)
-		errc <- sc.Err()
 	}()
 	return lines, errc
 }

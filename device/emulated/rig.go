@@ -63,6 +63,9 @@ type Options struct {
 	OfflineLimit, OfflineTotal int64
 	// Aliases names codes for scripts: a line "@NAME" scans Aliases[NAME] (Demo.Aliases).
 	Aliases map[string]string
+	// SpoolFS is the printer spool's filesystem (nil: the real one); tests make it full or
+	// read-only (spooltest.FaultFS).
+	SpoolFS printer.FS
 	// ReceiptsDir, when set, gets each receipt as NNNN.txt and NNNN.png (numbering goes on
 	// from the files already there).
 	ReceiptsDir string
@@ -217,7 +220,8 @@ func (r *Rig) openPrinter() (*printer.Printer, error) {
 		return nil, err
 	}
 	r.ports = append(r.ports, port)
-	r.Driver, err = printer.New(port, printer.Config{Layout: printer.Layout{Columns: 48}, SpoolDir: filepath.Join(r.opts.Dir, "spool"), Logger: r.opts.Logger})
+	r.Driver, err = printer.New(port, printer.Config{Layout: printer.Layout{Columns: 48}, SpoolDir: filepath.Join(r.opts.Dir, "spool"),
+		Spool: printer.SpoolOptions{FS: r.opts.SpoolFS}, Logger: r.opts.Logger})
 	return r.Driver, err
 }
 
@@ -233,7 +237,7 @@ func (r *Rig) openScanner() (*scanner.Serial, error) {
 	}
 	r.ports = append(r.ports, port)
 	// Every line of a script is meant: no de-duplication of repeated codes.
-	return scanner.NewSerial(port, scanner.Config{Suffix: scanner.CR, AIM: true, DedupWindow: -1, Logger: r.opts.Logger}), nil
+	return scanner.NewSerial(port, scanner.Config{Suffix: scanner.CR, AIM: true, DedupWindow: -1, MaxLen: ScanMaxLen, Logger: r.opts.Logger}), nil
 }
 
 // Close stops the rig and releases its devices.

@@ -2,12 +2,12 @@ package fleet
 
 import (
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/packterm/pos/internal/strictjson"
 	"github.com/packterm/pos/validate/codes"
 	"github.com/packterm/pos/validate/journal"
 )
@@ -170,18 +170,14 @@ type Conflict struct {
 	Other  Claim          `json:"other"`
 }
 
-// decodeJSON decodes a bounded JSON message strictly into v.
+// decodeJSON decodes a bounded JSON message strictly into v (internal/strictjson: no
+// duplicate key, no key in another case, nothing unknown, nothing after it).
 func decodeJSON(b []byte, v any, what string) error {
 	if len(b) > maxMessage {
 		return badMessage("%s: %d bytes, at most %d", what, len(b), maxMessage)
 	}
-	d := json.NewDecoder(strings.NewReader(string(b)))
-	d.DisallowUnknownFields()
-	if err := d.Decode(v); err != nil {
+	if err := strictjson.Unmarshal(b, v); err != nil {
 		return badMessage("%s: %v", what, err)
-	}
-	if d.More() {
-		return badMessage("%s: data after the message", what)
 	}
 	return nil
 }
@@ -273,9 +269,7 @@ func DecodeConflicts(b []byte) ([]Conflict, error) {
 	if len(b) > 256*maxMessage {
 		return nil, badMessage("conflicts: %d bytes", len(b))
 	}
-	d := json.NewDecoder(strings.NewReader(string(b)))
-	d.DisallowUnknownFields()
-	if err := d.Decode(&cs); err != nil || d.More() {
+	if err := strictjson.Unmarshal(b, &cs); err != nil {
 		return nil, badMessage("conflicts: %v", err)
 	}
 	for _, c := range cs {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/packterm/pos/device/config"
 	"github.com/packterm/pos/firmware/flash"
+	"github.com/packterm/pos/internal/installlock"
+	"github.com/packterm/pos/internal/regularfile"
 	"github.com/packterm/pos/validate/ledger"
 )
 
@@ -58,7 +60,9 @@ func Items(s Site) map[flash.Kind]flash.Item {
 		flash.Keys:   {MaxSize: MaxKeysSize, Install: s.installKeys},
 	}
 	if s.ConfigPath != "" {
-		items[flash.Config] = flash.Item{Path: s.ConfigPath, MaxSize: MaxConfigSize, Verify: s.verifyConfig}
+		// Install (not the link's own Path and Verify): the check and the rename under the
+		// configuration directory's install lock, as every install.
+		items[flash.Config] = flash.Item{Path: s.ConfigPath, MaxSize: MaxConfigSize, Verify: s.verifyConfig, Install: s.installConfig}
 	}
 	return items
 }
@@ -126,4 +130,71 @@ func previous(res ledger.Installed) string {
 		return " (none before)"
 	}
 	return fmt.Sprintf(" (was %d)", res.Previous)
+}
+
+// installConfig installs the received configuration at ConfigPath: a copy is written
+// next to it and synced, then, under the directory's install lock (installlock), the
+// copy is verified (verifyConfig: what posd would run with, the running trust settings
+// kept) and renamed over ConfigPath, and the directory synced. On any failure the
+// installed configuration stays as it was.
+func (s Site) installConfig(ctx context.Context, path string) (string, error) {
+	data, err := regularfile.ReadFile(path, MaxConfigSize)
+	if err != nil {
+		return "", fmt.Errorf("maint: config: %w", err)
+	}
+	dir := filepath.Dir(s.ConfigPath)
+	tmp, err := writeTemp(dir, "."+filepath.Base(s.ConfigPath)+".tmp-*", data)
+	if err != nil {
+		return "", fmt.Errorf("maint: config: %w", err)
+	}
+	defer os.Remove(tmp) // gone once renamed
+	err = installlock.Do(ctx, dir, func() error {
+		if err := s.verifyConfig(ctx, tmp); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, s.ConfigPath); err != nil {
+			return fmt.Errorf("maint: config: %w", err)
+		}
+		return syncDir(dir)
+	})
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%v installed (%d bytes)", flash.Config, len(data)), nil
+}
+
+// writeTemp writes data to a new temporary file of dir (pattern as os.CreateTemp) with
+// mode 0644, synced, and returns its path.
+func writeTemp(dir, pattern string, data []byte) (string, error) {
+	f, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return "", err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("maint: %w", err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("maint: syncing %s: %w", dir, err)
+	}
+	return nil
 }

@@ -18,6 +18,8 @@ const (
 	MaxLot = 50_000_00
 	// MaxTerminalID is the longest terminal id the configuration accepts (16 characters).
 	MaxTerminalID = "TERM-00000000001"
+	// MaxJournalNumber is the largest journal record number a screen shows whole.
+	MaxJournalNumber = 99_999_999
 )
 
 // Catalogue lists every screen the terminal shows, filled with the longest values it can
@@ -34,10 +36,13 @@ func Catalogue() []Named {
 		{"already paid", AlreadyPaidScreen(at, MaxTerminalID)}, {"paid elsewhere", PaidElsewhereScreen(at, MaxTerminalID)},
 		{"offline refused", OfflineRefusedScreen(MaxLot)}, {"claim failed", ClaimFailedScreen()}, {"locked", LockedScreen(24 * time.Hour)},
 		{"tamper", TamperLocked()}, {"unlocked", Unlocked()}, {"unlock refused", UnlockRefused()},
+		{"start read-only", StartFaultScreen(StartReadOnly)}, {"start disk full", StartFaultScreen(StartDiskFull)}, {"start failed", StartFaultScreen(StartFailed)},
+		{"not a card", NotACard()}, {"card refused", CardRefused()}, {"guess pause", GuessPause(24 * time.Hour)}, {"unlock off", UnlockOff()},
 		{"journal refused", JournalRefused()}, {"journal reset offer", JournalResetOffer()},
 		{"journal reset restarting", JournalResetDone(true)}, {"journal reset", JournalResetDone(false)},
 		{"report printed", Printed("RAPPORT DU JOUR")}, {"duplicate printed", Printed("DUPLICATA")},
-		{"nothing to reprint", NothingToReprint()}, {"read only", ReadOnly()}, {"busy", Busy()},
+		{"nothing to reprint", NothingToReprint()}, {"claimed again", ClaimedAgain(MaxLot)},
+		{"reprint choice", ReprintChoice(MaxJournalNumber, "RÉCLAMATION")}, {"read only", ReadOnly()}, {"busy", Busy()},
 	}
 	for o := PackNotDelivered; o <= PackNoLedger; o++ {
 		out = append(out, Named{"pack " + o.String(), PackRefused(o)})
@@ -50,7 +55,7 @@ func Catalogue() []Named {
 		v := Verdict{Outcome: Invalid, Err: &codes.Error{Err: r.err}}
 		out = append(out, Named{"invalid " + r.err.Error(), Refusal(v)}, Named{"not a code " + r.err.Error(), NotACode(v)})
 	}
-	for f := FaultPaper; f <= FaultDisplay; f++ {
+	for f := FaultPaper; f <= FaultStorage; f++ {
 		out = append(out, Named{"fault", FaultScreen(f, false)}, Named{"fault pending", FaultScreen(f, true)})
 	}
 	return out

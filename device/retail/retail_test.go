@@ -2,7 +2,10 @@ package retail
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
 	"strings"
+	"syscall"
 	"testing"
 	"unicode/utf8"
 
@@ -80,5 +83,23 @@ func TestReasonsFrench(t *testing.T) {
 	}
 	if v.Headline() != "CODE INVALIDE" {
 		t.Errorf("headline %q", v.Headline())
+	}
+}
+
+// TestStartFaultOf: a read-only file system or a refused permission is the read-only start
+// fault, a full disk the disk-full one, wrapped or not.
+func TestStartFaultOf(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want StartFault
+	}{
+		{&fs.PathError{Op: "open", Path: "/var/lib/posd/journal/journal.db", Err: syscall.EROFS}, StartReadOnly},
+		{fmt.Errorf("journal: open: %w", &fs.PathError{Op: "open", Path: "x", Err: syscall.EACCES}), StartReadOnly},
+		{fmt.Errorf("journal: %w", syscall.ENOSPC), StartDiskFull},
+		{errors.New("board: GPIO not found"), StartFailed},
+	} {
+		if got := StartFaultOf(tc.err); got != tc.want {
+			t.Errorf("%v: %v, want %v", tc.err, got, tc.want)
+		}
 	}
 }

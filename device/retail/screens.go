@@ -207,6 +207,9 @@ const (
 	// FaultDisplay: the panel does not answer (a board that wires its R/W line reads it
 	// back); what the panel cannot show, the LEDs and the buzzer say.
 	FaultDisplay
+	// FaultStorage: the printer's spool or the terminal's state cannot be written (a full
+	// or read-only filesystem): nothing is recorded that could not keep its receipts.
+	FaultStorage
 )
 
 // FaultScreen says what is wrong and, when a receipt waits, that the operation is recorded.
@@ -234,21 +237,36 @@ var faultText = map[Fault][2]string{
 	FaultScanner: {"LECTEUR ABSENT", "REBRANCHEZ-LE"},
 	FaultJournal: {"JOURNAL EN DÉFAUT", "PAIEMENTS BLOQUÉS"},
 	FaultDisplay: {"ÉCRAN EN PANNE", "APPELEZ LE SUPPORT"},
+	FaultStorage: {"MÉMOIRE EN DÉFAUT", "RIEN N'EST FAIT"},
 }
 
 var shortDo = map[Fault]string{
 	FaultPaper: "CHANGEZ ROULEAU", FaultCover: "FERMEZ-LE", FaultScanner: "REBRANCHEZ-LE", FaultJournal: "PAIEMENT BLOQUÉ",
-	FaultDisplay: "APPELEZ SUPPORT",
+	FaultDisplay: "APPELEZ SUPPORT", FaultStorage: "RIEN N'EST FAIT",
 }
 
 var shortFault = map[Fault]string{
 	FaultPaper: "PAPIER VIDE", FaultCover: "CAPOT OUVERT", FaultOffline: "IMPRIMANTE OFF",
 	FaultPrinter: "IMPRIMANTE HS", FaultScanner: "LECTEUR ABSENT", FaultJournal: "JOURNAL HS",
-	FaultDisplay: "ÉCRAN HS",
+	FaultDisplay: "ÉCRAN HS", FaultStorage: "MÉMOIRE HS",
 }
 
 // Printed confirms a report or a duplicate.
 func Printed(what string) Screen { return Text(what, "IMPRIMÉ") }
+
+// ClaimedAgain answers a ticket claimed here before: its claim receipt is printed again,
+// marked DUPLICATA; nothing is claimed or paid.
+func ClaimedAgain(amount int64) Screen {
+	return Text("DÉJÀ RÉCLAMÉ", "GAIN "+Money(amount), "DUPLICATA IMPRIMÉ", "CENTRE DE PAIEMENT").
+		Or("DÉJÀ RÉCLAMÉ", "DUPLICATA")
+}
+
+// ReprintChoice offers a duplicate of the receipts of journal record seq (what: PAIEMENT,
+// VENTE, RÉCLAMATION): OK prints it, CANCEL goes back to the receipt before.
+func ReprintChoice(seq uint64, what string) Screen {
+	n := fmt.Sprintf("REÇU N° %d", seq)
+	return Text(n, what, "OK : DUPLICATA", "ANNULER : AVANT").Or(n, "OK OU ANNULER")
+}
 
 // NothingToReprint answers a reprint with no receipt yet.
 func NothingToReprint() Screen { return Text("AUCUN REÇU", "À RÉIMPRIMER") }

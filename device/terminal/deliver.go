@@ -14,41 +14,44 @@ import (
 	"github.com/packterm/pos/validate/journal"
 )
 
-// deliver finishes a recorded operation: its receipts go to the printer's durable spool and
-// print; a fault waits until it clears (the record stays, nothing is redone); then the
-// drawer opens (payouts) and the operation is marked done.
+// deliver finishes a recorded operation: its receipts are queued in the printer's durable
+// spool (already, when recordWithReceipts kept them; at start, rebuilt from the record
+// unless still there) and print; a fault waits until it clears (the record stays, nothing
+// is redone); then the drawer opens (payouts) and the operation is marked done. Receipts
+// that cannot be kept are a storage fault: the drawer stays shut and the screen says
+// nothing was printed until they are kept.
 type deliver struct {
 	rec      journal.Record
 	receipts []printer.Receipt
+	queued   bool            // the receipts are in the spool's queue
+	staged   *printer.Staged // staged, their queuing failed: queued again first
 	drawer   bool
 	done     State
 }
 
 func (deliver) Name() string { return "deliver" }
 
+// delivery is how a recorded operation with its receipts goes on.
+func delivery(r recorded, drawer bool, done State) deliver {
+	return deliver{rec: r.rec, receipts: r.receipts, queued: r.staged == nil, staged: r.staged, drawer: drawer, done: done}
+}
+
 func (s deliver) Run(ctx context.Context, t *Terminal) State {
+	if !s.queued {
+		if err := t.queue(&s); err != nil {
+			t.log.Error("terminal: receipts of a recorded operation cannot be kept: waiting for the storage", "seq", s.rec.Seq, "err", err)
+			return fault{kind: retail.FaultStorage, pending: true, then: s}
+		}
+	}
 	var fe *printer.FaultError
-	queued, err := t.parts.Printer.Pending()
-	if err != nil {
+	_, err := t.parts.Printer.Flush(ctx)
+	if err != nil && !errors.As(err, &fe) {
 		t.log.Error("terminal: spool", "err", err)
-	}
-	waiting := false
-	for _, r := range s.receipts {
-		if spooled(queued, r.ID) {
-			waiting = true // put there before a restart
-			continue
-		}
-		err := t.parts.Printer.Print(ctx, r)
-		if err != nil && !errors.As(err, &fe) {
-			t.log.Error("terminal: receipt not kept", "id", r.ID, "err", err)
+		if errors.Is(err, printer.ErrSpool) { // printed, but its file stays: it would print again
+			return fault{kind: retail.FaultStorage, pending: true, then: s}
 		}
 	}
-	if waiting && fe == nil {
-		if _, err := t.parts.Printer.Flush(ctx); err != nil && !errors.As(err, &fe) {
-			t.log.Error("terminal: spool", "err", err)
-		}
-	}
-	if len(s.receipts) > 0 {
+	if len(s.receipts) > 0 && s.rec.Kind != journal.KindReprint {
 		last := s.receipts[len(s.receipts)-1]
 		t.last = &last
 	}
@@ -57,6 +60,35 @@ func (s deliver) Run(ctx context.Context, t *Terminal) State {
 		return fault{kind: faultOf(fe), pending: true, then: finish}
 	}
 	return finish
+}
+
+// queue puts the receipts of s in the spool's queue: those staged, or those not there yet
+// (a restart: rebuilt from the record), staged and queued now.
+func (t *Terminal) queue(s *deliver) error {
+	if s.staged == nil {
+		queued, err := t.parts.Printer.Pending()
+		if err != nil {
+			t.log.Error("terminal: spool", "err", err)
+		}
+		var missing []printer.Receipt
+		for _, r := range s.receipts {
+			if !spooled(queued, r.ID) {
+				missing = append(missing, r)
+			}
+		}
+		if len(missing) == 0 {
+			s.queued = true
+			return nil
+		}
+		if s.staged, err = t.parts.Printer.Stage(missing...); err != nil {
+			return err
+		}
+	}
+	if _, err := s.staged.Commit(); err != nil {
+		return err
+	}
+	s.staged, s.queued = nil, true
+	return nil
 }
 
 func spooled(list []printer.Spooled, id string) bool {
@@ -84,7 +116,9 @@ func (s finishOp) Run(ctx context.Context, t *Terminal) State {
 		}
 	}
 	if err := t.markDone(s.rec.Seq); err != nil {
-		t.log.Error("terminal: state file", "err", err)
+		t.log.Error("terminal: state file not written: waiting for the storage", "err", err)
+		s.drawer = false // opened already
+		return fault{kind: retail.FaultStorage, pending: true, then: s}
 	}
 	if s.done == nil {
 		return idle{}
@@ -125,6 +159,13 @@ func (s fault) Run(ctx context.Context, t *Terminal) State {
 		}
 		if s.kind == retail.FaultScanner {
 			if t.scannerPresent() {
+				return s.then
+			}
+			continue
+		}
+		if s.kind == retail.FaultStorage {
+			if t.storageOK() {
+				t.log.Info("terminal: storage takes writes again")
 				return s.then
 			}
 			continue

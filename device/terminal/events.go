@@ -16,15 +16,17 @@ const (
 	EvTamper                           // the tamper switch changed
 	EvUnlock                           // technician unlock (Text: the token)
 	EvReport                           // end-of-day report asked for
-	EvReprint                          // reprint of the last receipt asked for
+	EvReprint                          // reprint asked for: Text "" the last receipt, or a journal number
 	EvPrinter                          // the printer may have changed state: look again
 	EvScannerGone                      // the scanner vanished
 	EvScannerBack                      // the scanner is back
+	EvReprintMenu                      // the board's CANCEL held at rest: choose a receipt to reprint
 )
 
 var eventNames = map[EventKind]string{
 	EvScan: "scan", EvOK: "ok", EvCancel: "cancel", EvTamper: "tamper", EvUnlock: "unlock", EvReport: "report",
 	EvReprint: "reprint", EvPrinter: "printer", EvScannerGone: "scanner-gone", EvScannerBack: "scanner-back",
+	EvReprintMenu: "reprint-menu",
 }
 
 func (k EventKind) String() string { return eventNames[k] }

@@ -18,11 +18,7 @@ func (idle) Name() string { return "idle" }
 func (idle) quiet()       {}
 
 func (idle) Run(ctx context.Context, t *Terminal) State {
-	if t.cfg.DataRefused {
-		t.show(retail.DataRefusedScreen()) // at rest too: nothing can be sold or paid
-	} else {
-		t.show(retail.Idle())
-	}
+	t.show(t.restScreen())
 	t.signal(ctx, retail.SignalNone)
 	t.readyOne.Do(func() { close(t.ready) })
 	for {
@@ -43,6 +39,19 @@ func (idle) Run(ctx context.Context, t *Terminal) State {
 			return next
 		}
 	}
+}
+
+// restScreen is the screen at rest: SCANNEZ UN CODE, unless nothing can be paid, which
+// shows at rest too: a journal that cannot record (its no-payout state, journal.Health:
+// JOURNAL EN DÉFAUT / PAIEMENTS BLOQUÉS), or installed data refused (DONNÉES REFUSÉES).
+func (t *Terminal) restScreen() retail.Screen {
+	switch {
+	case t.data.Journal.Health() != nil:
+		return retail.FaultScreen(retail.FaultJournal, false)
+	case t.cfg.DataRefused:
+		return retail.DataRefusedScreen()
+	}
+	return retail.Idle()
 }
 
 // result shows an outcome until the next input or ResultTimeout, then goes back to idle.
@@ -88,7 +97,9 @@ func (t *Terminal) dispatch(ctx context.Context, ev Event) State {
 	case EvReport:
 		return report{}
 	case EvReprint:
-		return reprint{}
+		return reprintAsked(ev.Text)
+	case EvReprintMenu:
+		return reprintMenu{}
 	case EvScannerGone:
 		t.setScanner(false)
 		return fault{kind: retail.FaultScanner, then: idle{}}

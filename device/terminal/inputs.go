@@ -70,8 +70,9 @@ func (t *Terminal) RunScanner(ctx context.Context, src ScanSource) error {
 
 // RunButtons hands button presses and tamper switch changes to the machine until ctx ends
 // (the watchers themselves run in board.Run). A button held LongPress or more while the
-// terminal is at rest asks, on release, for the end-of-day report (OK) or a duplicate of the
-// last receipt (CANCEL): the two retail commands a board has no other key for.
+// terminal is at rest asks, on release, for the end-of-day report (OK) or the reprint menu
+// (CANCEL: a duplicate of any receipt, by its journal number): the two retail commands a
+// board has no other key for.
 func (t *Terminal) RunButtons(ctx context.Context, ok, cancel *gpioio.Button, tamper *gpioio.Tamper) error {
 	var okc, cancelc <-chan gpioio.Event
 	var tc <-chan struct{}
@@ -112,7 +113,7 @@ func (t *Terminal) RunButtons(ctx context.Context, ok, cancel *gpioio.Button, ta
 		case ev := <-cancelc:
 			if !ev.Active {
 				if t.longPress(cancelDown, ev.At) {
-					in = Event{Kind: EvReprint}
+					in = Event{Kind: EvReprintMenu}
 					break
 				}
 				continue

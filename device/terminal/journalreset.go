@@ -2,54 +2,31 @@ package terminal
 
 import (
 	"context"
-	"time"
 
 	"github.com/packterm/pos/device/retail"
-	"github.com/packterm/pos/internal/guesses"
 )
 
 // journalRefused holds a terminal whose journal was refused (journal.ErrMissing: the file
 // removed, emptied or replaced by an older one on a terminal that had a journal): JOURNAL
 // EFFACÉ, nothing sold, judged or paid. Only a technician starts a new journal: their token,
 // scanned from their card or given as an unlock input, then OK (journalResetOffer). As in
-// the tamper lock, every scanned text is tried as the token and nothing else, and wrong
-// tokens are throttled (internal/guesses).
+// the tamper lock, the token goes through the token gate (tokengate.go): other scans are
+// answered TERMINAL VERROUILLÉ and are no guess, wrong tokens are throttled.
 type journalRefused struct{}
 
 func (journalRefused) Name() string { return "journal-refused" }
 func (journalRefused) quiet()       {} // at rest: a restart after an install may come
 
 func (journalRefused) Run(ctx context.Context, t *Terminal) State {
-	t.show(retail.JournalRefused())
+	g := &tokenGate{state: "journal refused", rest: retail.JournalRefused()}
+	t.show(g.rest)
 	t.signal(ctx, retail.SignalAttention)
 	t.readyOne.Do(func() { close(t.ready) })
-	var tries guesses.Limiter
-	for {
-		ev, ok := t.wait(ctx, 0)
-		if !ok {
-			return nil
-		}
-		switch ev.Kind {
-		case EvScannerGone, EvScannerBack:
-			t.setScanner(ev.Kind == EvScannerBack)
-			continue
-		case EvUnlock, EvScan:
-		default:
-			continue
-		}
-		now := t.cfg.Clock.Now()
-		if wait := tries.Pause(now); wait > 0 {
-			t.log.Warn("terminal: journal refused: token not tried: too many wrong tokens", "input", ev.Kind.String(), "retry in", wait.Round(time.Second))
-			continue
-		}
-		if !t.unlockToken(ev.Text, ev.Kind == EvScan) {
-			n := tries.Result(now, false)
-			t.log.Warn("terminal: journal refused: nothing is sold or paid (not the technician's token)", "input", ev.Kind.String(), "wrong", n)
-			continue
-		}
-		tries.Result(now, true)
-		return journalResetOffer{by: "technician (token " + ev.Kind.String() + ")"}
+	ev, ok := t.awaitToken(ctx, g)
+	if !ok {
+		return nil
 	}
+	return journalResetOffer{by: "technician (token " + ev.Kind.String() + ")"}
 }
 
 // journalResetOffer asks the technician to confirm a new journal: OK starts it

@@ -11,7 +11,6 @@ import (
 	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/drivers/gpioio"
 	"github.com/packterm/pos/drivers/printer"
-	"github.com/packterm/pos/validate/codes"
 )
 
 // State is one state of the machine: Run does what the state does and returns the next
@@ -31,8 +30,7 @@ type Terminal struct {
 	events chan Event
 
 	throttle *throttleState
-	last     *printer.Receipt        // last receipt printed (reprint)
-	claimed  map[codes.TicketID]bool // tickets claimed here (replayed from the journal at start)
+	last     *printer.Receipt // last receipt printed (reprint)
 
 	mu       sync.Mutex
 	state    string
@@ -68,7 +66,6 @@ func New(cfg Config, parts Parts, data Data) (*Terminal, error) {
 		settled: make(chan struct{}), took: make(chan struct{}), ready: make(chan struct{}),
 	}
 	t.throttle = newThrottle(cfg.Throttle)
-	t.claimed = map[codes.TicketID]bool{}
 	return t, nil
 }
 

@@ -20,10 +20,12 @@ import (
 )
 
 // Printer is what the terminal needs of the receipt printer; *printer.Printer implements it.
-// Print keeps the receipt in a durable spool before printing: a *printer.FaultError means it
-// waits there and prints at a later Flush.
+// Stage keeps receipts in its durable spool (not yet queued: Commit of the result queues
+// them), failing with printer.ErrSpool when it cannot; Flush prints the queue: a
+// *printer.FaultError means the receipts wait there and print at a later Flush.
 type Printer interface {
-	Print(ctx context.Context, r printer.Receipt) error
+	Stage(rs ...printer.Receipt) (*printer.Staged, error)
+	CheckSpool() error
 	Flush(ctx context.Context) (int, error)
 	Pending() ([]printer.Spooled, error)
 	Status(ctx context.Context) (escpos.Status, error)

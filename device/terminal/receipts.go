@@ -3,6 +3,9 @@ package terminal
 import (
 	"encoding/hex"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/drivers/printer"
@@ -150,6 +153,69 @@ func duplicate(r printer.Receipt, id string) printer.Receipt {
 	return printer.Receipt{ID: id, Items: items}
 }
 
+// duplicates are rs again, each marked DUPLICATA under its id of ids (nil when they do not
+// pair up).
+func duplicates(rs []printer.Receipt, ids []string) []printer.Receipt {
+	if len(rs) != len(ids) {
+		return nil
+	}
+	out := make([]printer.Receipt, len(rs))
+	for i, r := range rs {
+		out[i] = duplicate(r, ids[i])
+	}
+	return out
+}
+
+// copyLetter is the copy letter ending a receipt id (J, C, R, V, Z, D…).
+func copyLetter(id string) string {
+	if i := strings.LastIndexByte(id, '-'); i >= 0 {
+		return id[i+1:]
+	}
+	return ""
+}
+
+// receiptSeq is the journal number in a receipt id TERMINAL-SEQ-LETTER (0 when none).
+func receiptSeq(id string) uint64 {
+	i := strings.LastIndexByte(id, '-')
+	if i <= 0 {
+		return 0
+	}
+	j := strings.LastIndexByte(id[:i], '-')
+	n, err := strconv.ParseUint(id[j+1:i], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// originals are the receipts a reprint of record rec prints again: its own (a sale, a
+// payout: both copies, a claim), or, for a reprint, those it reprinted, rebuilt from their
+// record. A day's report is not rebuilt (its totals were the day's then).
+func (t *Terminal) originals(rec journal.Record) []printer.Receipt {
+	if rec.Kind != journal.KindReprint {
+		return t.receiptsOf(rec)
+	}
+	ids := strings.Fields(rec.Detail)
+	if len(ids) == 0 {
+		return nil
+	}
+	seq := receiptSeq(ids[0])
+	if seq == 0 || seq >= rec.Seq {
+		return nil
+	}
+	src, ok, err := t.data.Journal.At(seq)
+	if err != nil || !ok {
+		return nil
+	}
+	var out []printer.Receipt
+	for _, r := range t.receiptsOf(src) {
+		if slices.Contains(ids, r.ID) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // lastReceipt is the last receipt printed, rebuilt from the journal after a restart: the
 // last sale, payout or claim among the journal's recent records, past the records that print
 // nothing of their own (refusals, installs, locks, reprints of it). A day's report is not
@@ -166,6 +232,9 @@ func (t *Terminal) lastReceipt() (printer.Receipt, bool) {
 	for i := len(recent) - 1; i >= 0; i-- {
 		if recent[i].Kind == journal.KindReport {
 			return printer.Receipt{}, false
+		}
+		if recent[i].Kind == journal.KindReprint {
+			continue
 		}
 		if rs := t.receiptsOf(recent[i]); len(rs) > 0 {
 			return rs[len(rs)-1], true
@@ -186,6 +255,8 @@ func (t *Terminal) receiptsOf(rec journal.Record) []printer.Receipt {
 		return t.claimReceipts(rec)
 	case rec.Kind == journal.KindSale && len(rec.Receipts) == 1:
 		return t.saleReceipts(rec)
+	case rec.Kind == journal.KindReprint:
+		return duplicates(t.originals(rec), rec.Receipts)
 	}
 	return nil
 }

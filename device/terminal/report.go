@@ -2,6 +2,8 @@ package terminal
 
 import (
 	"context"
+	"errors"
+	"strings"
 
 	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/drivers/printer"
@@ -20,9 +22,13 @@ func (report) Run(ctx context.Context, t *Terminal) State {
 	if err != nil {
 		return t.journalFault(err)
 	}
-	seq := t.nextSeq()
-	rec, err := t.record(journal.Entry{Kind: journal.KindReport, Detail: day.Day, Receipts: []string{t.receiptID(seq, "Z")}})
-	if err != nil {
+	r, err := t.recordWithReceipts(journal.Entry{Kind: journal.KindReport, Detail: day.Day}, []string{"Z"},
+		func(rec journal.Record) []printer.Receipt { return t.reportReceipt(rec, day) })
+	var se *storageError
+	switch {
+	case errors.As(err, &se):
+		return t.storageFault(err, nil)
+	case err != nil:
 		return t.journalFault(err)
 	}
 	// The day's report closes the day's books: a signed checkpoint covers the journal up to
@@ -30,26 +36,54 @@ func (report) Run(ctx context.Context, t *Terminal) State {
 	if _, err := t.data.Journal.Checkpoint(); err != nil {
 		t.log.Error("terminal: journal checkpoint", "err", err)
 	}
-	r := t.reportReceipt(rec, day)
-	return deliver{rec: rec, receipts: r, done: result{"report", retail.Printed("RAPPORT DU JOUR"), retail.SignalOK}}
+	return delivery(r, false, result{"report", retail.Printed("RAPPORT DU JOUR"), retail.SignalOK})
 }
 
-// reprint prints the last receipt again, marked DUPLICATA.
-type reprint struct{}
+// reprint prints receipts again, marked DUPLICATA, and journals it (a reprint record: the
+// ids reprinted in Detail, the duplicates' ids in Receipts): those of journal record seq
+// (all its receipts), or, seq 0, the last receipt printed.
+type reprint struct {
+	seq  uint64
+	done State // nil: DUPLICATA IMPRIMÉ
+}
 
 func (reprint) Name() string { return "reprint" }
 
-func (reprint) Run(ctx context.Context, t *Terminal) State {
-	r, ok := t.lastReceipt()
-	if !ok {
+func (s reprint) Run(ctx context.Context, t *Terminal) State {
+	var orig []printer.Receipt
+	if s.seq == 0 {
+		if r, ok := t.lastReceipt(); ok {
+			orig = []printer.Receipt{r}
+		}
+	} else {
+		rec, ok, err := t.data.Journal.At(s.seq)
+		if err != nil {
+			return t.journalFault(err)
+		}
+		if ok {
+			orig = t.originals(rec)
+		}
+	}
+	if len(orig) == 0 {
 		return result{"nothing-to-reprint", retail.NothingToReprint(), retail.SignalRefused}
 	}
-	seq := t.nextSeq()
-	rec, err := t.record(journal.Entry{Kind: journal.KindReprint, Detail: r.ID, Receipts: []string{t.receiptID(seq, "D")}})
-	if err != nil {
+	var ids, letters []string
+	for _, r := range orig {
+		ids = append(ids, r.ID)
+		letters = append(letters, "D"+copyLetter(r.ID))
+	}
+	r, err := t.recordWithReceipts(journal.Entry{Kind: journal.KindReprint, Detail: strings.Join(ids, " ")}, letters,
+		func(rec journal.Record) []printer.Receipt { return duplicates(orig, rec.Receipts) })
+	var se *storageError
+	switch {
+	case errors.As(err, &se):
+		return t.storageFault(err, nil)
+	case err != nil:
 		return t.journalFault(err)
 	}
-	dup := duplicate(r, t.receiptID(seq, "D"))
-	d := deliver{rec: rec, receipts: []printer.Receipt{dup}, done: result{"reprint", retail.Printed("DUPLICATA"), retail.SignalOK}}
-	return d
+	done := s.done
+	if done == nil {
+		done = result{"reprint", retail.Printed("DUPLICATA"), retail.SignalOK}
+	}
+	return delivery(r, false, done)
 }

@@ -64,17 +64,19 @@ func (sell) Name() string { return "sell" }
 
 func (s sell) Run(ctx context.Context, t *Terminal) State {
 	id := codes.TicketID{Block: s.pack.Block, Pack: s.pack.Pack}
-	rec, err := t.record(journal.Entry{Kind: journal.KindSale, Ticket: id, Amount: s.price,
-		Receipts: []string{t.receiptID(t.nextSeq(), "V")}})
-	if errors.Is(err, journal.ErrDuplicateSale) {
+	r, err := t.recordWithReceipts(journal.Entry{Kind: journal.KindSale, Ticket: id, Amount: s.price}, []string{"V"}, t.saleReceipts)
+	var se *storageError
+	switch {
+	case errors.As(err, &se):
+		return t.storageFault(err, sale{pack: s.pack}) // nothing sold: offered again once it clears
+	case errors.Is(err, journal.ErrDuplicateSale):
 		r, _, _ := t.data.Journal.Sold(s.pack.Block, s.pack.Pack)
 		return result{"already-sold", retail.AlreadySold(r.Time), retail.SignalRefused}
-	}
-	if err != nil {
+	case err != nil:
 		return t.journalFault(err)
 	}
-	t.log.Info("terminal: pack sold", "block", s.pack.Block, "pack", s.pack.Pack, "seq", rec.Seq)
-	return deliver{rec: rec, receipts: t.saleReceipts(rec), done: result{"sold", retail.Sold(s.pack.Pack, s.price), retail.SignalOK}}
+	t.log.Info("terminal: pack sold", "block", s.pack.Block, "pack", s.pack.Pack, "seq", r.rec.Seq)
+	return delivery(r, false, result{"sold", retail.Sold(s.pack.Pack, s.price), retail.SignalOK})
 }
 
 // journalFault is where a journal that cannot record leads: nothing is sold or paid.

@@ -28,8 +28,6 @@ func (t *Terminal) start(ctx context.Context) (State, error) {
 	tamperOpen := false
 	err := t.data.Journal.Each(time.Time{}, func(r journal.Record) error {
 		switch r.Kind {
-		case journal.KindClaim:
-			t.claimed[r.Ticket] = true
 		case journal.KindTamper:
 			tamperOpen = true
 		case journal.KindUnlock:

@@ -2,14 +2,8 @@ package terminal
 
 import (
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
-	"encoding/hex"
-	"strings"
-	"time"
 
 	"github.com/packterm/pos/device/retail"
-	"github.com/packterm/pos/internal/guesses"
 	"github.com/packterm/pos/validate/journal"
 )
 
@@ -20,10 +14,9 @@ func (t *Terminal) tampered() bool {
 
 // tamperLock records the opening and locks the terminal until a technician unlocks it with
 // the case closed; then it resumes with then (idle by default). The technician's token
-// comes as an unlock input (the emulator's !unlock) or is scanned from the technician's
-// card: while locked, every scanned text is tried as the token and nothing else, so no
-// ticket is judged and no pack sold. Guesses are throttled (internal/guesses): after 5
-// wrong tokens, none is tried for a minute, twice as long after each further wrong one.
+// comes from their card, scanned, or as an unlock input (the emulator's !unlock), through
+// the token gate (tokengate.go): no ticket is judged and no pack sold, other scans are
+// answered TERMINAL VERROUILLÉ and are no guess, wrong tokens are throttled.
 type tamperLock struct {
 	then     State
 	recorded bool // already in the journal (restart while locked)
@@ -38,36 +31,16 @@ func (s tamperLock) Run(ctx context.Context, t *Terminal) State {
 		}
 		t.log.Warn("terminal: tamper switch: locked until a technician unlocks")
 	}
-	t.show(retail.TamperLocked())
+	g := &tokenGate{state: "tamper-locked", rest: retail.TamperLocked()}
+	t.show(g.rest)
 	t.signal(ctx, retail.SignalAttention)
-	var tries guesses.Limiter // guesses of the token (internal/guesses)
 	for {
-		ev, ok := t.wait(ctx, 0)
-		if !ok {
+		if _, ok := t.awaitToken(ctx, g); !ok {
 			return nil
 		}
-		switch ev.Kind {
-		case EvScannerGone, EvScannerBack:
-			t.setScanner(ev.Kind == EvScannerBack)
-			continue
-		case EvUnlock, EvScan:
-		default:
-			continue
-		}
-		now := t.cfg.Clock.Now()
-		if wait := tries.Pause(now); wait > 0 {
-			t.log.Warn("terminal: unlock not tried: too many wrong tokens", "input", ev.Kind.String(), "retry in", wait.Round(time.Second))
-			continue
-		}
-		if !t.unlockToken(ev.Text, ev.Kind == EvScan) {
-			n := tries.Result(now, false)
-			t.log.Warn("terminal: unlock refused: wrong token", "input", ev.Kind.String(), "wrong", n)
-			continue
-		}
-		tries.Result(now, true)
 		if t.parts.Tamper != nil {
 			if t.parts.Tamper.State().Open {
-				t.show(retail.UnlockRefused())
+				g.setNote(t, retail.UnlockRefused())
 				continue
 			}
 			t.parts.Tamper.Reset()
@@ -82,17 +55,4 @@ func (s tamperLock) Run(ctx context.Context, t *Terminal) State {
 		}
 		return result{"unlocked", retail.Unlocked(), retail.SignalNone}
 	}
-}
-
-// unlockToken checks a technician's token against the configured hash. With none
-// configured, unlock is off on a board; on the emulator (OpenUnlock) an unlock input is
-// taken whatever its token, a scanned text never (it would be any code scanned while
-// locked).
-func (t *Terminal) unlockToken(token string, scanned bool) bool {
-	want := strings.ToLower(strings.TrimSpace(t.cfg.UnlockTokenSHA256))
-	if want == "" {
-		return t.cfg.OpenUnlock && !scanned
-	}
-	sum := sha256.Sum256([]byte(token))
-	return subtle.ConstantTimeCompare([]byte(hex.EncodeToString(sum[:])), []byte(want)) == 1
 }

@@ -50,9 +50,12 @@ func (s validation) Run(ctx context.Context, t *Terminal) State {
 		t.journalRefusal(v)
 		return result{"already-paid", retail.AlreadyPaidScreen(rec.Time, rec.Terminal), retail.SignalRefused}
 	}
-	if t.claimed[v.Ticket] {
-		// A claim receipt is out for this ticket: it is paid by the payment centre only.
-		return claim{v: v}
+	if rec, claimed, err := t.data.Journal.Claimed(v.Ticket); err != nil {
+		return t.journalFault(err)
+	} else if claimed {
+		// A claim receipt is out for this ticket: it is paid by the payment centre only,
+		// and claimed once; its claim receipt is printed again, marked DUPLICATA.
+		return claimAgain(rec)
 	}
 	day, err := t.data.Journal.Day(now)
 	if err != nil {
@@ -128,25 +131,34 @@ func (s pay) Run(ctx context.Context, t *Terminal) State {
 	if r, ok := t.journalPaid(s.v.Ticket); ok { // paid here: no claim to make
 		return result{"already-paid", retail.AlreadyPaidScreen(r.Time, r.Terminal), retail.SignalRefused}
 	}
+	if !t.storageOK() { // before the fleet is asked: nothing can be recorded
+		return t.storageFault(errors.New("spool or state directory takes no writes"), payOffer(s))
+	}
 	reason, refused := t.claimFleetWide(ctx, s.v)
 	if refused != nil {
 		return refused
 	}
-	seq := t.nextSeq()
-	rec, err := t.record(journal.Entry{
+	r, err := t.recordWithReceipts(journal.Entry{
 		Kind: journal.KindPayout, Ticket: s.v.Ticket, Game: int(s.v.Ticket.Position), Amount: s.v.Amount(),
-		Code: s.v.Code.String(), Receipts: []string{t.receiptID(seq, "J"), t.receiptID(seq, "C")}, Reason: reason,
-	})
-	if errors.Is(err, journal.ErrDuplicatePayout) {
+		Code: s.v.Code.String(), Reason: reason,
+	}, []string{"J", "C"}, t.payoutReceipts)
+	var se *storageError
+	switch {
+	case errors.As(err, &se):
+		return t.storageFault(err, payOffer(s)) // nothing paid: offered again once it clears
+	case errors.Is(err, journal.ErrDuplicatePayout):
 		r, _, _ := t.data.Journal.Paid(s.v.Ticket)
 		return result{"already-paid", retail.AlreadyPaidScreen(r.Time, r.Terminal), retail.SignalRefused}
-	}
-	if err != nil {
+	case errors.Is(err, journal.ErrDuplicateClaim):
+		if c, ok, _ := t.data.Journal.Claimed(s.v.Ticket); ok {
+			return claimAgain(c)
+		}
+		return t.journalFault(err)
+	case err != nil:
 		return t.journalFault(err)
 	}
-	t.log.Info("terminal: payout recorded", "ticket", s.v.Ticket.String(), "amount", s.v.Amount(), "seq", rec.Seq)
-	return deliver{rec: rec, receipts: t.payoutReceipts(rec), drawer: true,
-		done: result{"paid", retail.Paid(s.v.Amount()), retail.SignalOK}}
+	t.log.Info("terminal: payout recorded", "ticket", s.v.Ticket.String(), "amount", s.v.Amount(), "seq", r.rec.Seq)
+	return delivery(r, true, result{"paid", retail.Paid(s.v.Amount()), retail.SignalOK})
 }
 
 // claim records a winner above the limits (or claimed here before) and prints its claim
@@ -156,13 +168,26 @@ type claim struct{ v retail.Verdict }
 func (claim) Name() string { return "claim" }
 
 func (s claim) Run(ctx context.Context, t *Terminal) State {
-	rec, err := t.record(journal.Entry{
+	r, err := t.recordWithReceipts(journal.Entry{
 		Kind: journal.KindClaim, Ticket: s.v.Ticket, Game: int(s.v.Ticket.Position), Amount: s.v.Amount(),
-		Receipts: []string{t.receiptID(t.nextSeq(), "R")},
-	})
-	if err != nil {
+	}, []string{"R"}, t.claimReceipts)
+	var se *storageError
+	switch {
+	case errors.As(err, &se):
+		return t.storageFault(err, nil)
+	case errors.Is(err, journal.ErrDuplicateClaim):
+		if c, ok, _ := t.data.Journal.Claimed(s.v.Ticket); ok {
+			return claimAgain(c)
+		}
+		return t.journalFault(err)
+	case err != nil:
 		return t.journalFault(err)
 	}
-	t.claimed[s.v.Ticket] = true
-	return deliver{rec: rec, receipts: t.claimReceipts(rec), done: result{"claim", retail.Claim(s.v.Amount()), retail.SignalOK}}
+	return delivery(r, false, result{"claim", retail.Claim(s.v.Amount()), retail.SignalOK})
+}
+
+// claimAgain answers a ticket claimed here before: its claim receipt again, marked
+// DUPLICATA (a reprint, journalled); no new claim.
+func claimAgain(c journal.Record) State {
+	return reprint{seq: c.Seq, done: result{"claimed-again", retail.ClaimedAgain(c.Amount), retail.SignalOK}}
 }

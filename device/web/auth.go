@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/netip"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -45,12 +47,18 @@ type guard struct {
 	want     []byte // SHA-256 of the token
 	mu       sync.Mutex
 	sessions map[string]time.Time // session id -> expiry
-	tries    guesses.Limiter      // wrong tokens: after 5 in a row, pauses (internal/guesses)
-	now      func() time.Time
+	// tries throttles wrong tokens per source (the request's IPv4 address or IPv6 /64)
+	// within one global budget (internal/guesses.Guard): a stranger guessing from another
+	// address does not keep the technician out.
+	tries *guesses.Guard
+	now   func() time.Time
 }
 
-func newGuard(required bool, tokenSHA256 string, now func() time.Time) (*guard, error) {
-	g := &guard{required: required, sessions: map[string]time.Time{}, now: now}
+func newGuard(required bool, tokenSHA256 string, tries *guesses.Guard, now func() time.Time) (*guard, error) {
+	if tries == nil {
+		tries = &guesses.Guard{}
+	}
+	g := &guard{required: required, sessions: map[string]time.Time{}, tries: tries, now: now}
 	if !required {
 		return g, nil
 	}
@@ -65,17 +73,44 @@ func newGuard(required bool, tokenSHA256 string, now func() time.Time) (*guard, 
 	return g, nil
 }
 
-// tokenOK compares the SHA-256 of the presented token with the configured one in
-// constant time.
-func (g *guard) tokenOK(token string) bool {
+// tokenOK compares the SHA-256 of the token presented from source with the configured
+// one in constant time. A guess the Guard refuses unchecked (source paused, budget spent)
+// is not compared: ok is false and the error a *guesses.PauseError saying how long to wait.
+func (g *guard) tokenOK(token, source string) (bool, error) {
 	now := g.now()
-	if g.tries.Pause(now) > 0 {
-		return false
+	if err := g.tries.Check(source, now); err != nil {
+		return false, err
 	}
 	sum := sha256.Sum256([]byte(token))
 	ok := token != "" && subtle.ConstantTimeCompare(sum[:], g.want) == 1
-	g.tries.Result(now, ok)
-	return ok
+	g.tries.Result(source, now, ok)
+	return ok, nil
+}
+
+// sourceOf is the guessing source of r, as the maintenance link counts them: the remote
+// IPv4 address, or the IPv6 /64 (one host has a whole /64 to pick from).
+func sourceOf(r *http.Request) string {
+	a, err := netip.ParseAddrPort(r.RemoteAddr)
+	ip := a.Addr()
+	if err != nil {
+		if ip, err = netip.ParseAddr(r.RemoteAddr); err != nil {
+			return r.RemoteAddr // not an IP address (a test's, a proxy's): taken as it is
+		}
+	}
+	ip = ip.Unmap().WithZone("")
+	if ip.Is4() {
+		return ip.String()
+	}
+	p, _ := ip.Prefix(64)
+	return p.String()
+}
+
+// retryAfter sets Retry-After when err is a guess refused unchecked.
+func retryAfter(w http.ResponseWriter, err error) {
+	var pe *guesses.PauseError
+	if errors.As(err, &pe) {
+		w.Header().Set("Retry-After", strconv.Itoa(int((pe.Wait+time.Second-1)/time.Second)))
+	}
 }
 
 func (g *guard) newSession() (string, error) {
@@ -103,28 +138,35 @@ func (g *guard) sessionOK(id string) bool {
 	return ok && g.now().Before(exp)
 }
 
-// allowed reports whether r carries the token (Authorization: Bearer) or a live session.
-func (g *guard) allowed(r *http.Request) bool {
+// allowed reports whether r carries the token (Authorization: Bearer) or a live session;
+// err says why a token was refused unchecked.
+func (g *guard) allowed(r *http.Request) (bool, error) {
 	if !g.required {
-		return true
+		return true, nil
 	}
 	if tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
-		return g.tokenOK(strings.TrimSpace(tok))
+		return g.tokenOK(strings.TrimSpace(tok), sourceOf(r))
 	}
 	if c, err := r.Cookie(CookieName); err == nil {
-		return g.sessionOK(c.Value)
+		return g.sessionOK(c.Value), nil
 	}
-	return false
+	return false, nil
 }
 
 // wrap refuses requests without the token: JSON and event clients get 401, a browser the
 // login form.
 func (g *guard) wrap(next http.Handler, login http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/login" || r.URL.Path == "/static/app.css" || g.allowed(r) {
+		if r.URL.Path == "/login" || r.URL.Path == "/static/app.css" {
 			next.ServeHTTP(w, r)
 			return
 		}
+		ok, err := g.allowed(r)
+		if ok {
+			next.ServeHTTP(w, r)
+			return
+		}
+		retryAfter(w, err)
 		if r.Method == http.MethodGet && strings.Contains(r.Header.Get("Accept"), "text/html") {
 			w.WriteHeader(http.StatusUnauthorized)
 			login(w, r)
@@ -146,10 +188,24 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/", http.StatusSeeOther)
 		return
 	}
-	if err := r.ParseForm(); err != nil || !s.guard.tokenOK(r.PostForm.Get("token")) {
-		s.log.Warn("web: technician login refused", "remote", r.RemoteAddr)
+	ok, err := false, r.ParseForm()
+	if err == nil {
+		ok, err = s.guard.tokenOK(r.PostForm.Get("token"), sourceOf(r))
+	}
+	if !ok {
+		why := "Wrong token."
+		if pe := (*guesses.PauseError)(nil); errors.As(err, &pe) {
+			why = fmt.Sprintf("Too many wrong tokens from this address: none is checked for %v.", pe.Wait.Round(time.Second))
+			if errors.Is(err, guesses.ErrBudget) {
+				why = fmt.Sprintf("Too many wrong tokens from elsewhere: none is checked for %v.", pe.Wait.Round(time.Second))
+			}
+			s.log.Warn("web: technician login refused unchecked", "remote", r.RemoteAddr, "why", err)
+		} else {
+			s.log.Warn("web: technician login refused", "remote", r.RemoteAddr)
+		}
+		retryAfter(w, err)
 		w.WriteHeader(http.StatusUnauthorized)
-		s.render(w, "login.html", map[string]any{"Failed": true})
+		s.render(w, "login.html", map[string]any{"Failed": true, "Why": why})
 		return
 	}
 	id, err := s.guard.newSession()

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/jonboulle/clockwork"
 )
@@ -49,5 +50,22 @@ func BenchmarkHostCheck(b *testing.B) {
 	}
 	if w.Code != http.StatusOK {
 		b.Fatalf("refused: %d", w.Code)
+	}
+}
+
+// BenchmarkBearerToken is the token check of a request beyond loopback with the right
+// bearer token: its source from the remote address, the Guard's check and result, the hash.
+func BenchmarkBearerToken(b *testing.B) {
+	g, err := newGuard(true, testTokenSHA(), nil, time.Now)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := httptest.NewRequest(http.MethodGet, "/status.json", nil)
+	r.RemoteAddr = "[2001:db8:1:2::7]:50000"
+	r.Header.Set("Authorization", "Bearer "+testToken)
+	for b.Loop() {
+		if ok, err := g.allowed(r); !ok {
+			b.Fatal(err)
+		}
 	}
 }

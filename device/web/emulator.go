@@ -56,6 +56,7 @@ type emulator struct {
 type Answer struct {
 	N       int    `json:"n"`
 	Input   string `json:"input"`
+	From    string `json:"from,omitempty"`    // "stdin": a line typed on posd's stdin (or its --script)
 	Decoded string `json:"decoded,omitempty"` // a photo's code
 	Error   string `json:"error,omitempty"`
 	Photo   int    `json:"photo,omitempty"`  // number of the photo shown (0: none)
@@ -287,14 +288,18 @@ func decodeImage(data []byte) (image.Image, error) {
 	return fr.Image, nil
 }
 
+// handleReceipt serves receipt N (from 1) as printed: N.png its image, N.txt its text.
+// Neither is cached (no-store, as every answer): a fresh emulator's receipt N is another
+// receipt.
 func (e *emulator) handleReceipt(w http.ResponseWriter, r *http.Request) {
-	n, err := strconv.Atoi(strings.TrimSuffix(r.PathValue("n"), ".png"))
+	num, ext, _ := strings.Cut(r.PathValue("n"), ".")
+	n, err := strconv.Atoi(num)
 	rs := e.rig.Printer.Receipts()
-	if err != nil || n < 1 || n > len(rs) {
+	if err != nil || n < 1 || n > len(rs) || num != strconv.Itoa(n) || (ext != "png" && ext != "txt") {
 		http.NotFound(w, r)
 		return
 	}
-	if strings.HasSuffix(r.PathValue("n"), ".txt") {
+	if ext == "txt" {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprint(w, rs[n-1].PlainText())
 		return
@@ -305,7 +310,6 @@ func (e *emulator) handleReceipt(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "image/png")
-	w.Header().Set("Cache-Control", "max-age=3600") // a receipt never changes
 	_, _ = w.Write(b.Bytes())
 }
 

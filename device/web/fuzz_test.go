@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"testing"
 
@@ -98,6 +99,50 @@ func FuzzHostCheck(f *testing.F) {
 			t.Fatalf("Host %q answered on another port", host)
 		case name != "localhost" && name != "pos-0042.local" && (ip == nil || !ip.IsLoopback()):
 			t.Fatalf("Host %q answered", host)
+		}
+	})
+}
+
+// FuzzSourceOf: any remote address maps to one guessing source, never a panic; an IPv4
+// address is itself and every address of an IPv6 /64 is the same source.
+func FuzzSourceOf(f *testing.F) {
+	for _, s := range []string{"192.0.2.1:80", "[2001:db8::1]:80", "[fe80::1%eth0]:1", "[::ffff:10.0.0.1]:2", "pipe", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, remote string) {
+		r := httptest.NewRequest(http.MethodGet, "/", nil)
+		r.RemoteAddr = remote
+		src := sourceOf(r)
+		ap, err := netip.ParseAddrPort(remote)
+		if err != nil {
+			return
+		}
+		ip := ap.Addr().Unmap()
+		if ip.Is4() && src != ip.String() {
+			t.Fatalf("%q: source %q", remote, src)
+		}
+		if ip.Is6() {
+			if p, err := netip.ParsePrefix(src); err != nil || p.Bits() != 64 || !p.Contains(ip.WithZone("")) {
+				t.Fatalf("%q: source %q", remote, src)
+			}
+		}
+	})
+}
+
+// FuzzDescribeLine: a stdin line shows as an input or as none, never a panic; an unlock's
+// token never shows.
+func FuzzDescribeLine(f *testing.F) {
+	for _, s := range []string{"003G0000000A1B2C3D4E5F6G7H", "!ok", "!unlock tok3n", "!photo /tmp/x/latex.png", "# c", "@winner-10", "!expect PAYÉ", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		what, _, ok := describeLine(line)
+		if !ok && what != "" {
+			t.Fatalf("%q: no input, shown as %q", line, what)
+		}
+		t2 := strings.TrimSpace(line)
+		if name, arg, _ := strings.Cut(strings.TrimPrefix(t2, "!"), " "); strings.HasPrefix(t2, "!") && strings.EqualFold(name, "unlock") && strings.TrimSpace(arg) != "" && what != strings.ToLower(name) {
+			t.Fatalf("%q: unlock shown as %q", line, what)
 		}
 	})
 }

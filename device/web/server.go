@@ -18,6 +18,7 @@ import (
 
 	"github.com/packterm/pos/device/emulated"
 	"github.com/packterm/pos/drivers/display/hd44780emul"
+	"github.com/packterm/pos/internal/guesses"
 )
 
 //go:embed templates/*.html
@@ -44,9 +45,13 @@ type Options struct {
 	Addr string
 	// Hosts are the names the page answers to beyond the loopback names and the IP address
 	// a request came in on ([http] hosts): "name" on the listening port, or "name:port".
-	Hosts  []string
-	Logger *slog.Logger
-	Clock  clockwork.Clock
+	Hosts []string
+	// Guesses throttles wrong technician tokens per source within one global budget; nil:
+	// the Server's own. Giving it the maintenance link's Guard makes the two share one
+	// budget (docs/firmware.md, "Guessing the token").
+	Guesses *guesses.Guard
+	Logger  *slog.Logger
+	Clock   clockwork.Clock
 	// Poll is how often the event stream looks for changes (default 100 ms).
 	Poll time.Duration
 }
@@ -79,7 +84,7 @@ func New(o Options) (*Server, error) {
 	if o.Poll <= 0 {
 		o.Poll = 100 * time.Millisecond
 	}
-	g, err := newGuard(o.RequireToken, o.TokenSHA256, o.Clock.Now)
+	g, err := newGuard(o.RequireToken, o.TokenSHA256, o.Guesses, o.Clock.Now)
 	if err != nil {
 		return nil, err
 	}
@@ -218,6 +223,6 @@ func Check(addr, tokenSHA256 string) error {
 	if IsLoopback(addr) {
 		return nil
 	}
-	_, err := newGuard(true, tokenSHA256, time.Now)
+	_, err := newGuard(true, tokenSHA256, nil, time.Now)
 	return err
 }

@@ -91,15 +91,46 @@ type PackRange struct {
 
 // JournalInfo is the journal's head and today's totals.
 type JournalInfo struct {
-	Seq    uint64             `json:"seq"`
-	Head   string             `json:"head"` // hex of the last record's hash
-	Boot   uint64             `json:"boot"`
-	Health string             `json:"health"`
-	Today  *journal.DayTotals `json:"today"`
-	Error  string             `json:"error,omitempty"`
+	Seq    uint64   `json:"seq"`
+	Head   string   `json:"head"` // hex of the last record's hash
+	Boot   uint64   `json:"boot"`
+	Health string   `json:"health"`
+	Today  *DayInfo `json:"today"`
+	Error  string   `json:"error,omitempty"`
 	// Refused is set while the journal is refused (removed, emptied or replaced on a
 	// terminal that had one): nothing is sold or paid until a technician starts a new one.
 	Refused *JournalRefused `json:"refused,omitempty"`
+}
+
+// DayInfo is the journal's totals of one day (journal.DayTotals) as status.json shows them:
+// snake_case keys as the rest, amounts in cents, one entry per game of the règlement.
+type DayInfo struct {
+	Day           string    `json:"day"` // 2006-01-02, the terminal's local day
+	Sales         int       `json:"sales"`
+	SalesAmount   int64     `json:"sales_cents"`
+	Payouts       int       `json:"payouts"`
+	PayoutsAmount int64     `json:"payouts_cents"`
+	Claims        int       `json:"claims"`
+	ClaimsAmount  int64     `json:"claims_cents"`
+	PerGame       []GameDay `json:"per_game"` // games 1 to 8, in order
+}
+
+// GameDay is one game's payouts of the day.
+type GameDay struct {
+	Game    int   `json:"game"`
+	Payouts int   `json:"payouts"`
+	Amount  int64 `json:"payouts_cents"`
+}
+
+// dayInfo copies d. journal.DayTotals.PerGame is indexed by game number, 1 to 8: its index
+// 0, no game, is left out (status.json showed it as a ninth entry).
+func dayInfo(d journal.DayTotals) *DayInfo {
+	out := &DayInfo{Day: d.Day, Sales: d.Sales, SalesAmount: d.SalesAmount, Payouts: d.Payouts, PayoutsAmount: d.PayoutsAmount,
+		Claims: d.Claims, ClaimsAmount: d.ClaimsAmount, PerGame: make([]GameDay, 0, len(d.PerGame)-1)}
+	for g := 1; g < len(d.PerGame); g++ {
+		out.PerGame = append(out.PerGame, GameDay{Game: g, Payouts: d.PerGame[g].Payouts, Amount: d.PerGame[g].Amount})
+	}
+	return out
 }
 
 // JournalRefused says why the journal was refused and what showed the terminal had one.
@@ -226,7 +257,7 @@ func (p *Parts) journal(now time.Time) *JournalInfo {
 	if d, err := p.Journal.Day(now); err != nil {
 		j.Error = err.Error()
 	} else {
-		j.Today = &d
+		j.Today = dayInfo(d)
 	}
 	return j
 }

@@ -250,23 +250,27 @@ func (s fixedSlot) Slot() (string, error) { return string(s), nil }
 
 func TestTokenGuessingLocksOut(t *testing.T) {
 	now := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
-	g, err := newGuard(true, testTokenSHA(), func() time.Time { return now })
+	g, err := newGuard(true, testTokenSHA(), nil, func() time.Time { return now })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !g.tokenOK(testToken) {
+	const me, other = "192.0.2.1", "192.0.2.2"
+	if ok, _ := g.tokenOK(testToken, me); !ok {
 		t.Fatal("right token refused")
 	}
 	for range guesses.Free {
-		if g.tokenOK("guess") {
+		if ok, _ := g.tokenOK("guess", me); ok {
 			t.Fatal("wrong token accepted")
 		}
 	}
-	if g.tokenOK(testToken) {
-		t.Error("right token accepted during the lockout")
+	if ok, err := g.tokenOK(testToken, me); ok || !errors.Is(err, guesses.ErrSource) {
+		t.Errorf("right token from the guessing source during its pause: %v %v", ok, err)
+	}
+	if ok, err := g.tokenOK(testToken, other); !ok {
+		t.Errorf("right token from another source refused: %v", err)
 	}
 	now = now.Add(guesses.First + time.Second)
-	if !g.tokenOK(testToken) {
-		t.Error("right token refused after the lockout")
+	if ok, err := g.tokenOK(testToken, me); !ok {
+		t.Errorf("right token refused after the pause: %v", err)
 	}
 }

@@ -34,6 +34,9 @@ type Config struct {
 	Layout Layout
 	// SpoolDir keeps receipts until they have printed (required).
 	SpoolDir string
+	// Spool tunes the spool: its filesystem (tests inject faults) and the headroom kept
+	// free on it (SpoolOptions).
+	Spool SpoolOptions
 	// StatusTimeout bounds the wait for DLE EOT replies (0: 500 ms).
 	StatusTimeout time.Duration
 	// PollInterval is how often Run checks a faulty printer (0: 2 s).
@@ -116,7 +119,7 @@ func New(port Port, cfg Config) (*Printer, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	sp, err := OpenSpool(cfg.SpoolDir)
+	sp, err := OpenSpool(cfg.SpoolDir, cfg.Spool)
 	if err != nil {
 		return nil, err
 	}
@@ -300,6 +303,26 @@ func (p *Printer) Print(ctx context.Context, r Receipt) error {
 	_, err = p.flush(ctx)
 	return err
 }
+
+// Stage renders rs and writes them to the spool without queuing them (Spool.Stage): once
+// it returns, the spool has kept them durably and its filesystem has its headroom left;
+// Commit of the result queues them (no data written then), Flush prints them. A rendering
+// error means a receipt is invalid; a storage failure wraps ErrSpool. Nothing is left
+// behind on an error.
+func (p *Printer) Stage(rs ...Receipt) (*Staged, error) {
+	var items []Staging
+	for _, r := range rs {
+		data, err := Render(r, p.cfg.Layout)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, Staging{ID: r.ID, Data: data})
+	}
+	return p.spool.Stage(items)
+}
+
+// CheckSpool is nil when the spool can keep receipts (Spool.Check).
+func (p *Printer) CheckSpool() error { return p.spool.Check() }
 
 // Pending lists the receipts waiting in the spool.
 func (p *Printer) Pending() ([]Spooled, error) { return p.spool.List() }

@@ -2,15 +2,18 @@ package bundle_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
+	"reflect"
 	"testing"
 
 	"github.com/packterm/pos/firmware/bundle"
 	"github.com/packterm/pos/firmware/bundle/bundletest"
 )
 
-// FuzzParseManifest: any bytes give a manifest that passes Check and survives a round trip,
-// or an error; never a panic.
+// FuzzParseManifest: any bytes give a manifest that passes Check, survives a round trip
+// and reads the same with plain encoding/json (no duplicate or case-variant key let
+// another reader see other values), or an error; never a panic.
 func FuzzParseManifest(f *testing.F) {
 	m, _ := bundletest.Spec{}.Manifest()
 	raw, _ := m.Marshal()
@@ -23,6 +26,11 @@ func FuzzParseManifest(f *testing.F) {
 		}
 		if err := m.Check(); err != nil {
 			t.Fatalf("parsed manifest fails Check: %v", err)
+		}
+		// Another reader (plain encoding/json: last key wins, any case) sees the same.
+		var lax bundle.Manifest
+		if err := json.Unmarshal(b, &lax); err != nil || !reflect.DeepEqual(&lax, m) {
+			t.Fatalf("encoding/json reads another manifest: %+v, %v", lax, err)
 		}
 		out, err := m.Marshal()
 		if err != nil {

@@ -1,13 +1,13 @@
 package bundle
 
 import (
-	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"regexp"
+
+	"github.com/packterm/pos/internal/strictjson"
 )
 
 // FormatVersion is the bundle format this package reads and writes.
@@ -178,23 +178,21 @@ func (m *Manifest) Check() error {
 	return nil
 }
 
-// ParseManifest decodes and checks a manifest. Unknown fields, trailing data and anything
-// Check refuses are errors.
+// ParseManifest decodes and checks a manifest. It is strict JSON (internal/strictjson):
+// a key given twice, a key that differs from a field's name only by case ("VERSION"), an
+// unknown key or trailing data, at any level (target, files[]), are errors, so that every
+// reader of a signed manifest sees the same values; then anything Check refuses is an
+// error.
 func ParseManifest(b []byte) (*Manifest, error) {
 	if len(b) > MaxManifestSize {
 		return nil, fmt.Errorf("bundle: manifest: %d bytes, more than %d: %w", len(b), MaxManifestSize, ErrManifest)
 	}
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.DisallowUnknownFields()
 	var m Manifest
-	if err := d.Decode(&m); err != nil {
+	if err := strictjson.Unmarshal(b, &m); err != nil {
 		if errors.Is(err, ErrManifest) {
 			return nil, err
 		}
-		return nil, fmt.Errorf("bundle: manifest: %v: %w", err, ErrManifest)
-	}
-	if _, err := d.Token(); err != io.EOF {
-		return nil, fmt.Errorf("bundle: manifest: data after the JSON object: %w", ErrManifest)
+		return nil, fmt.Errorf("bundle: manifest: %w: %w", err, ErrManifest)
 	}
 	if err := m.Check(); err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package fwkey
 
 import (
 	"bytes"
+	"context"
 	"crypto/ed25519"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/packterm/pos/internal/edkey"
+	"github.com/packterm/pos/internal/installlock"
 	"github.com/packterm/pos/internal/regularfile"
 )
 
@@ -122,8 +124,10 @@ type Installed struct {
 
 // InstallStatement installs the statement file candidate at path (StatementFile in the
 // slot root) after checking it against inForce: a trusted signer and a version above the
-// installed statement's. The file is replaced atomically (temporary file, fsync, rename,
-// directory fsync); on any refusal it is left as it was.
+// installed statement's. The installed version is read and the file replaced atomically
+// (temporary file, fsync, rename, directory fsync) under the install lock of the slot
+// root (installlock), which firmware installs take too; on any refusal it is left as it
+// was.
 func InstallStatement(path, candidate string, inForce *TrustStore) (Installed, error) {
 	text, err := regularfile.ReadFile(candidate, MaxStatementSize)
 	if err != nil {
@@ -137,17 +141,20 @@ func InstallStatement(path, candidate string, inForce *TrustStore) (Installed, e
 		return Installed{}, fmt.Errorf("fwkey: statement: %w", err)
 	}
 	res := Installed{Version: s.Version()}
-	old, err := LoadStatement(path)
-	switch {
-	case err == nil:
-		res.Previous, res.HadPrevious = old.Version(), true
-		if s.Version() <= old.Version() {
-			return Installed{}, fmt.Errorf("fwkey: statement version %d, installed %d: %w", s.Version(), old.Version(), ErrOlderVersion)
+	err = installlock.Do(context.Background(), filepath.Dir(path), func() error {
+		old, err := LoadStatement(path)
+		switch {
+		case err == nil:
+			res.Previous, res.HadPrevious = old.Version(), true
+			if s.Version() <= old.Version() {
+				return fmt.Errorf("fwkey: statement version %d, installed %d: %w", s.Version(), old.Version(), ErrOlderVersion)
+			}
+		case !errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("fwkey: installed statement: %w", err)
 		}
-	case !errors.Is(err, fs.ErrNotExist):
-		return Installed{}, fmt.Errorf("fwkey: installed statement: %w", err)
-	}
-	if err := writeAtomic(path, text); err != nil {
+		return writeAtomic(path, text)
+	})
+	if err != nil {
 		return Installed{}, err
 	}
 	return res, nil

@@ -26,7 +26,15 @@ type Choice struct {
 // counted, and after MaxBoots starts without MarkGood the previous slot comes back. A slot
 // whose files do not match its header is never chosen. A missing or unreadable state file
 // is rebuilt from the slots (the newest valid one, on trial, the other as fallback).
-func (s *Store) Boot() (Choice, error) {
+func (s *Store) Boot() (c Choice, err error) {
+	err = s.locked(func() error {
+		c, err = s.boot()
+		return err
+	})
+	return c, err
+}
+
+func (s *Store) boot() (Choice, error) {
 	st, err := s.State()
 	loaded := st
 	if err != nil || st.Active == "" {
@@ -112,6 +120,10 @@ func (s *Store) rebuild(hw bundle.Version) (State, error) {
 // MarkGood commits the active slot: the daemon calls it once healthy (ledger loaded,
 // hardware answered). It is a no-op when the slot is not on trial.
 func (s *Store) MarkGood() error {
+	return s.locked(s.markGood)
+}
+
+func (s *Store) markGood() error {
 	st, err := s.State()
 	if err != nil {
 		return err

@@ -52,12 +52,14 @@ func (b Booted) MarkGood(log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	st, err := s.State()
-	if err != nil {
-		return err
-	}
-	if st.Active != b.Slot {
-		return ErrNotActive
-	}
-	return s.MarkGood()
+	return s.locked(func() error {
+		st, err := s.State()
+		if err != nil {
+			return err
+		}
+		if st.Active != b.Slot {
+			return ErrNotActive
+		}
+		return s.markGood()
+	})
 }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/packterm/pos/firmware/bundle"
+	"github.com/packterm/pos/internal/installlock"
 )
 
 func newHash() hash.Hash { return sha256.New() }
@@ -64,7 +65,20 @@ func (s *Store) check(st State, m *bundle.Manifest) error {
 // bundle.NewReader) into the inactive slot and makes it the active slot on trial. On any
 // error the active slot is unchanged; the inactive one may hold a partial copy, which no
 // boot uses.
-func (s *Store) Install(ctx context.Context, r *bundle.Reader) (Installed, error) {
+//
+// The whole install runs under the slot root's install lock (installlock): a second
+// install, from this process or another, waits, then finds the new slot on trial and is
+// refused; Boot and MarkGood wait too.
+func (s *Store) Install(ctx context.Context, r *bundle.Reader) (res Installed, err error) {
+	l, err := installlock.Acquire(ctx, s.root)
+	if err != nil {
+		return Installed{}, fmt.Errorf("slot: install: %w", err)
+	}
+	defer releaseInto(l, &err)
+	return s.install(ctx, r)
+}
+
+func (s *Store) install(ctx context.Context, r *bundle.Reader) (Installed, error) {
 	st, err := s.State()
 	if err != nil {
 		return Installed{}, err

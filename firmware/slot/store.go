@@ -2,6 +2,7 @@ package slot
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/packterm/pos/firmware/bundle"
 	"github.com/packterm/pos/firmware/fwkey"
+	"github.com/packterm/pos/internal/installlock"
 )
 
 // Errors of Install and Boot.
@@ -42,8 +44,9 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Store is the slot root of one terminal. Its methods are for one process at a time (the
-// launcher at boot, the daemon afterwards).
+// Store is the slot root of one terminal. The methods that change the state (Install,
+// Boot, MarkGood) hold the root's install lock (installlock) while they read and write
+// it, so that the launcher, the daemon and posctl on the board never interleave them.
 type Store struct {
 	root string
 	opt  Options
@@ -116,6 +119,18 @@ func (s *Store) readHighWater() bundle.Version {
 		return bundle.Version{}
 	}
 	return v
+}
+
+// locked runs fn under the slot root's install lock.
+func (s *Store) locked(fn func() error) error {
+	return installlock.Do(context.Background(), s.root, fn)
+}
+
+// releaseInto releases l, reporting its error into *err when there was none.
+func releaseInto(l *installlock.Lock, err *error) {
+	if rerr := l.Release(); *err == nil && rerr != nil {
+		*err = fmt.Errorf("slot: %w", rerr)
+	}
 }
 
 func (s *Store) writeState(st State) error {

@@ -4,9 +4,9 @@
 // stops every guess, the right one included, for a minute, twice as long after each
 // further wrong one. A right guess clears the count.
 //
-// A Limiter applies the rule to one source of guesses (the terminal's scanner, the status
-// page), its pauses at most Longest. A Guard applies it to each source apart (a peer's
-// network address on the maintenance link), its pauses at most SourceLongest, and makes
+// A Limiter applies the rule to one source of guesses (the terminal's scanner), its pauses
+// at most Longest. A Guard applies it to each source apart (a peer's network address on the
+// maintenance link and on the status page), its pauses at most SourceLongest, and makes
 // all sources together draw on one budget (Budget guesses, one more every Refill), of
 // which the last ones are kept for the sources with the fewest wrong guesses: a stranger
 // guessing from elsewhere does not keep the technician out, and the guesses checked per

@@ -3,11 +3,11 @@ package game
 import (
 	"bytes"
 	_ "embed"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"sync"
+
+	"github.com/packterm/pos/internal/strictjson"
 )
 
 //go:embed reglement.json
@@ -119,13 +119,8 @@ func ReglementSource() []byte { return bytes.Clone(reglementJSON) }
 // stated TOTAL columns) and validates it (see Validate).
 func ParseSource(data []byte) (*Definition, error) {
 	var src srcDefinition
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&src); err != nil {
+	if err := strictjson.Unmarshal(data, &src); err != nil {
 		return nil, fmt.Errorf("game: reading definition: %w", err)
-	}
-	if dec.More() {
-		return nil, errors.New("game: reading definition: trailing data after the JSON object")
 	}
 	conv := func(e int64) (Cents, error) {
 		if e < 0 || e > maxEuros {
@@ -203,16 +198,13 @@ func ParseSource(data []byte) (*Definition, error) {
 }
 
 // ParseJSON reads a definition in its own JSON form (as MarshalJSON writes it, in
-// cents; e.g. from a ledger header) and validates it.
+// cents; e.g. from a ledger header, signed) and validates it. It is strict JSON
+// (internal/strictjson: no duplicate key, no key in another case, nothing unknown), so
+// that every reader of a signed definition sees the same one.
 func ParseJSON(data []byte) (*Definition, error) {
 	var d Definition
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&d); err != nil {
+	if err := strictjson.Unmarshal(data, &d); err != nil {
 		return nil, fmt.Errorf("game: reading definition: %w", err)
-	}
-	if dec.More() {
-		return nil, errors.New("game: reading definition: trailing data after the JSON object")
 	}
 	if err := d.Validate(); err != nil {
 		return nil, err

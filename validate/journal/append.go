@@ -15,7 +15,8 @@ import (
 // and fsynced the data pages, then the meta page (docs/journal.md, "Durability"). The
 // terminal opens the drawer or prints "payé" only after that. It fails with ErrReadOnly in
 // the no-payout state, ErrDuplicatePayout for a payout (or claim) of a ticket already paid,
-// ErrDuplicateSale for a pack already sold, ErrInvalidEntry for an entry out of range (a
+// ErrDuplicateClaim for a claim (or payout) of a ticket already claimed, ErrDuplicateSale
+// for a pack already sold, ErrInvalidEntry for an entry out of range (a
 // code on anything but a payout among others). A storage failure puts the journal in its
 // no-payout state: the terminal cannot prove it recorded the payout.
 func (j *Journal) Append(e Entry) (Record, error) {
@@ -24,13 +25,21 @@ func (j *Journal) Append(e Entry) (Record, error) {
 	if err := j.writable(); err != nil {
 		return Record{}, err
 	}
+	if err := appendable(e.Kind); err != nil {
+		return Record{}, err
+	}
 	r, err := j.prepare(e, j.head+1, j.headHash)
 	if err != nil {
 		return Record{}, err
 	}
+	return j.write(r)
+}
+
+// write seals r (its hash and the device key's signature) and stores it; j.mu is held.
+func (j *Journal) write(r Record) (Record, error) {
 	enc := sealSigned(j.priv, ledger.IDOf(j.pub), &r) // vouched for by the device key as it is written
 	var cp *Checkpoint
-	err = guard("append", func() error {
+	err := guard("append", func() error {
 		return j.db.Update(func(tx *bolt.Tx) error {
 			var err error
 			if cp, err = j.maybeDaily(tx, &r); err != nil {
@@ -47,6 +56,16 @@ func (j *Journal) Append(e Entry) (Record, error) {
 	return r, nil
 }
 
+// appendable refuses the kinds that only the journal itself writes: a journal-reset
+// record is the first record of a journal a technician started afresh, written by Reset
+// in the transaction that creates the journal, never appended.
+func appendable(k Kind) error {
+	if k == KindReset {
+		return fmt.Errorf("journal: append: a %s record is written only by a technician's reset, as the first record of a new journal: %w", k, ErrInvalidEntry)
+	}
+	return nil
+}
+
 // writable is nil when records may be appended.
 func (j *Journal) writable() error {
 	if j.readOnly {
@@ -61,7 +80,8 @@ func (j *Journal) writable() error {
 // failed classifies an Update error: refusals are returned as they are; anything else
 // (a write or fsync failure, a damaged file) enters the no-payout state.
 func (j *Journal) failed(what string, err error) error {
-	if errors.Is(err, ErrDuplicatePayout) || errors.Is(err, ErrDuplicateSale) || errors.Is(err, ErrInvalidEntry) {
+	if errors.Is(err, ErrDuplicatePayout) || errors.Is(err, ErrDuplicateClaim) || errors.Is(err, ErrDuplicateSale) ||
+		errors.Is(err, ErrInvalidEntry) || errors.Is(err, ErrHeadMoved) {
 		return err
 	}
 	j.setCorruptLocked(corrupt(0, "%s: storage failed, the record may not be durable: %v", what, err))
@@ -114,6 +134,9 @@ func putRecord(tx *bolt.Tx, r *Record, enc []byte) error {
 		k := ticketKey(r.Ticket)
 		if v := paid.Get(k); v != nil {
 			return fmt.Errorf("journal: %s: ticket %v paid by record %s/%d: %w", r.Kind, r.Ticket, r.Terminal, u64(v), ErrDuplicatePayout)
+		}
+		if err := indexClaim(tx, r); err != nil {
+			return err
 		}
 		if r.Kind == KindPayout {
 			if err := paid.Put(k, be64(r.Seq)); err != nil {
@@ -183,6 +206,9 @@ func (j *Journal) appendBatch(entries []Entry) error {
 	err := guard("append", func() error {
 		return j.db.Update(func(tx *bolt.Tx) error {
 			for _, e := range entries {
+				if err := appendable(e.Kind); err != nil {
+					return err
+				}
 				r, err := j.prepare(e, seq+1, prev)
 				if err != nil {
 					return err

@@ -25,7 +25,10 @@ func rechain(seq uint64, fn func(*Record), sign func(*Record) []byte) func(tx *b
 	return func(tx *bolt.Tx) error {
 		b := tx.Bucket(bRecords)
 		c := b.Cursor()
-		var prev [32]byte
+		_, prev, err := readBase(tx.Bucket(bMeta)) // zero, or a reset journal's base
+		if err != nil {
+			return err
+		}
 		var head uint64
 		days := map[string]*DayTotals{}
 		type put struct {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -67,8 +66,9 @@ type Options struct {
 	// records it names with the head of the file it opens.
 	Witness func() []Evidence
 
-	pageSize    int           // tests: small pages make small files to fuzz
-	lockTimeout time.Duration // tests: how long to wait for another process's lock
+	pageSize    int                     // tests: small pages make small files to fuzz
+	lockTimeout time.Duration           // tests: how long to wait for another process's lock
+	cutAt       func(step string) error // tests: a kill before a step of a first start (firststart.go)
 }
 
 // Journal is an open journal. Its methods are safe for concurrent use.
@@ -107,7 +107,8 @@ type Journal struct {
 // that is missing or empty is created only when no evidence says this terminal had a
 // journal (Decide); otherwise, and when the file is older than its head marker, the
 // journal is returned refused: Health is a *MissingError, nothing is written, and only
-// Reset starts a new journal. Open returns an
+// Reset starts a new journal. A first start is made so that a kill at any point starts
+// again as a first start (firstStart). Open returns an
 // error only when it cannot even look: bad options, a missing directory or key, another
 // terminal's journal, a file held by another process (for writing; a read-only open of
 // a journal in use works on a private copy of the file, see Snapshot).
@@ -125,13 +126,21 @@ func Open(dir string, o Options) (*Journal, error) {
 	path := filepath.Join(dir, DBFile)
 	if !o.ReadOnly {
 		// Before anything is written (a device key made): is this a first start?
-		me, err := refuseFresh(dir, path, o)
+		me, fresh, err := refuseFresh(dir, path, o)
 		if err != nil {
 			return nil, err
 		}
 		if me != nil {
 			j.refuse(me)
 			return j, nil
+		}
+		if fresh {
+			err = j.firstStart(path, o)
+		} else if o.DeviceKey == nil {
+			err = finishFirstStart(dir)
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
 	if err := j.loadKeys(o); err != nil {
@@ -153,21 +162,15 @@ func Open(dir string, o Options) (*Journal, error) {
 	return j, nil
 }
 
-// open opens the file at path (made first by create when there is none); a damaged file
+// open opens the file at path (made by firstStart at a first start); a damaged file
 // leaves j in the no-payout state, not an error.
 func (j *Journal) open(path string, o Options) error {
 	st, err := os.Stat(path)
-	fresh := errors.Is(err, fs.ErrNotExist) || (err == nil && st.Size() == 0)
-	if err != nil && !fresh {
+	switch {
+	case err != nil:
 		return fmt.Errorf("journal: open: %w", err)
-	}
-	if fresh && o.ReadOnly {
-		return fmt.Errorf("journal: open: %s: %w", path, fs.ErrNotExist)
-	}
-	if fresh {
-		if err := j.create(path, o); err != nil {
-			return err
-		}
+	case st.Size() == 0:
+		return fmt.Errorf("journal: open: %s: empty", path)
 	}
 	note, err := precheckMeta(path)
 	if err != nil {
@@ -202,11 +205,19 @@ func (j *Journal) open(path string, o Options) error {
 			j.refuse(me)
 			return nil
 		}
+		if err := o.cut("boot"); err != nil {
+			j.Close()
+			return err
+		}
 		if err := j.startOrFail(); err != nil || j.health != nil {
 			return err
 		}
 		if err := j.dailyCheckpoint(); err != nil {
 			j.log.Error("journal: daily checkpoint failed", "err", err)
+		}
+		if err := o.cut("head markers"); err != nil {
+			j.Close()
+			return err
 		}
 		j.marks = openMarks(markerPaths(j.dir, o), j.log)
 		j.marks.write(j.headMark(), true)
@@ -304,36 +315,6 @@ func (j *Journal) initBuckets(tx *bolt.Tx) error {
 		return err
 	}
 	return m.Put(kTerminal, []byte(j.terminal))
-}
-
-// create makes a new, empty journal at path atomically: its buckets are committed to a
-// temporary file, which is then renamed into place and the directory synced. A kill during
-// creation leaves no journal (or a leftover temporary file, replaced next time), never a
-// store file without its buckets, which Open would rightly take for a damaged journal.
-func (j *Journal) create(path string, o Options) error {
-	tmp := path + ".new"
-	if err := os.Remove(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("journal: create: %w", err)
-	}
-	db, err := bolt.Open(tmp, 0o600, &bolt.Options{Timeout: lockTimeout, FreelistType: bolt.FreelistArrayType, PageSize: o.pageSize})
-	if err != nil {
-		return fmt.Errorf("journal: create: %w", err)
-	}
-	err = db.Update(j.initNew) // buckets and epoch; bbolt fsyncs the file on commit
-	if cerr := db.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err == nil {
-		err = syncDir(filepath.Dir(path))
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("journal: create: %w", err)
-	}
-	return nil
 }
 
 // Health is nil while the journal can prove what it recorded; otherwise an error wrapping

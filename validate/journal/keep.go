@@ -209,19 +209,21 @@ func (j *Journal) checkNotOlder(o Options, repaired bool) *MissingError {
 	return nil
 }
 
-// refuseFresh is Open's first step for writing: nil when the journal file is there, or
-// when it is missing or empty on a first start (create it); the *MissingError otherwise.
-func refuseFresh(dir, path string, o Options) (*MissingError, error) {
+// refuseFresh is Open's first step for writing: nil when the journal file is there;
+// fresh when it is missing on a first start (firstStart creates it); the *MissingError
+// otherwise (missing with evidence, or empty).
+func refuseFresh(dir, path string, o Options) (me *MissingError, fresh bool, err error) {
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return checkFresh(dir, o, false), nil
+		me = checkFresh(dir, o, false)
+		return me, me == nil, nil
 	case err != nil:
-		return nil, fmt.Errorf("journal: open: %w", err)
+		return nil, false, fmt.Errorf("journal: open: %w", err)
 	case st.Size() == 0:
-		return checkFresh(dir, o, true), nil
+		return checkFresh(dir, o, true), false, nil
 	}
-	return nil, nil
+	return nil, false, nil
 }
 
 // refuse enters the refused no-payout state.

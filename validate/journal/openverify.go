@@ -118,7 +118,12 @@ func walkChain(tx *bolt.Tx, terminal string, from uint64, prev [32]byte, head ui
 }
 
 func walkRecords(tx *bolt.Tx, terminal string, from uint64, prev [32]byte, head uint64, headHash [32]byte, sc *sigCheck, visit func(*Record) error) (Record, error) {
-	paid, sold := tx.Bucket(bPaid), tx.Bucket(bSold)
+	paid, sold, claimed, m := tx.Bucket(bPaid), tx.Bucket(bSold), tx.Bucket(bClaimed), tx.Bucket(bMeta)
+	first, _, err := readBase(m)
+	if err != nil {
+		return Record{}, err
+	}
+	based := m.Get(kBase) != nil
 	c := tx.Bucket(bRecords).Cursor()
 	want := from
 	var last Record
@@ -138,6 +143,9 @@ func walkRecords(tx *bolt.Tx, terminal string, from uint64, prev [32]byte, head 
 		case r.Terminal != terminal:
 			return last, corrupt(want, "written by terminal %q", r.Terminal)
 		}
+		if err := checkPlace(&r, first, based); err != nil {
+			return last, err
+		}
 		if err := sc.add(&r); err != nil {
 			return last, err
 		}
@@ -149,6 +157,10 @@ func walkRecords(tx *bolt.Tx, terminal string, from uint64, prev [32]byte, head 
 		case KindSale:
 			if u64(sold.Get(packKey(r.Ticket.Block, r.Ticket.Pack))) != r.Seq {
 				return last, corrupt(want, "sale of %v not in the sold index", r.Ticket)
+			}
+		case KindClaim:
+			if err := checkClaimIndexed(claimed, &r); err != nil {
+				return last, err
 			}
 		}
 		if visit != nil {
@@ -166,4 +178,18 @@ func walkRecords(tx *bolt.Tx, terminal string, from uint64, prev [32]byte, head 
 		return last, corrupt(want-1, "hash differs from the stored head")
 	}
 	return last, nil
+}
+
+// checkPlace refuses a journal-reset record anywhere but first in its journal (only
+// Reset writes one, in the transaction that creates the journal; Append refuses the
+// kind), and a journal started afresh (it has a base) whose first record is not one.
+func checkPlace(r *Record, first uint64, based bool) error {
+	switch {
+	case r.Kind == KindReset && r.Seq != first:
+		return corrupt(r.Seq, "a %s record after record %d: only a technician's reset writes one, as the first record of a new journal (this journal's first is record %d)",
+			KindReset, r.Seq-1, first)
+	case based && r.Seq == first && r.Kind != KindReset:
+		return corrupt(r.Seq, "the first record of a journal started afresh is a %s record, not %s", r.Kind, KindReset)
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/packterm/pos/validate/codes"
 	"github.com/packterm/pos/validate/ledger"
 )
 
@@ -89,6 +90,7 @@ func (j *Journal) Verify() (Report, error) {
 			return err
 		}
 		days := map[string]*DayTotals{}
+		claims := map[codes.TicketID]bool{} // tickets claimed (the claim index holds one entry each)
 		check := func(seq uint64, hash [32]byte) error {
 			if err := badSig[seq]; err != nil {
 				return err
@@ -123,6 +125,9 @@ func (j *Journal) Verify() (Report, error) {
 				}
 				days[d].add(r)
 			}
+			if r.Kind == KindClaim {
+				claims[r.Ticket] = true
+			}
 			switch r.Kind {
 			case KindPayout:
 				rep.Payouts++
@@ -141,6 +146,11 @@ func (j *Journal) Verify() (Report, error) {
 		}
 		if err := checkIndex(tx, bSold, "sold", KindSale, rep.Sales, 6); err != nil {
 			return err
+		}
+		if tx.Bucket(bClaimed) != nil {
+			if err := checkIndex(tx, bClaimed, "claimed", KindClaim, len(claims), 7); err != nil {
+				return err
+			}
 		}
 		return checkDays(tx, days, &rep)
 	})

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/packterm/pos/internal/installlock"
 	"github.com/packterm/pos/internal/regularfile"
 	"github.com/packterm/pos/validate/internal/atomicfile"
 )
@@ -34,26 +36,30 @@ type Installed struct {
 // ledger's of the same block (an equal version is accepted: reinstalling is harmless).
 // Only then is the copy renamed over the installed file. A source rewritten during the
 // install therefore cannot slip anything past the checks: what is installed is what was
-// checked. On any failure the installed ledger stays as it was.
+// checked. The version floor is read and the copy renamed under dir's install lock
+// (installlock), so that concurrent installs, in this process or another, never roll
+// each other back. On any failure the installed ledger stays as it was.
 //
 // The installed file's version counts even if that file no longer verifies (a damaged
 // ledger must not open the door to a rollback); only a file whose header is unreadable
 // sets no floor.
 func Install(dir, file string, trust *TrustStore) (Installed, error) {
 	var res Installed
-	err := installCopy(dir, file, maxFileSize, func(tmp string) (string, error) {
+	err := installCopy(dir, file, maxFileSize, func(tmp string) error {
 		in, err := VerifyFile(tmp, trust)
 		if err != nil {
-			return "", fmt.Errorf("ledger: install %s: %w", filepath.Base(file), err)
+			return fmt.Errorf("ledger: install %s: %w", filepath.Base(file), err)
 		}
 		res = Installed{Path: filepath.Join(dir, FileName(in.Block)), Block: in.Block, Version: in.Version}
+		return nil
+	}, func() (string, error) {
 		prev, had, err := installedVersion(res.Path, Magic, 12)
 		if err != nil {
 			return "", fmt.Errorf("ledger: install: %w", err)
 		}
 		res.Previous, res.HadPrevious = prev, had
-		if had && in.Version < prev {
-			return "", fmt.Errorf("ledger: install block %d: version %d, installed %d: %w", in.Block, in.Version, prev, ErrOlderVersion)
+		if had && res.Version < prev {
+			return "", fmt.Errorf("ledger: install block %d: version %d, installed %d: %w", res.Block, res.Version, prev, ErrOlderVersion)
 		}
 		return res.Path, nil
 	})
@@ -73,26 +79,30 @@ func InstallStatus(dir, file string, trust *TrustStore, retailer uint32) (Instal
 		return Installed{}, fmt.Errorf("ledger: install status list: no retailer id configured for this terminal: %w", ErrRetailer)
 	}
 	var res Installed
-	err := installCopy(dir, file, maxStatusSize, func(tmp string) (string, error) {
+	var list *StatusList
+	err := installCopy(dir, file, maxStatusSize, func(tmp string) error {
 		s, err := LoadStatus(tmp, trust)
 		if err != nil {
-			return "", fmt.Errorf("ledger: install %s: %w", filepath.Base(file), err)
+			return fmt.Errorf("ledger: install %s: %w", filepath.Base(file), err)
 		}
 		if s.Retailer != retailer {
-			return "", fmt.Errorf("ledger: install status list: for retailer %d, this terminal is retailer %d: %w", s.Retailer, retailer, ErrRetailer)
+			return fmt.Errorf("ledger: install status list: for retailer %d, this terminal is retailer %d: %w", s.Retailer, retailer, ErrRetailer)
 		}
+		list = s
 		res = Installed{Path: filepath.Join(dir, StatusFileName), Version: s.Version}
+		return nil
+	}, func() (string, error) {
 		prev, had, err := installedVersion(res.Path, StatusMagic, 12)
 		if err != nil {
 			return "", fmt.Errorf("ledger: install status list: %w", err)
 		}
 		res.Previous, res.HadPrevious = prev, had
 		if had {
-			if r, ok := installedRetailer(res.Path); ok && r != s.Retailer {
-				return "", fmt.Errorf("ledger: install status list: for retailer %d, the installed list is retailer %d's: %w", s.Retailer, r, ErrRetailer)
+			if r, ok := installedRetailer(res.Path); ok && r != list.Retailer {
+				return "", fmt.Errorf("ledger: install status list: for retailer %d, the installed list is retailer %d's: %w", list.Retailer, r, ErrRetailer)
 			}
-			if s.Version < prev {
-				return "", fmt.Errorf("ledger: install status list: version %d, installed %d: %w", s.Version, prev, ErrOlderVersion)
+			if list.Version < prev {
+				return "", fmt.Errorf("ledger: install status list: version %d, installed %d: %w", list.Version, prev, ErrOlderVersion)
 			}
 		}
 		return res.Path, nil
@@ -104,10 +114,12 @@ func InstallStatus(dir, file string, trust *TrustStore, retailer uint32) (Instal
 }
 
 // installCopy copies the regular file src (at most max bytes, plain reads) into a new
-// temporary file of dir, syncs it, and calls check with the copy's path: check verifies
-// the copy and names where it goes. The copy is then renamed there (and dir synced), or
-// removed on any failure.
-func installCopy(dir, src string, max int64, check func(tmp string) (string, error)) (err error) {
+// temporary file of dir, syncs it, and calls verify with the copy's path. Then, holding
+// dir's install lock (installlock: other goroutines and processes installing into dir
+// wait), decide compares the copy with what is installed and names where it goes, and
+// the copy is renamed there (and dir synced): no other install can rename between the
+// two. The copy is removed on any failure.
+func installCopy(dir, src string, max int64, verify func(tmp string) error, decide func() (string, error)) (err error) {
 	in, _, err := regularfile.Open(src)
 	if err != nil {
 		return fmt.Errorf("ledger: install: %w", err)
@@ -140,11 +152,16 @@ func installCopy(dir, src string, max int64, check func(tmp string) (string, err
 	if err = f.Close(); err != nil {
 		return fmt.Errorf("ledger: install: %w", err)
 	}
-	target, err := check(tmp)
-	if err != nil {
+	if err = verify(tmp); err != nil {
 		return err
 	}
-	return atomicfile.Commit(tmp, target)
+	return installlock.Do(context.Background(), dir, func() error {
+		target, err := decide()
+		if err != nil {
+			return err
+		}
+		return atomicfile.Commit(tmp, target)
+	})
 }
 
 // installedVersion reads the version field (8 bytes at off) of the installed file at

@@ -2,13 +2,16 @@ package ledger
 
 import (
 	"bytes"
+	"context"
 	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"path/filepath"
 
 	"github.com/packterm/pos/internal/edkey"
+	"github.com/packterm/pos/internal/installlock"
 	"github.com/packterm/pos/internal/regularfile"
 	"github.com/packterm/pos/validate/internal/atomicfile"
 )
@@ -116,7 +119,8 @@ func LoadTrust(statement string, anchors ...string) (*TrustStore, error) {
 // InstallKeyStatement installs the statement file candidate at path (the terminal's
 // KeyStatementFile) after checking it against inForce, the trust the terminal holds now:
 // its signer must be trusted there, and its version above the installed statement's. The
-// file is replaced atomically; on any refusal it is left as it was.
+// installed version is read and the file replaced atomically under the install lock of
+// path's directory (installlock), as every install; on any refusal it is left as it was.
 func InstallKeyStatement(path, candidate string, inForce *TrustStore) (Installed, error) {
 	text, err := regularfile.ReadFile(candidate, MaxKeyStatementSize)
 	if err != nil {
@@ -130,25 +134,27 @@ func InstallKeyStatement(path, candidate string, inForce *TrustStore) (Installed
 		return Installed{}, err
 	}
 	res := Installed{Path: path, Version: s.Version()}
-	old, err := LoadKeyStatement(path)
-	switch {
-	case err == nil:
-		res.Previous, res.HadPrevious = old.Version(), true
-		if s.Version() <= old.Version() {
-			return Installed{}, fmt.Errorf("ledger: key statement: version %d, installed %d: %w", s.Version(), old.Version(), ErrOlderVersion)
+	err = installlock.Do(context.Background(), filepath.Dir(path), func() error {
+		old, err := LoadKeyStatement(path)
+		switch {
+		case err == nil:
+			res.Previous, res.HadPrevious = old.Version(), true
+			if s.Version() <= old.Version() {
+				return fmt.Errorf("ledger: key statement: version %d, installed %d: %w", s.Version(), old.Version(), ErrOlderVersion)
+			}
+		case !errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("ledger: installed key statement: %w", err)
 		}
-	case !errors.Is(err, fs.ErrNotExist):
-		return Installed{}, fmt.Errorf("ledger: installed key statement: %w", err)
-	}
-	err = atomicfile.Write(path, 0o644, func(w io.Writer) error {
-		_, err := w.Write(text)
-		return err
-	}, func(tmp string) error {
-		b, err := regularfile.ReadFile(tmp, MaxKeyStatementSize)
-		if err == nil && !bytes.Equal(b, text) {
-			err = fmt.Errorf("ledger: key statement: the written copy differs")
-		}
-		return err
+		return atomicfile.Write(path, 0o644, func(w io.Writer) error {
+			_, err := w.Write(text)
+			return err
+		}, func(tmp string) error {
+			b, err := regularfile.ReadFile(tmp, MaxKeyStatementSize)
+			if err == nil && !bytes.Equal(b, text) {
+				err = fmt.Errorf("ledger: key statement: the written copy differs")
+			}
+			return err
+		})
 	})
 	if err != nil {
 		return Installed{}, err

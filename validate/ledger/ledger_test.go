@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/packterm/pos/internal/installlock"
 	"github.com/packterm/pos/validate/codes"
 )
 
@@ -430,7 +431,7 @@ func TestInstall(t *testing.T) {
 	if _, err := Install(dir, write(3, priv), trust); err != nil {
 		t.Fatalf("repair with the same version: %v", err)
 	}
-	if m, _ := filepath.Glob(filepath.Join(dir, ".*")); len(m) != 0 {
-		t.Fatalf("temporary files left: %v", m)
+	if m, _ := filepath.Glob(filepath.Join(dir, ".*")); len(m) != 1 || filepath.Base(m[0]) != installlock.FileName {
+		t.Fatalf("temporary files left (only the install lock stays): %v", m)
 	}
 }

@@ -1,12 +1,11 @@
 package settle
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 
+	"github.com/packterm/pos/internal/strictjson"
 	"github.com/packterm/pos/validate/block"
 	"github.com/packterm/pos/validate/codes"
 )
@@ -28,7 +27,9 @@ type Manifest struct {
 }
 
 // ReadManifest reads a block manifest (block-B.manifest.json, as posctl ledger gen
-// writes it) and checks the block number and seed.
+// writes it) and checks the block number and seed. It is strict JSON
+// (internal/strictjson): a key twice, a key in another case or an unknown key is refused,
+// so that no second "seed" decides the settlement.
 func ReadManifest(r io.Reader) (Manifest, error) {
 	b, err := io.ReadAll(io.LimitReader(r, MaxManifestSize+1))
 	if err != nil {
@@ -38,12 +39,8 @@ func ReadManifest(r io.Reader) (Manifest, error) {
 		return Manifest{}, fmt.Errorf("settle: manifest over %d bytes: %w", MaxManifestSize, ErrManifest)
 	}
 	var m block.Manifest
-	d := json.NewDecoder(bytes.NewReader(b))
-	if err := d.Decode(&m); err != nil {
+	if err := strictjson.Unmarshal(b, &m); err != nil {
 		return Manifest{}, fmt.Errorf("settle: manifest: %v: %w", err, ErrManifest)
-	}
-	if d.More() {
-		return Manifest{}, fmt.Errorf("settle: manifest: data after the object: %w", ErrManifest)
 	}
 	if m.Block < codes.MinBlock || m.Block > codes.MaxBlock {
 		return Manifest{}, fmt.Errorf("settle: manifest: block %d out of range %d–%d: %w", m.Block, codes.MinBlock, codes.MaxBlock, ErrManifest)

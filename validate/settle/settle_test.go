@@ -58,6 +58,10 @@ func TestReadManifestRefusals(t *testing.T) {
 		`{"block": 99999, "seed": "` + seed.String() + `"}`, `[1]`,
 		`{"block": 7, "seed": "` + seed.String() + `", "x": "` + strings.Repeat("a", MaxManifestSize) + `"}`,
 		`{"block": 7, "seed": "` + seed.String() + `", "packs": -1}`, `{"block": 7, "seed": "` + seed.String() + `", "design_patterns": 2000000}`,
+		// Strict JSON: a second seed or block, or one in another case, decides nothing.
+		`{"block": 7, "seed": "` + seed.String() + `", "seed": "` + seed.String() + `"}`,
+		`{"block": 7, "seed": "` + seed.String() + `", "SEED": "` + seed.String() + `"}`,
+		`{"BLOCK": 7, "seed": "` + seed.String() + `"}`,
 	} {
 		if _, err := ReadManifest(strings.NewReader(in)); !errors.Is(err, ErrManifest) {
 			t.Errorf("%.40q: %v", in, err)

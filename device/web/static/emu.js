@@ -50,7 +50,7 @@
     }
     const a = l.last;
     if (a && a.n) {
-      let t = a.input;
+      let t = (a.from ? a.from + ": " : "") + a.input;
       if (a.decoded) t += " → decoded " + a.decoded;
       if (a.error) t += " → error: " + a.error;
       $("answer").textContent = t;

@@ -12,8 +12,8 @@
 // in its buffer while a fault stops printing, as on the real printer, and print when it clears
 // unless the host clears the buffers. Every unknown or unsupported sequence is recorded in
 // Unknown (and logged), never skipped silently. Each receipt (the paper between two cuts, or
-// torn off with TearOff on a printer without cutter; blank paper fed after the last cut, which
-// several encoders send, is not one)
+// torn off with TearOff on a printer without cutter; blank paper fed, or sequences that print
+// nothing sent, after the last cut, which several encoders do, is not one)
 // renders to text and to PNG (inconsolata 8×16 bitmap font scaled to the 12×24 font A cell,
 // barcodes drawn with gozxing's writers) so a person can look at it.
 //

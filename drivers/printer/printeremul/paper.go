@@ -95,11 +95,13 @@ func (r Receipt) empty() bool {
 	return len(r.Lines) == 0 && len(r.Drawer) == 0 && len(r.Unknown) == 0
 }
 
-// blank: nothing printed on the paper (feeds and spaces only), no drawer kick, nothing to
-// report. Several encoders send LF after GS V; that paper is the top of the next receipt,
-// never a receipt of its own.
-func (r Receipt) blank() bool {
-	if len(r.Drawer) > 0 || len(r.Unknown) > 0 {
+// printsNothing: nothing printed on the paper (feeds and spaces only) and no drawer kick.
+// Unknown sequences may have come: they print nothing either (node-thermal-printer ends its
+// stream with GS w 0 and a stray 0x01 after the cut). Several encoders send LF after GS V;
+// paper that printsNothing after the last cut is the top of the next receipt, never a
+// receipt of its own; its unknown sequences stay in Printer.Unknown.
+func (r Receipt) printsNothing() bool {
+	if len(r.Drawer) > 0 {
 		return false
 	}
 	for _, l := range r.Lines {

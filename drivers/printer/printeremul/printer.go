@@ -140,7 +140,7 @@ func (p *Printer) Close() {
 		p.exec(c)
 	}
 	p.printLine(false)
-	if !p.cur.blank() { // paper fed after the last cut with nothing on it is not a receipt
+	if !p.cur.printsNothing() { // paper fed (or junk sent) after the last cut is not a receipt
 		p.receipts = append(p.receipts, p.cur)
 	}
 	p.cur = Receipt{}
@@ -183,7 +183,7 @@ func (p *Printer) realTime(c escpos.Command) []byte {
 // pulse records a drawer kick on the paper being printed or, right after a cut, on the
 // receipt just cut (encoders commonly kick the drawer after cutting).
 func (p *Printer) pulse(k Pulse) {
-	if p.cur.blank() && len(p.line) == 0 && len(p.receipts) > 0 && !p.receipts[len(p.receipts)-1].Interrupted {
+	if p.cur.printsNothing() && len(p.line) == 0 && len(p.receipts) > 0 && !p.receipts[len(p.receipts)-1].Interrupted {
 		last := &p.receipts[len(p.receipts)-1]
 		last.Drawer = append(last.Drawer, k)
 		return
@@ -640,12 +640,12 @@ func decodeCode128(d []byte) (string, error) {
 }
 
 // TearOff is the retailer tearing the paper off a printer without cutter: what was printed
-// since the last cut or tear becomes a receipt (Cut "torn"), unless it is blank.
+// since the last cut or tear becomes a receipt (Cut "torn"), unless it printed nothing.
 func (p *Printer) TearOff() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.printLine(false)
-	if !p.cur.blank() {
+	if !p.cur.printsNothing() {
 		p.cur.Cut = "torn"
 		p.receipts = append(p.receipts, p.cur)
 	}

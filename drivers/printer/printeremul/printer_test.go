@@ -249,6 +249,7 @@ func TestPNGCodesDecode(t *testing.T) {
 // paper is the same whether the stream came whole or split.
 func FuzzPrinter(f *testing.F) {
 	f.Add(pythonEscposStream(), 100)
+	f.Add(nodeThermalPrinterStream(), 56)
 	data, _ := printer.Render(printer.TestPage(printer.Layout{}, true), printer.Layout{})
 	f.Add(data, 17)
 	f.Add([]byte{escpos.DLE, escpos.EOT, 4, gs, 'v', '0', 3, 1, 0, 1, 0, 0xAA, esc, '*', 0, 1, 0, 0xF0}, 5)
@@ -352,5 +353,79 @@ func TestBlankFeedAfterLastCutIsNoReceipt(t *testing.T) {
 	p.Close()
 	if rs := p.Receipts(); len(rs) != 3 || rs[2].Cut != "" {
 		t.Fatalf("uncut printed paper: %d receipts", len(rs))
+	}
+}
+
+// nodeThermalPrinterStream is the shape of node-thermal-printer's capture (EPSON type): its
+// init, a code page, centred bold title, text, its vertical tab (ESC d 4) and full cut
+// (GS V 0), then GS w 0 and a stray 0x01 after the cut, which print nothing.
+func nodeThermalPrinterStream() []byte {
+	var b bytes.Buffer
+	b.Write([]byte{esc, '@', esc, 't', 19, esc, 'a', 1, esc, 'E', 1})
+	b.WriteString("LOTERIE\n")
+	b.Write([]byte{esc, 'E', 0, esc, 'a', 0})
+	b.WriteString("Paiement          10,00\n")
+	b.Write([]byte{esc, 'd', 4, gs, 'V', 0})
+	b.Write([]byte{gs, 'w', 0, 0x01})
+	return b.Bytes()
+}
+
+// Sequences that print nothing after the last cut are no receipt (issue 31: the capture's
+// trailing GS w 0 and 0x01 made a second, empty receipt in posctl printer render); they
+// stay reported in Unknown. Paper printed after them is still a receipt.
+func TestTrailingBytesAfterLastCutAreNoReceipt(t *testing.T) {
+	stream := nodeThermalPrinterStream()
+	if golden.Updating() {
+		if err := os.WriteFile("testdata/capture/node-thermal-printer.bin", stream, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	capture, err := os.ReadFile("testdata/capture/node-thermal-printer.bin")
+	if err != nil || !bytes.Equal(capture, stream) {
+		t.Fatalf("capture file out of date (go test -update): %v", err)
+	}
+	render := func(b []byte) *Printer {
+		p := New(Config{Logger: discard})
+		p.Write(b)
+		p.Close()
+		return p
+	}
+	p := render(capture)
+	rs := p.Receipts()
+	if len(rs) != 1 || rs[0].Cut != "full" || !strings.Contains(rs[0].PlainText(), "LOTERIE") {
+		t.Fatalf("%d receipts, want 1 (the bytes after the last cut print nothing)", len(rs))
+	}
+	if u := p.Unknown(); len(u) != 2 {
+		t.Errorf("the trailing sequences are not reported: %v", u)
+	}
+	// Split anywhere, the same.
+	for i := range capture {
+		c := New(Config{Logger: discard})
+		c.Write(capture[:i])
+		c.Write(capture[i:])
+		c.Close()
+		if n := len(c.Receipts()); n != 1 {
+			t.Fatalf("split at %d: %d receipts", i, n)
+		}
+	}
+	// Printed paper after the junk is a receipt, uncut, with the junk listed on it.
+	p = render(append(capture, []byte("suite\n")...))
+	if rs := p.Receipts(); len(rs) != 2 || rs[1].Cut != "" || !strings.Contains(rs[1].PlainText(), "suite") || len(rs[1].Unknown) != 2 {
+		t.Fatalf("paper printed after the junk: %d receipts", len(rs))
+	}
+	// A drawer kick after the junk belongs to the receipt just cut, as after a feed.
+	p = render(append(capture, esc, 'p', 0, 25, 250))
+	if rs := p.Receipts(); len(rs) != 1 || len(rs[0].Drawer) != 1 {
+		t.Fatalf("drawer kick after the junk: %d receipts", len(rs))
+	}
+	// Junk alone, without a cut, is no receipt either; torn off, neither.
+	if rs := render([]byte{esc, '@', gs, 'w', 0, 0x01, '\n'}).Receipts(); len(rs) != 0 {
+		t.Errorf("junk alone: %d receipts", len(rs))
+	}
+	p = New(Config{Logger: discard})
+	p.Write([]byte{gs, 'w', 0, 0x01})
+	p.TearOff()
+	if rs := p.Receipts(); len(rs) != 0 {
+		t.Errorf("junk torn off: %d receipts", len(rs))
 	}
 }
