@@ -51,8 +51,10 @@ func (e *RefusedError) Unwrap() error { return ErrRefused }
 // already), *TakenError when another terminal holds it, *RefusedError when the service
 // refuses it (the code does not win per the operator's ledger, the amount differs, the
 // pack is not this retailer's, rate limited), an error wrapping ErrOffline when the fleet
-// does not answer within the timeout. The request carries the full code (the ticket is
-// being paid); it is never logged.
+// does not answer within the timeout, *PaidBeforeError when the claim is this terminal's
+// own but made under an earlier journal (Options.Journal's epoch differs: paid before a
+// journal reset or a wipe). The request carries the full code (the ticket is being paid;
+// it is never logged) and the journal's epoch.
 func (c *Client) Claim(ctx context.Context, code codes.ValidationCode, amount int64) (Claim, error) {
 	return c.claim(ctx, ClaimRequest{Ticket: code.ID(), Code: code.String(), Amount: amount, At: c.clock.Now()})
 }
@@ -60,6 +62,14 @@ func (c *Client) Claim(ctx context.Context, code codes.ValidationCode, amount in
 func (c *Client) claim(ctx context.Context, req ClaimRequest) (Claim, error) {
 	if !c.Online() {
 		return Claim{}, fmt.Errorf("fleet: claim %v: %w (not connected)", req.Ticket, ErrOffline)
+	}
+	var cur *JournalEpoch // nil without a journal (tools, tests): "yours" is not checked
+	if c.o.Journal != nil {
+		e, err := epochOf(c.o.Journal)
+		if err != nil {
+			return Claim{}, fmt.Errorf("fleet: claim %v: %w", req.Ticket, err)
+		}
+		cur, req.Epoch = &e, e.ID
 	}
 	body, err := json.Marshal(req)
 	if err != nil {
@@ -74,10 +84,10 @@ func (c *Client) claim(ctx context.Context, req ClaimRequest) (Claim, error) {
 		}
 		return Claim{}, fmt.Errorf("fleet: claim %v: %w (%v)", req.Ticket, ErrOffline, err)
 	}
-	return c.claimReply(req, msg)
+	return c.claimReply(req, cur, msg)
 }
 
-func (c *Client) claimReply(req ClaimRequest, msg *nats.Msg) (Claim, error) {
+func (c *Client) claimReply(req ClaimRequest, cur *JournalEpoch, msg *nats.Msg) (Claim, error) {
 	rep, err := DecodeClaimReply(msg.Data)
 	if err != nil {
 		return Claim{}, fmt.Errorf("fleet: claim %v: %w", req.Ticket, err)
@@ -86,6 +96,9 @@ func (c *Client) claimReply(req ClaimRequest, msg *nats.Msg) (Claim, error) {
 	case ResultWon, ResultYours:
 		if rep.Holder.Terminal != c.o.Terminal {
 			return Claim{}, badMessage("claim %v: %s reply names terminal %s", req.Ticket, rep.Result, rep.Holder.Terminal)
+		}
+		if rep.Result == ResultYours && cur != nil && EarlierJournal(rep.Holder, *cur) {
+			return rep.Holder, &PaidBeforeError{Ticket: req.Ticket, Holder: rep.Holder, Epoch: cur.ID}
 		}
 		return rep.Holder, nil
 	case ResultTaken:

@@ -36,14 +36,15 @@ func (OfflineOnly) Claim(_ context.Context, code codes.ValidationCode, _ int64) 
 func (OfflineOnly) Notify() {}
 
 // Fake is a Claimer for the terminal's tests: the first claim of a ticket wins for
-// Terminal, unless Held names another holder or Refused a refusal; Err, when set, is
-// returned instead.
+// Terminal, unless Held names another holder, Before a claim of this terminal under an
+// earlier journal or Refused a refusal; Err, when set, is returned instead.
 type Fake struct {
 	Terminal string
-	Err      error                     // returned by every Claim when set (e.g. wrapping ErrOffline)
-	Held     map[codes.TicketID]string // tickets another terminal holds
-	Refused  map[codes.TicketID]string // tickets the service refuses, with the reason (Refused…)
-	At       time.Time                 // the holders' claim time
+	Err      error                        // returned by every Claim when set (e.g. wrapping ErrOffline)
+	Held     map[codes.TicketID]string    // tickets another terminal holds
+	Before   map[codes.TicketID]time.Time // tickets this terminal claimed under an earlier journal, when
+	Refused  map[codes.TicketID]string    // tickets the service refuses, with the reason (Refused…)
+	At       time.Time                    // the holders' claim time
 
 	mu       sync.Mutex
 	Claims   []codes.TicketID // every ticket claimed, in order
@@ -61,6 +62,10 @@ func (f *Fake) Claim(_ context.Context, code codes.ValidationCode, amount int64)
 	}
 	if why, ok := f.Refused[id]; ok {
 		return Claim{}, &RefusedError{Ticket: id, Reason: why, Detail: "fake"}
+	}
+	if at, ok := f.Before[id]; ok {
+		c := Claim{Terminal: f.Terminal, At: at, Amount: amount, Epoch: "earlier"}
+		return c, &PaidBeforeError{Ticket: id, Holder: c, Epoch: "now"}
 	}
 	if f.Held == nil {
 		f.Held = map[codes.TicketID]string{}

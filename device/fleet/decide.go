@@ -25,6 +25,10 @@ const (
 	// not win per the operator's ledger, the amount differs, the pack is not this
 	// retailer's, or the terminal is over its claim rate. Nothing is paid.
 	RefuseByFleet
+	// RefusePaidBefore: the claim is this terminal's own, made under an earlier journal
+	// (PaidBeforeError): it paid the ticket before its journal was reset or its data
+	// wiped ("DÉJÀ PAYÉ"). Nothing is paid.
+	RefusePaidBefore
 )
 
 func (d Decision) String() string {
@@ -43,6 +47,8 @@ func (d Decision) String() string {
 		return "refuse-offline-total"
 	case RefuseByFleet:
 		return "refuse-by-fleet"
+	case RefusePaidBefore:
+		return "refuse-paid-before"
 	}
 	return "decision(?)"
 }
@@ -63,15 +69,18 @@ type Exposure interface {
 }
 
 // Decide maps Claim's error and the amount to what the terminal does, with the holder
-// when another terminal holds the claim; off bounds a payout while the fleet is out of
-// reach.
+// when another terminal holds the claim, or this one under an earlier journal
+// (RefusePaidBefore); off bounds a payout while the fleet is out of reach.
 func Decide(claimErr error, amount int64, off Offline) (Decision, *TakenError) {
 	var taken *TakenError
+	var before *PaidBeforeError
 	switch {
 	case claimErr == nil:
 		return Pay, nil
 	case errors.As(claimErr, &taken):
 		return RefusePaidElsewhere, taken
+	case errors.As(claimErr, &before):
+		return RefusePaidBefore, &TakenError{Ticket: before.Ticket, Holder: before.Holder}
 	case errors.Is(claimErr, ErrRefused):
 		return RefuseByFleet, nil
 	case errors.Is(claimErr, ErrOffline):

@@ -87,6 +87,11 @@ type ClaimRequest struct {
 	At          time.Time      `json:"at"`                    // when the terminal asks (or paid, if unconfirmed)
 	Unconfirmed bool           `json:"unconfirmed,omitempty"` // already paid offline: a refusal is a conflict
 	Record      string         `json:"record,omitempty"`      // the payout record, when already paid
+	// Epoch is the terminal's journal's (journal.Journal.Epoch): stored with the claim, it
+	// tells the terminal's own claim of a ticket under this journal (a retry: pay) from
+	// one under an earlier journal (paid before a reset or a wipe: refuse). Empty from a
+	// terminal that does not know it.
+	Epoch string `json:"epoch,omitempty"`
 }
 
 // Claim is a claim as the claims bucket holds it: who, when, which record.
@@ -96,6 +101,7 @@ type Claim struct {
 	Amount      int64     `json:"amount"`
 	Unconfirmed bool      `json:"unconfirmed,omitempty"` // claimed after an offline payout
 	Record      string    `json:"record,omitempty"`
+	Epoch       string    `json:"epoch,omitempty"` // the claimant's journal (ClaimRequest.Epoch); empty in older claims
 }
 
 // Claim results.
@@ -186,7 +192,7 @@ func (c *Claim) check() error {
 	if len(c.Record) > journal.MaxTerminalLen+21 {
 		return badMessage("claim: record id too long")
 	}
-	return nil
+	return checkEpoch(c.Epoch)
 }
 
 // DecodeClaimRequest decodes and checks a claim request.
@@ -200,6 +206,9 @@ func DecodeClaimRequest(b []byte) (ClaimRequest, error) {
 	}
 	if r.Amount < 0 || r.Amount > journal.MaxAmount || len(r.Record) > journal.MaxTerminalLen+21 || len(r.Code) > journal.MaxCodeLen {
 		return ClaimRequest{}, badMessage("claim request: field out of range")
+	}
+	if err := checkEpoch(r.Epoch); err != nil {
+		return ClaimRequest{}, err
 	}
 	return r, nil
 }

@@ -223,7 +223,7 @@ func (c *Client) Unclaimed() (int64, error) {
 }
 
 // reconcile claims an unconfirmed payout, with the code its record holds, and marks it
-// reconciled; a refusal by another terminal's claim is recorded as a conflict by the
+// reconciled; the claim carries this journal's epoch. A refusal by another terminal's claim is recorded as a conflict by the
 // service (for both terminals), which recordConflicts then writes into the journal. A
 // refusal of the claim itself (the code does not prove the ticket, the amount differs,
 // the pack is not this retailer's) is final: the service recorded it for the operator,
@@ -231,15 +231,22 @@ func (c *Client) Unclaimed() (int64, error) {
 // the service yet) is retried at the next round.
 func (c *Client) reconcile(ctx context.Context, r journal.Record) error {
 	req := ClaimRequest{Ticket: r.Ticket, Code: r.Code, Amount: r.Amount, At: r.Time, Unconfirmed: true, Record: r.ID()}
-	_, err := c.claim(ctx, req)
+	_, err := c.claim(ctx, req) // with this journal's epoch, as the payout is this journal's
 	var taken *TakenError
 	var refused *RefusedError
+	var before *PaidBeforeError
 	switch {
 	case err == nil:
 		c.log.Info("fleet: offline payout confirmed", "record", r.ID(), "ticket", r.Ticket.String())
 	case errors.As(err, &taken):
 		c.log.Error("fleet: conflict: offline payout already claimed elsewhere", "record", r.ID(),
 			"ticket", r.Ticket.String(), "holder", taken.Holder.Terminal)
+	case errors.As(err, &before):
+		// Paid offline by a journal that did not know it had been paid under an earlier
+		// one (a wiped terminal: a reset journal pays nothing offline). Settlement flags
+		// the second payout (conflict).
+		c.log.Error("fleet: offline payout of a ticket this terminal paid under an earlier journal", "record", r.ID(),
+			"ticket", r.Ticket.String(), "claimed at", before.Holder.At.UTC().Format(time.RFC3339), "earlier record", before.Holder.Record)
 	case errors.As(err, &refused) && !Transient(refused.Reason):
 		c.log.Error("fleet: offline payout refused by the claim service", "record", r.ID(),
 			"ticket", r.Ticket.String(), "reason", refused.Reason)

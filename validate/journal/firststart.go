@@ -110,7 +110,7 @@ func (j *Journal) stageJournal(path string, o Options) error {
 	}
 	err = o.cut("commit " + DBFile)
 	if err == nil {
-		err = db.Update(j.initBuckets)
+		err = db.Update(j.initNew) // buckets and epoch
 	}
 	if cerr := db.Close(); err == nil {
 		err = cerr

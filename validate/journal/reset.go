@@ -92,7 +92,7 @@ func (j *Journal) createAfter(path string, seq uint64, hash [32]byte, e Entry) (
 	}
 	var r Record
 	err = db.Update(func(tx *bolt.Tx) error {
-		if err := j.initBuckets(tx); err != nil {
+		if err := j.initNew(tx); err != nil {
 			return err
 		}
 		m := tx.Bucket(bMeta)

@@ -152,8 +152,10 @@ const opTimeout = 5 * time.Second
 // to the connection's nkey. The terminal's rate limit first, then the claim must prove
 // its ticket (Checker: code, retailer's delivery, the ledger's prize); a refusal is
 // recorded and answered. Then read the claim (claims are never deleted, so a present key
-// is the truth even from a lagging replica), create-only write with the ledger's amount,
-// read the winner.
+// is the truth even from a lagging replica), create-only write with the ledger's amount
+// and the request's journal epoch, read the winner. The same terminal's claim is "yours"
+// whatever its epoch: the holder's epoch goes back with it and the terminal decides
+// (fleet.EarlierJournal: a claim from its earlier journal is a ticket it paid before).
 func (s *Service) handleClaim(ctx context.Context, terminal string, m *nats.Msg) {
 	if err := fleet.CheckTerminal(terminal); err != nil {
 		s.reply(m, fleet.ClaimReply{Result: fleet.ResultError, Error: err.Error()})
@@ -197,7 +199,7 @@ func (s *Service) handleClaim(ctx context.Context, terminal string, m *nats.Msg)
 		s.reply(m, fleet.ClaimReply{Result: fleet.ResultRefused, Reason: v.Reason, Error: v.Detail})
 		return
 	}
-	mine := fleet.Claim{Terminal: terminal, At: req.At, Amount: v.Lot, Unconfirmed: req.Unconfirmed, Record: req.Record}
+	mine := fleet.Claim{Terminal: terminal, At: req.At, Amount: v.Lot, Unconfirmed: req.Unconfirmed, Record: req.Record, Epoch: req.Epoch}
 	rep, err := s.claim(ctx, req.Ticket, mine)
 	if err != nil {
 		s.o.Logger.Warn("fleet service: claim undecided", "terminal", terminal, "ticket", req.Ticket.String(), "err", err)
