@@ -119,6 +119,7 @@ func walkChain(tx *bolt.Tx, terminal string, from uint64, prev [32]byte, head ui
 
 func walkRecords(tx *bolt.Tx, terminal string, from uint64, prev [32]byte, head uint64, headHash [32]byte, sc *sigCheck, visit func(*Record) error) (Record, error) {
 	paid, sold := tx.Bucket(bPaid), tx.Bucket(bSold)
+	kinds := tx.Bucket(bKinds) // kindindex.go
 	c := tx.Bucket(bRecords).Cursor()
 	want := from
 	var last Record
@@ -150,6 +151,9 @@ func walkRecords(tx *bolt.Tx, terminal string, from uint64, prev [32]byte, head 
 			if u64(sold.Get(packKey(r.Ticket.Block, r.Ticket.Pack))) != r.Seq {
 				return last, corrupt(want, "sale of %v not in the sold index", r.Ticket)
 			}
+		}
+		if err := checkKindIndexed(kinds, &r); err != nil {
+			return last, err
 		}
 		if visit != nil {
 			if err := visit(&r); err != nil {

@@ -89,6 +89,7 @@ func (j *Journal) Verify() (Report, error) {
 			return err
 		}
 		days := map[string]*DayTotals{}
+		byKind := 0 // records in the kind index
 		check := func(seq uint64, hash [32]byte) error {
 			if err := badSig[seq]; err != nil {
 				return err
@@ -130,6 +131,9 @@ func (j *Journal) Verify() (Report, error) {
 				rep.Sales++
 			}
 			rep.Records++
+			if kindIndexed(r.Kind) {
+				byKind++
+			}
 			return check(r.Seq, r.Hash)
 		})
 		if err != nil {
@@ -140,6 +144,9 @@ func (j *Journal) Verify() (Report, error) {
 			return err
 		}
 		if err := checkIndex(tx, bSold, "sold", KindSale, rep.Sales, 6); err != nil {
+			return err
+		}
+		if err := checkKindIndex(tx, byKind); err != nil {
 			return err
 		}
 		return checkDays(tx, days, &rep)
