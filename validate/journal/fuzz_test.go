@@ -144,6 +144,7 @@ func FuzzOpenFile(f *testing.F) {
 			j.Day(testStart)
 			j.Tail(3)
 			j.Each(time.Time{}, func(Record) error { return nil })
+			j.Latest(KindTamper, func(Record) bool { return true })
 			if j.Health() == nil && !o.ReadOnly {
 				if _, err := j.Append(payoutN(30)); err != nil && j.Health() == nil {
 					t.Logf("append on a healthy journal: %v", err)
