@@ -51,7 +51,7 @@ func init() {
 			}
 			defer f.Close()
 			h := l.Header()
-			report, finish := progress(cmd.ErrOrStderr(), h.Entries(), "audit")
+			report, finish := showProgress(cmd.ErrOrStderr(), h.Entries(), "audit")
 			rep, err := block.Audit(cmd.Context(), f, l, block.AuditOptions{Progress: report})
 			finish()
 			if err != nil {

@@ -65,7 +65,7 @@ same block already in OUT are never replaced: the command refuses and changes no
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "design: %d pack patterns in %v (linear relaxation %d columns, %d packs placed by exact search)\n",
 				len(plan.Design.Patterns), time.Since(start).Round(time.Millisecond), plan.Design.Stats.Columns, plan.Design.Stats.Residual)
-			report, finish := progress(cmd.ErrOrStderr(), d.TicketsPerBlock(), "tickets")
+			report, finish := showProgress(cmd.ErrOrStderr(), d.TicketsPerBlock(), "tickets")
 			m, err := plan.Files(cmd.Context(), out, version, key, report)
 			finish()
 			if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/device/web"
 	"github.com/packterm/pos/drivers/printer/printeremul"
+	"github.com/packterm/pos/internal/progress"
 	"github.com/packterm/pos/validate/game"
 	"github.com/packterm/pos/validate/ledger"
 )
@@ -64,6 +65,20 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 	clock, step, err := f.clock.clock()
 	if err != nil {
 		return fail(err)
+	}
+	// Every flag is checked before anything long (the first run's demo block) is done.
+	if _, err := board.ParseGeometry(f.display); err != nil {
+		fmt.Fprintf(stderr, "posd: --display %s: want 16x2 or 20x4\n", f.display)
+		return 2
+	}
+	for _, file := range []struct{ flag, path string }{{"--script", f.script}, {"--packs", f.packs}} {
+		if file.path == "" {
+			continue
+		}
+		if _, err := os.Stat(file.path); err != nil {
+			fmt.Fprintf(stderr, "posd: %s: %v\n", file.flag, err)
+			return 2
+		}
 	}
 	if f.http != "" {
 		if err := web.Check(f.http, f.tokenSHA256); err != nil {
@@ -176,7 +191,9 @@ func openBlock(ctx context.Context, f flags, dir string, limit int64, out *print
 	var aliases map[string]string
 	if ledgerPath == "" {
 		start := time.Now()
-		demo, made, err := emulated.OpenOrMakeDemo(ctx, filepath.Join(dir, "demo"), game.Reglement(), demoBlock, limit, progress(stderr))
+		report, finish := demoProgress(stderr)
+		demo, made, err := emulated.OpenOrMakeDemo(ctx, filepath.Join(dir, "demo"), game.Reglement(), demoBlock, limit, report)
+		finish()
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -268,15 +285,26 @@ func (p *printerOut) codes(d *emulated.Demo) {
 	}
 }
 
-// progress prints the demo block's generation on stderr every 2 s.
-func progress(w io.Writer) func(done, total int) {
-	var last time.Time
-	return func(done, total int) {
-		if time.Since(last) < 2*time.Second && done < total {
-			return
+// demoProgress reports the demo block's generation on w (internal/progress): one line
+// redrawn in place when w is a terminal, a line every 5 s otherwise. finish ends it (it
+// does nothing when no block was made).
+func demoProgress(w io.Writer) (report func(done, total int), finish func()) {
+	var mu sync.Mutex
+	var set func(int)
+	var end func()
+	report = func(done, total int) { // total is known at the first report
+		mu.Lock()
+		defer mu.Unlock()
+		if set == nil {
+			set, end = progress.New(w, total, "posd: making the demo block", progress.Options{Unit: "tickets"})
 		}
-		last = time.Now()
-		fmt.Fprintf(w, "posd: making the demo block: %s of %s tickets (%d%%)\n",
-			game.GroupDigits(int64(done)), game.GroupDigits(int64(total)), done*100/max(total, 1))
+		set(done)
+	}
+	return report, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if end != nil {
+			end()
+		}
 	}
 }

@@ -80,7 +80,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		level = slog.LevelDebug
 	}
 	f.logs = web.NewLogRing(200, slog.LevelInfo)
-	log := slog.New(f.logs.Tee(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})))
+	log := slog.New(f.logs.Tee(newLineHandler(stderr, level))) // one format on stderr: "posd: …"
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	switch {

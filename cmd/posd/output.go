@@ -13,6 +13,15 @@ type lockedWriter struct {
 	w  io.Writer
 }
 
+// Fd is the descriptor of the output when it is a file (progress draws on a terminal in
+// place), else an invalid one.
+func (l *lockedWriter) Fd() uintptr {
+	if f, ok := l.w.(interface{ Fd() uintptr }); ok {
+		return f.Fd()
+	}
+	return ^uintptr(0)
+}
+
 func (l *lockedWriter) Write(b []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -12,7 +12,7 @@ import (
 // any demo block, whatever its secrets.
 func (c DemoCode) Alias() string {
 	switch {
-	case c.What == "pack" || c.What == "loser":
+	case c.What == "pack" || c.What == "ticket" || c.What == "loser":
 		return c.What
 	case c.Amount%100 != 0:
 		return fmt.Sprintf("%s-%d,%02d", c.kindName(), c.Amount/100, c.Amount%100)

@@ -23,7 +23,7 @@ const DemoFile = "demo-codes.json"
 
 // DemoCode is one code to try.
 type DemoCode struct {
-	What   string `json:"what"`             // "pack", "winner", "loser"
+	What   string `json:"what"`             // "pack", "ticket", "winner", "loser"
 	Code   string `json:"code"`             // as scanned
 	Amount int64  `json:"amount,omitempty"` // cents, for a winner
 	Game   int    `json:"game,omitempty"`
@@ -47,6 +47,7 @@ func LoadDemo(dir string, block uint16) (*Demo, error) {
 	if err := json.Unmarshal(b, &d.Codes); err != nil {
 		return nil, fmt.Errorf("emulated: demo: %s: %w", DemoFile, err)
 	}
+	d.Codes = withTicketCode(d.Codes)
 	for _, p := range []string{d.Ledger, d.Pub} {
 		if _, err := os.Stat(p); err != nil {
 			return nil, fmt.Errorf("emulated: demo: %w", err)
@@ -138,6 +139,24 @@ func GenerateBlock(ctx context.Context, dir string, def *game.Definition, b uint
 	return ledger.Write(d.Ledger, h, entries, key)
 }
 
+// withTicketCode adds, to the codes of a demo made before they had one, the ticket code
+// (ITF, on the ticket's back) of the loser's ticket.
+func withTicketCode(cs []DemoCode) []DemoCode {
+	for _, c := range cs {
+		if c.What == "ticket" {
+			return cs
+		}
+	}
+	for i, c := range cs {
+		if v, err := codes.ParseValidation(c.Code); c.What == "loser" && err == nil {
+			t := DemoCode{What: "ticket", Code: codes.TicketCodeOf(v.ID()).String(), Game: c.Game}
+			at := min(1, i) // after the pack code
+			return slices.Insert(slices.Clone(cs), at, t)
+		}
+	}
+	return cs
+}
+
 // picker keeps, while the block is drawn, a few codes worth trying.
 type picker struct {
 	limit   int64
@@ -168,12 +187,17 @@ func (p *picker) offer(t *block.Ticket) {
 	}
 }
 
-// codes picks the pack, up to four winners within the limit (smallest amounts), the
-// smallest winner above it, and a loser.
+// codes picks the pack, the ticket code (ITF) of the loser's ticket, up to four winners
+// within the limit (smallest amounts), the smallest winner above it, and a loser.
 func (p *picker) codes() []DemoCode {
 	var out []DemoCode
 	if p.pack != nil {
 		out = append(out, DemoCode{What: "pack", Code: p.pack.String()})
+	}
+	if p.loser != nil {
+		if v, err := codes.ParseValidation(p.loser.Code); err == nil {
+			out = append(out, DemoCode{What: "ticket", Code: codes.TicketCodeOf(v.ID()).String(), Game: p.loser.Game})
+		}
 	}
 	var amounts []int64
 	for a := range p.winners {

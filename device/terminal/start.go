@@ -11,45 +11,26 @@ import (
 // lockReplay is how old a brute-force lock may be and still be restored at start.
 const lockReplay = 48 * time.Hour
 
+// replayLimit bounds how many lock and refusal records the start reads back from the
+// journal's kind index: enough for any lock still running and any forged code still in
+// the throttle's window, whatever the journal's size.
+const replayLimit = 4096
+
 // start rebuilds what the journal says of the terminal's state (a tamper lock not yet
-// unlocked, a brute-force lock, forged codes of the last minutes, the tickets claimed here)
-// and finishes the last money operation if a crash interrupted it: its receipts print
-// (again, if they were not in the spool) and the drawer opens. Nothing is paid or recorded
-// twice. The whole journal is replayed, in sequence order: a tamper lock and a claim hold
-// however old they are, and however the clock was set at boot (a board without a
-// real-time clock may start in 1970 or in the future).
+// unlocked, a brute-force lock, forged codes of the last minutes; the tickets claimed here
+// are the journal's own claim index) and finishes the last money operation if a crash
+// interrupted it: its receipts print (again, if they were not in the spool) and the drawer
+// opens. Nothing is paid or recorded twice. It reads the journal's kind index
+// (journal.Latest), never every record: the last tamper and unlock records, the latest
+// locks and refusals. A tamper lock holds however old it is, and however the clock was set
+// at boot (a board without a real-time clock may start in 1970 or in the future).
 func (t *Terminal) start(ctx context.Context) (State, error) {
 	if me := t.data.Journal.Missing(); me != nil {
 		t.log.Error("terminal: journal refused: nothing is sold or paid until a technician starts a new journal",
 			"reason", me.Reason, "err", me)
 		return journalRefused{}, nil
 	}
-	now := t.cfg.Clock.Now()
-	tamperOpen := false
-	err := t.data.Journal.Each(time.Time{}, func(r journal.Record) error {
-		switch r.Kind {
-		case journal.KindTamper:
-			tamperOpen = true
-		case journal.KindUnlock:
-			tamperOpen = false
-		case journal.KindLock:
-			if age := now.Sub(r.Time); age < 0 || age > lockReplay {
-				return nil
-			}
-			d, err := time.ParseDuration(r.Detail)
-			if err == nil {
-				t.throttle.restore(r.Time, d)
-			}
-			t.throttle.mu.Lock()
-			t.throttle.recent = t.throttle.recent[:0]
-			t.throttle.mu.Unlock()
-		case journal.KindRefused:
-			if r.Reason == retail.Forged.String() && now.Sub(r.Time) < t.cfg.Throttle.Window {
-				t.throttle.restoreForged(r.Time)
-			}
-		}
-		return nil
-	})
+	tamperOpen, err := t.replay(t.cfg.Clock.Now())
 	if err != nil {
 		t.log.Error("terminal: journal replay", "err", err)
 	}
@@ -71,6 +52,55 @@ func (t *Terminal) start(ctx context.Context) (State, error) {
 		t.log.Error("terminal: journal unhealthy: no sale or payout", "err", err)
 	}
 	return next, nil
+}
+
+// replay restores the state the journal holds, from its kind index: the brute-force locks of the last 48 hours (each counts for the next one's length)
+// and the forged codes since the last of them within the throttle's window. tamperOpen: the
+// last tamper record is later than the last unlock.
+func (t *Terminal) replay(now time.Time) (tamperOpen bool, err error) {
+	j := t.data.Journal
+	last := func(k journal.Kind) (uint64, error) {
+		var seq uint64
+		err := j.Latest(k, func(r journal.Record) bool { seq = r.Seq; return false })
+		return seq, err
+	}
+	tamper, err := last(journal.KindTamper)
+	if err != nil {
+		return false, err
+	}
+	unlock, err := last(journal.KindUnlock)
+	if err != nil {
+		return false, err
+	}
+	tamperOpen = tamper > unlock
+	var lastLock uint64 // the newest lock restored: forged codes before it were counted in it
+	read := 0
+	err = j.Latest(journal.KindLock, func(r journal.Record) bool {
+		read++
+		if age := now.Sub(r.Time); age >= 0 && age <= lockReplay {
+			if d, err := time.ParseDuration(r.Detail); err == nil {
+				t.throttle.restore(r.Time, d)
+			}
+			lastLock = max(lastLock, r.Seq)
+		}
+		return read < replayLimit
+	})
+	if err != nil {
+		return tamperOpen, err
+	}
+	forged, read := 0, 0
+	return tamperOpen, j.Latest(journal.KindRefused, func(r journal.Record) bool {
+		if r.Seq <= lastLock {
+			return false
+		}
+		read++
+		if r.Reason == retail.Forged.String() && now.Sub(r.Time) < t.cfg.Throttle.Window {
+			t.throttle.restoreForged(r.Time)
+			forged++
+		}
+		// The newest Max forged codes decide the next lock as all of them would.
+		return read < replayLimit && forged < t.cfg.Throttle.Max
+	})
 }
 
 // unfinished is the last sale, payout or claim recorded after the last finished operation

@@ -90,6 +90,7 @@ func (j *Journal) failed(what string, err error) error {
 
 func (j *Journal) advance(r Record, cp *Checkpoint) {
 	j.head, j.headHash, j.last = r.Seq, r.Hash, r
+	j.paid.note(&r) // paidmem.go
 	if cp != nil {
 		j.cp = cp
 	}
@@ -155,6 +156,9 @@ func putRecord(tx *bolt.Tx, r *Record, enc []byte) error {
 	if err := recs.Put(be64(r.Seq), enc); err != nil {
 		return err
 	}
+	if err := indexKind(tx, r); err != nil { // kindindex.go
+		return err
+	}
 	if counts(r.Kind) {
 		days := tx.Bucket(bDays)
 		if days == nil {
@@ -203,8 +207,10 @@ func (j *Journal) appendBatch(entries []Entry) error {
 	seq, prev := j.head, j.headHash
 	kid := ledger.IDOf(j.pub)
 	var last Record
+	var paid []Record
 	err := guard("append", func() error {
 		return j.db.Update(func(tx *bolt.Tx) error {
+			paid = paid[:0]
 			for _, e := range entries {
 				if err := appendable(e.Kind); err != nil {
 					return err
@@ -217,12 +223,16 @@ func (j *Journal) appendBatch(entries []Entry) error {
 					return err
 				}
 				seq, prev, last = r.Seq, r.Hash, r
+				paid = append(paid, r)
 			}
 			return nil
 		})
 	})
 	if err != nil {
 		return j.failed("append batch", err)
+	}
+	for i := range paid {
+		j.paid.note(&paid[i])
 	}
 	if len(entries) > 0 {
 		j.advance(last, nil)

@@ -49,8 +49,32 @@ func recordAt(tx *bolt.Tx, seq uint64, full bool) (Record, bool, error) {
 
 // Paid answers "paid already? when, at which terminal, which record" from the ticket
 // index, in O(1): the payout record of ticket id.
+// A journal open for writing answers from its paid index in memory (paidmem.go): a ticket
+// not paid without reading the file, a paid one with a read of its record.
 func (j *Journal) Paid(id codes.TicketID) (Record, bool, error) {
-	return j.indexed("paid", bPaid, ticketKey(id), KindPayout)
+	seq, known := j.paid.lookup(id)
+	switch {
+	case !known:
+		return j.indexed("paid", bPaid, ticketKey(id), KindPayout)
+	case seq == 0:
+		return Record{}, false, nil
+	}
+	var r Record
+	err := j.view("paid", func(tx *bolt.Tx) error {
+		var ok bool
+		var err error
+		if r, ok, err = recordAt(tx, seq, false); err != nil {
+			return err
+		}
+		if !ok || r.Kind != KindPayout || r.Ticket != id {
+			return corrupt(seq, "paid index points at a record that is not the payout of %v", id)
+		}
+		return nil
+	})
+	if err != nil {
+		return Record{}, false, err
+	}
+	return r, true, nil
 }
 
 // Sold is the sale record of pack (block, pack), from the pack index.

@@ -99,6 +99,7 @@ type Journal struct {
 	tmpDir   string      // the copy's directory, removed by Close
 	marks    *headMarks  // the head markers, kept while open for writing and healthy
 	reset    *Record     // the first record of the journal Reset made (a restart opens it)
+	paid     *paidMem    // the paid index in memory (paidmem.go), open for writing only
 }
 
 // Open opens (or, unless read-only, creates) the journal in dir and verifies it from its
@@ -221,6 +222,7 @@ func (j *Journal) open(path string, o Options) error {
 		}
 		j.marks = openMarks(markerPaths(j.dir, o), j.log)
 		j.marks.write(j.headMark(), true)
+		j.paid = newPaidMem(j.db)
 	}
 	return nil
 }
@@ -298,6 +300,10 @@ func (j *Journal) start() error {
 				return err
 			}
 			j.boot = boot
+			if n, err := ensureKindIndex(tx); err != nil || n > 0 {
+				j.log.Info("journal: kind index made", "records", n, "err", err)
+				return err
+			}
 			return nil
 		})
 	})
@@ -392,6 +398,7 @@ func (j *Journal) Close() error {
 	if j.db == nil {
 		return nil
 	}
+	j.paid.close()
 	err := j.db.Close()
 	j.db = nil
 	if err != nil {

@@ -26,7 +26,7 @@ func mapFile(path string) ([]byte, func() error, error) {
 	if size > 1<<40 || int64(int(size)) != size {
 		return nil, nil, fmt.Errorf("%s: %d bytes, too large", path, size)
 	}
-	b, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
+	b, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED|boltMmapFlags)
 	if err != nil {
 		return nil, nil, err
 	}

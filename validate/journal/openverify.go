@@ -124,6 +124,7 @@ func walkRecords(tx *bolt.Tx, terminal string, from uint64, prev [32]byte, head 
 		return Record{}, err
 	}
 	based := m.Get(kBase) != nil
+	kinds := tx.Bucket(bKinds) // kindindex.go
 	c := tx.Bucket(bRecords).Cursor()
 	want := from
 	var last Record
@@ -162,6 +163,9 @@ func walkRecords(tx *bolt.Tx, terminal string, from uint64, prev [32]byte, head 
 			if err := checkClaimIndexed(claimed, &r); err != nil {
 				return last, err
 			}
+		}
+		if err := checkKindIndexed(kinds, &r); err != nil {
+			return last, err
 		}
 		if visit != nil {
 			if err := visit(&r); err != nil {

@@ -91,6 +91,7 @@ func (j *Journal) Verify() (Report, error) {
 		}
 		days := map[string]*DayTotals{}
 		claims := map[codes.TicketID]bool{} // tickets claimed (the claim index holds one entry each)
+		byKind := 0                         // records in the kind index
 		check := func(seq uint64, hash [32]byte) error {
 			if err := badSig[seq]; err != nil {
 				return err
@@ -135,6 +136,9 @@ func (j *Journal) Verify() (Report, error) {
 				rep.Sales++
 			}
 			rep.Records++
+			if kindIndexed(r.Kind) {
+				byKind++
+			}
 			return check(r.Seq, r.Hash)
 		})
 		if err != nil {
@@ -151,6 +155,9 @@ func (j *Journal) Verify() (Report, error) {
 			if err := checkIndex(tx, bClaimed, "claimed", KindClaim, len(claims), 7); err != nil {
 				return err
 			}
+		}
+		if err := checkKindIndex(tx, byKind); err != nil {
+			return err
 		}
 		return checkDays(tx, days, &rep)
 	})
