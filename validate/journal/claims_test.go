@@ -143,9 +143,11 @@ func appendUnindexed(t *testing.T, j *Journal, e Entry) {
 	}
 	enc := sealSigned(j.priv, ledger.IDOf(j.pub), &r)
 	err = j.db.Update(func(tx *bolt.Tx) error {
-		if tx.Bucket(bClaimed) != nil {
-			if err := tx.DeleteBucket(bClaimed); err != nil {
-				return err
+		for _, b := range [][]byte{bClaimed, bKinds} { // neither index existed then
+			if tx.Bucket(b) != nil {
+				if err := tx.DeleteBucket(b); err != nil {
+					return err
+				}
 			}
 		}
 		if err := tx.Bucket(bRecords).Put(be64(r.Seq), enc); err != nil {
