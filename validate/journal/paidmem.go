@@ -99,11 +99,12 @@ func payoutCount(tx *bolt.Tx) int {
 	}
 	c := days.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
-		if t, err := decodeTotals(string(k), v); err == nil && t.Payouts > 0 && t.Payouts < 1<<32 {
-			n += t.Payouts
+		// Capped as it goes: no overflow where int has 32 bits (linux/arm).
+		if t, err := decodeTotals(string(k), v); err == nil && t.Payouts > 0 && t.Payouts <= 1<<28 {
+			n = min(n+t.Payouts, 1<<28)
 		}
 	}
-	return min(n, 1<<28)
+	return n
 }
 
 // note adds a payout that has been committed.
