@@ -37,13 +37,31 @@ type BadMessage struct {
 // ReadJournal calls fn with every record of the journal stream present when it starts,
 // in stream order, and returns the messages it refused.
 func ReadJournal(ctx context.Context, js jetstream.JetStream, fn func(journal.Record) error) ([]BadMessage, error) {
-	s, err := js.Stream(ctx, fleet.JournalStream)
+	return readStream(ctx, js, fleet.JournalStream, "journal", func(subject string, data []byte) error {
+		r, err := fleet.DecodeJournalMsg(subject, data)
+		if err != nil {
+			return &badMsgError{err}
+		}
+		return fn(r)
+	})
+}
+
+// badMsgError marks a message that does not decode: readStream lists it and goes on.
+type badMsgError struct{ err error }
+
+func (e *badMsgError) Error() string { return e.err.Error() }
+
+// readStream calls each with every message of stream present when it starts, in stream
+// order (what names the stream in errors). A *badMsgError from each is listed in the
+// BadMessages returned and the read goes on; any other error stops it.
+func readStream(ctx context.Context, js jetstream.JetStream, stream, what string, each func(subject string, data []byte) error) ([]BadMessage, error) {
+	s, err := js.Stream(ctx, stream)
 	if err != nil {
-		return nil, fmt.Errorf("fleet: journal stream: %w", err)
+		return nil, fmt.Errorf("fleet: %s stream: %w", what, err)
 	}
 	info, err := s.Info(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("fleet: journal stream: %w", err)
+		return nil, fmt.Errorf("fleet: %s stream: %w", what, err)
 	}
 	last := info.State.LastSeq
 	if info.State.Msgs == 0 {
@@ -51,13 +69,13 @@ func ReadJournal(ctx context.Context, js jetstream.JetStream, fn func(journal.Re
 	}
 	cons, err := s.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{})
 	if err != nil {
-		return nil, fmt.Errorf("fleet: journal stream: %w", err)
+		return nil, fmt.Errorf("fleet: %s stream: %w", what, err)
 	}
 	var bad []BadMessage
 	for {
 		batch, err := cons.Fetch(500, jetstream.FetchMaxWait(2*time.Second))
 		if err != nil {
-			return bad, fmt.Errorf("fleet: reading the journal stream: %w", err)
+			return bad, fmt.Errorf("fleet: reading the %s stream: %w", what, err)
 		}
 		n := 0
 		for m := range batch.Messages() {
@@ -66,10 +84,10 @@ func ReadJournal(ctx context.Context, js jetstream.JetStream, fn func(journal.Re
 			if err != nil {
 				return bad, err
 			}
-			r, err := fleet.DecodeJournalMsg(m.Subject(), m.Data())
-			if err != nil {
-				bad = append(bad, BadMessage{Seq: md.Sequence.Stream, Subject: m.Subject(), Err: err})
-			} else if err := fn(r); err != nil {
+			var be *badMsgError
+			if err := each(m.Subject(), m.Data()); errors.As(err, &be) {
+				bad = append(bad, BadMessage{Seq: md.Sequence.Stream, Subject: m.Subject(), Err: be.err})
+			} else if err != nil {
 				return bad, err
 			}
 			if md.Sequence.Stream >= last {
@@ -77,7 +95,7 @@ func ReadJournal(ctx context.Context, js jetstream.JetStream, fn func(journal.Re
 			}
 		}
 		if err := batch.Error(); err != nil && !errors.Is(err, jetstream.ErrNoMessages) {
-			return bad, fmt.Errorf("fleet: reading the journal stream: %w", err)
+			return bad, fmt.Errorf("fleet: reading the %s stream: %w", what, err)
 		}
 		if n == 0 && ctx.Err() != nil {
 			return bad, ctx.Err()
