@@ -22,17 +22,23 @@ import (
 func (j *Journal) Append(e Entry) (Record, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	r, err := j.next(e)
+	if err != nil {
+		return Record{}, err
+	}
+	return j.write(r)
+}
+
+// next is e as the record after the head, unsealed, when the journal takes it (Append and
+// Prepare); j.mu is held.
+func (j *Journal) next(e Entry) (Record, error) {
 	if err := j.writable(); err != nil {
 		return Record{}, err
 	}
 	if err := appendable(e.Kind); err != nil {
 		return Record{}, err
 	}
-	r, err := j.prepare(e, j.head+1, j.headHash)
-	if err != nil {
-		return Record{}, err
-	}
-	return j.write(r)
+	return j.prepare(e, j.head+1, j.headHash)
 }
 
 // write seals r (its hash and the device key's signature) and stores it; j.mu is held.

@@ -18,13 +18,7 @@ var ErrHeadMoved = errors.New("journal: another record was appended since it was
 func (j *Journal) Prepare(e Entry) (Record, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if err := j.writable(); err != nil {
-		return Record{}, err
-	}
-	if err := appendable(e.Kind); err != nil {
-		return Record{}, err
-	}
-	r, err := j.prepare(e, j.head+1, j.headHash)
+	r, err := j.next(e)
 	if err != nil {
 		return Record{}, err
 	}
