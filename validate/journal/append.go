@@ -110,11 +110,8 @@ func (j *Journal) prepare(e Entry, seq uint64, prev [32]byte) (Record, error) {
 	}
 	_, off := e.Time.Zone()
 	e.Time = time.Unix(0, e.Time.UnixNano()).In(zone(off))
-	if e.Kind == KindPayout && e.Code != "" {
-		// Store the canonical text, whatever form (case, manual dashes) the scanner gave.
-		if c, err := codes.ParseValidation(e.Code); err == nil {
-			e.Code = c.String()
-		}
+	if e.Game == 0 && e.Ticket.Position != 0 {
+		e.Game = int(e.Ticket.Game()) // the one place a ticket's game is set: its position
 	}
 	if len(e.Receipts) == 0 {
 		e.Receipts = nil
