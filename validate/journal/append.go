@@ -135,6 +135,9 @@ func putRecord(tx *bolt.Tx, r *Record, enc []byte) error {
 	recs.FillPercent = 1 // keys only ever grow: full pages
 	switch r.Kind {
 	case KindPayout, KindClaim:
+		// The integrity guard, not the pay decision (validate/decide refuses a ticket paid
+		// here before anything is recorded): whatever a caller decided, the journal never
+		// holds two payouts of a ticket. A storage invariant, checked in this transaction.
 		k := ticketKey(r.Ticket)
 		if v := paid.Get(k); v != nil {
 			return fmt.Errorf("journal: %s: ticket %v paid by record %s/%d: %w", r.Kind, r.Ticket, r.Terminal, u64(v), ErrDuplicatePayout)
