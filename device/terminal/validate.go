@@ -54,8 +54,8 @@ func (s validation) Run(ctx context.Context, t *Terminal) State {
 		return result{"loser", retail.LoserScreen(), retail.SignalRefused}
 	case decide.Forged:
 		t.journalRefusal(v)
-		if d := t.throttle.forged(now); d > 0 {
-			return t.lockValidation(d)
+		if lock := t.throttle.forged(now); lock > 0 {
+			return t.lockValidation(lock)
 		}
 		return result{"forged", retail.Refusal(v), retail.SignalAttention}
 	case decide.PaidHere:
