@@ -62,7 +62,11 @@ func TestRetailerPaysLoserAndInflates(t *testing.T) {
 	j, c := fleetTerminal(t, url, creds, "R1")
 	bg := context.Background()
 	pay := func(id codes.TicketID, code string, cents int64) string {
-		r, err := j.Append(journal.Entry{Kind: journal.KindPayout, Ticket: id, Game: int(id.Position), Amount: cents, Code: code})
+		vc, err := codes.ParseValidation(code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := j.Append(journal.Entry{Kind: journal.KindPayout, Ticket: id, Game: int(id.Position), Amount: cents, Code: vc})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -53,7 +53,7 @@ func TestFleetCommands(t *testing.T) {
 	bad[0] ^= 0xff
 	pay := func(j *journal.Journal, id codes.TicketID, s [codes.SecretSize]byte, reason string) {
 		if _, err := j.Append(journal.Entry{Kind: journal.KindPayout, Ticket: id, Game: int(id.Position), Amount: blk.Prize(id),
-			Code: codes.ValidationCodeOf(id, s).String(), Reason: reason}); err != nil {
+			Code: codes.ValidationCodeOf(id, s), Reason: reason}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -36,7 +36,7 @@ func payoutsJournal(t *testing.T, n, cpAt int) (dir, pub string) {
 		var s [codes.SecretSize]byte
 		s[0] = byte(i)
 		if _, err := j.Append(journal.Entry{Kind: journal.KindPayout, Ticket: id, Game: int(id.Position), Amount: 3000,
-			Code: codes.ValidationCodeOf(id, s).String()}); err != nil {
+			Code: codes.ValidationCodeOf(id, s)}); err != nil {
 			t.Fatal(err)
 		}
 		if i+1 == cpAt {

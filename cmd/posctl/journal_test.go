@@ -27,10 +27,10 @@ func makeJournal(t *testing.T) string {
 	for _, e := range []journal.Entry{
 		{Kind: journal.KindSale, Ticket: codes.TicketID{Block: 42, Pack: 7}, Amount: 2000, Receipts: []string{"V1"}},
 		{Kind: journal.KindPayout, Ticket: codes.TicketID{Block: 42, Pack: 7, Position: 3}, Game: 3, Amount: 3000,
-			Code: codes.ValidationCodeOf(codes.TicketID{Block: 42, Pack: 7, Position: 3}, s).String(), Receipts: []string{"RTAMPERME"}},
+			Code: codes.ValidationCodeOf(codes.TicketID{Block: 42, Pack: 7, Position: 3}, s), Receipts: []string{"RTAMPERME"}},
 		{Kind: journal.KindRefused, Ticket: codes.TicketID{Block: 42, Pack: 7, Position: 4}, Reason: "forged"},
 		{Kind: journal.KindPayout, Ticket: codes.TicketID{Block: 42, Pack: 8, Position: 1}, Game: 1, Amount: 150,
-			Code: codes.ValidationCodeOf(codes.TicketID{Block: 42, Pack: 8, Position: 1}, s).String()},
+			Code: codes.ValidationCodeOf(codes.TicketID{Block: 42, Pack: 8, Position: 1}, s)},
 	} {
 		if _, err := j.Append(e); err != nil {
 			t.Fatal(err)

@@ -140,7 +140,7 @@ func bigEntry(i int) journal.Entry {
 	var s [codes.SecretSize]byte
 	s[0], s[1], s[2], s[9] = byte(i), byte(i>>8), byte(i>>16), 0x5a
 	return journal.Entry{Kind: journal.KindPayout, Ticket: id, Game: int(id.Position), Amount: 3000,
-		Code: codes.ValidationCodeOf(id, s).String(), Receipts: []string{"J", "C"}}
+		Code: codes.ValidationCodeOf(id, s), Receipts: []string{"J", "C"}}
 }
 
 // copyFiles copies the regular files of src into dst, keeping their modes (the device key

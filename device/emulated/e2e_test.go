@@ -476,7 +476,7 @@ func TestRestartFinishesAnInterruptedPayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = j.Append(journal.Entry{Kind: journal.KindPayout, Ticket: five, Game: int(five.Position), Amount: 5_00,
-		Code: tb.code(five), Receipts: []string{"EMU-0001-000001-J", "EMU-0001-000001-C"}})
+		Code: codes.ValidationCodeOf(five, tb.tickets[five].Secret), Receipts: []string{"EMU-0001-000001-J", "EMU-0001-000001-C"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,7 @@ func TestStartReadsIndexesNotEveryRecord(t *testing.T) {
 	payout := func(i int) journal.Entry {
 		id := codes.TicketID{Block: 7, Pack: uint32(i), Position: 1}
 		return journal.Entry{Kind: journal.KindPayout, Ticket: id, Game: 1, Amount: 500,
-			Code: codes.ValidationCodeOf(id, [codes.SecretSize]byte{byte(i), 1}).String(), Receipts: []string{"J", "C"}}
+			Code: codes.ValidationCodeOf(id, [codes.SecretSize]byte{byte(i), 1}), Receipts: []string{"J", "C"}}
 	}
 	es := []journal.Entry{payout(0), {Kind: journal.KindTamper, Reason: "case-opened"}}
 	for i := 1; i <= 20; i++ {

@@ -7,26 +7,78 @@ import (
 	"testing"
 
 	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/decide"
 )
 
-func TestDecide(t *testing.T) {
+// decideOn is what the terminal decides on a claim's answer (validate/decide): a winner
+// of amount within the pay limits, the offline limit per ticket perTicket, the offline
+// total total, the unconfirmed total read from exp (nil: untracked).
+func decideOn(c Claimer, err error, amount, perTicket, total int64, exp Exposure) (decide.Decision, *TakenError) {
+	in := decide.Input{
+		Ledger: decide.Ledger{Lookup: decide.LookupWinner, Prize: amount},
+		Limits: decide.Limits{PerTicket: 1 << 40, PerDay: 1 << 40, OfflinePerTicket: perTicket, OfflineTotal: total},
+	}
+	var taken *TakenError
+	in.Fleet, taken = Answer(c, err)
+	in.Journal.Exposure = decide.ExposureUntracked
+	if exp != nil {
+		sum, err := exp.Unclaimed()
+		in.Journal.Unconfirmed, in.Journal.Exposure = sum, decide.ExposureKnown
+		if err != nil {
+			in.Journal.Exposure = decide.ExposureUnreadable
+		}
+	}
+	return decide.Decide(in), taken
+}
+
+type unclaimed struct {
+	v   int64
+	err error
+}
+
+func (u unclaimed) Unclaimed() (int64, error) { return u.v, u.err }
+
+func TestAnswer(t *testing.T) {
+	taken := &TakenError{Holder: Claim{Terminal: "T9"}}
+	for _, c := range []struct {
+		c    Claimer
+		err  error
+		want decide.Fleet
+	}{
+		{&Fake{}, nil, decide.FleetWon},
+		{&Fake{}, fmt.Errorf("x: %w", taken), decide.FleetPaidElsewhere},
+		{&Fake{}, fmt.Errorf("claim: %w", ErrOffline), decide.FleetUnreachable},
+		{OfflineOnly{}, fmt.Errorf("claim: %w", ErrOffline), decide.FleetOfflineOnly},
+		{&Fake{}, errors.New("bad reply"), decide.FleetFailed},
+		{&Fake{}, fmt.Errorf("x: %w", &RefusedError{Reason: RefusedLoser}), decide.FleetRefused},
+		{&Fake{}, &RefusedError{Reason: RefusedRateLimited}, decide.FleetRefused}, // never paid unconfirmed
+		{&Fake{}, &PaidBeforeError{Holder: Claim{Terminal: "T1"}}, decide.FleetPaidBefore},
+	} {
+		a, h := Answer(c.c, c.err)
+		if a != c.want || (a == decide.FleetPaidElsewhere || a == decide.FleetPaidBefore) != (h != nil) {
+			t.Errorf("Answer(%T, %v) = %v %v, want %v", c.c, c.err, a, h, c.want)
+		}
+	}
+}
+
+func TestDecideOnClaim(t *testing.T) {
 	taken := &TakenError{Holder: Claim{Terminal: "T9"}}
 	for _, c := range []struct {
 		err    error
 		amount int64
-		want   Decision
+		want   decide.Reason
 	}{
-		{nil, 50000, Pay},
-		{fmt.Errorf("x: %w", taken), 100, RefusePaidElsewhere},
-		{fmt.Errorf("claim: %w", ErrOffline), 10000, PayUnconfirmed},
-		{fmt.Errorf("claim: %w", ErrOffline), 10001, RefuseOffline},
-		{errors.New("bad reply"), 100, RefuseError},
-		{fmt.Errorf("x: %w", &RefusedError{Reason: RefusedLoser}), 100, RefuseByFleet},
-		{&RefusedError{Reason: RefusedRateLimited}, 100, RefuseByFleet}, // never paid unconfirmed
+		{nil, 50000, decide.Winner},
+		{fmt.Errorf("x: %w", taken), 100, decide.PaidElsewhere},
+		{fmt.Errorf("claim: %w", ErrOffline), 10000, decide.Unconfirmed},
+		{fmt.Errorf("claim: %w", ErrOffline), 10001, decide.OfflineOverLimit},
+		{errors.New("bad reply"), 100, decide.ClaimFailed},
+		{fmt.Errorf("x: %w", &RefusedError{Reason: RefusedLoser}), 100, decide.RefusedByFleet},
+		{&RefusedError{Reason: RefusedRateLimited}, 100, decide.RefusedByFleet},
 	} {
-		d, h := Decide(c.err, c.amount, Offline{PerTicket: 10000})
-		if d != c.want || (d == RefusePaidElsewhere) != (h != nil) {
-			t.Errorf("Decide(%v, %d) = %v %v, want %v", c.err, c.amount, d, h, c.want)
+		d, _ := decideOn(&Fake{}, c.err, c.amount, 10000, 0, nil)
+		if d.Reason != c.want {
+			t.Errorf("%v, %d: %v, want %v", c.err, c.amount, d, c.want)
 		}
 	}
 }
@@ -43,15 +95,15 @@ func TestFakeAndOfflineOnly(t *testing.T) {
 	}
 	_, err := f.Claim(context.Background(), code(3), 100)
 	var refused *RefusedError
-	if d, _ := Decide(err, 100, Offline{PerTicket: 100}); d != RefuseByFleet || !errors.As(err, &refused) || refused.Reason != RefusedLoser {
+	if d, _ := decideOn(f, err, 100, 100, 0, nil); d.Reason != decide.RefusedByFleet || !errors.As(err, &refused) || refused.Reason != RefusedLoser {
 		t.Fatalf("refused ticket: %v %v", d, err)
 	}
 	_, err = f.Claim(context.Background(), code(2), 100)
-	if d, h := Decide(err, 100, Offline{PerTicket: 100}); d != RefusePaidElsewhere || h.Holder.Terminal != "T9" {
+	if d, h := decideOn(f, err, 100, 100, 0, nil); d.Reason != decide.PaidElsewhere || h.Holder.Terminal != "T9" {
 		t.Fatalf("held ticket: %v %v", d, h)
 	}
 	_, err = OfflineOnly{}.Claim(context.Background(), id, 100)
-	if d, _ := Decide(err, 100, Offline{PerTicket: 100}); d != PayUnconfirmed {
+	if d, _ := decideOn(OfflineOnly{}, err, 100, 100, 0, nil); d != (decide.Decision{Action: decide.Pay, Reason: decide.Unconfirmed}) {
 		t.Fatalf("offline only: %v", d)
 	}
 }
@@ -62,23 +114,22 @@ func TestFakeAndOfflineOnly(t *testing.T) {
 // is no total cap.
 func TestDecideOfflineTotal(t *testing.T) {
 	offline := fmt.Errorf("claim: %w", ErrOffline)
-	unclaimed := func(v int64, err error) func() (int64, error) { return func() (int64, error) { return v, err } }
 	for _, c := range []struct {
-		amount int64
-		off    Offline
-		want   Decision
+		amount, perTicket, total int64
+		exp                      Exposure
+		want                     decide.Reason
 	}{
-		{100_00, Offline{PerTicket: 100_00, Total: 1000_00, Unclaimed: unclaimed(900_00, nil)}, PayUnconfirmed},
-		{100_00, Offline{PerTicket: 100_00, Total: 1000_00, Unclaimed: unclaimed(900_01, nil)}, RefuseOfflineTotal},
-		{5_00, Offline{PerTicket: 100_00, Total: 1000_00, Unclaimed: unclaimed(0, errors.New("journal"))}, RefuseOfflineTotal},
-		{100_01, Offline{PerTicket: 100_00, Total: 1000_00, Unclaimed: unclaimed(0, nil)}, RefuseOffline},
-		{100_00, Offline{PerTicket: 100_00, Total: 0}, PayUnconfirmed},
+		{100_00, 100_00, 1000_00, unclaimed{900_00, nil}, decide.Unconfirmed},
+		{100_00, 100_00, 1000_00, unclaimed{900_01, nil}, decide.OfflineOverTotal},
+		{5_00, 100_00, 1000_00, unclaimed{0, errors.New("journal")}, decide.OfflineOverTotal},
+		{100_01, 100_00, 1000_00, unclaimed{0, nil}, decide.OfflineOverLimit},
+		{100_00, 100_00, 0, nil, decide.Unconfirmed},
 	} {
-		if d, _ := Decide(offline, c.amount, c.off); d != c.want {
-			t.Errorf("amount %d, %+v: %v, want %v", c.amount, c.off, d, c.want)
+		if d, _ := decideOn(&Fake{}, offline, c.amount, c.perTicket, c.total, c.exp); d.Reason != c.want {
+			t.Errorf("amount %d, %+v: %v, want %v", c.amount, c, d, c.want)
 		}
 	}
-	if d, _ := Decide(nil, 100_00, Offline{Unclaimed: unclaimed(0, errors.New("never read"))}); d != Pay {
+	if d, _ := decideOn(&Fake{}, nil, 100_00, 0, 0, unclaimed{0, errors.New("never read")}); d.Reason != decide.Winner {
 		t.Errorf("in reach: %v", d)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/decide"
 )
 
 // TestEarlierJournal: the decision on a terminal's own claim ("yours"), on small fakes.
@@ -49,16 +50,16 @@ func TestDecidePaidBefore(t *testing.T) {
 	at := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	id := codes.TicketID{Block: 7, Pack: 1, Position: 2}
 	err := fmt.Errorf("claim: %w", &PaidBeforeError{Ticket: id, Holder: Claim{Terminal: "T7", At: at, Epoch: "a"}, Epoch: "b"})
-	d, h := Decide(err, 100, Offline{PerTicket: 10000})
-	if d != RefusePaidBefore || h == nil || h.Holder.Terminal != "T7" || !h.Holder.At.Equal(at) || h.Ticket != id {
+	d, h := decideOn(&Fake{}, err, 100, 10000, 0, nil)
+	if d.Reason != decide.PaidBeforeReset || h == nil || h.Holder.Terminal != "T7" || !h.Holder.At.Equal(at) || h.Ticket != id {
 		t.Fatalf("Decide = %v %+v", d, h)
 	}
-	if d.String() != "refuse-paid-before" || !strings.Contains(err.Error(), "earlier journal") {
+	if d.String() != "refuse:paid-before-reset" || !strings.Contains(err.Error(), "earlier journal") {
 		t.Errorf("%q, %q", d, err)
 	}
 	f := &Fake{Terminal: "T7", Before: map[codes.TicketID]time.Time{id: at}}
 	_, err = f.Claim(context.Background(), codes.ValidationCodeOf(id, [codes.SecretSize]byte{1}), 100)
-	if d, h := Decide(err, 100, Offline{PerTicket: 10000}); d != RefusePaidBefore || !h.Holder.At.Equal(at) || h.Holder.Terminal != "T7" {
+	if d, h := decideOn(f, err, 100, 10000, 0, nil); d.Reason != decide.PaidBeforeReset || !h.Holder.At.Equal(at) || h.Holder.Terminal != "T7" {
 		t.Fatalf("fake: %v %v", d, err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/decide"
 	"github.com/packterm/pos/validate/journal"
 )
 
@@ -121,7 +122,7 @@ func TestPaidBeforeJournalReset(t *testing.T) {
 	if !errors.As(err, &pb) || pb.Holder.Terminal != "T000" || pb.Holder.Epoch != before || pb.Epoch != after {
 		t.Fatalf("claim of the ticket paid before the reset: %v", err)
 	}
-	if d, h := fleet.Decide(err, lotOf(paid), fleet.Offline{PerTicket: 100_00}); d != fleet.RefusePaidBefore || h.Holder.At.IsZero() {
+	if d, h := decideOn(b.c, err, lotOf(paid), 100_00, 0, nil); d.Reason != decide.PaidBeforeReset || h.Holder.At.IsZero() {
 		t.Fatalf("decision %v", d)
 	}
 	if c := f.storedClaim(t, paid); c.Epoch != before {

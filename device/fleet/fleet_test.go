@@ -12,6 +12,7 @@ import (
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/device/fleet/fleettest"
 	"github.com/packterm/pos/device/fleet/server"
+	"github.com/packterm/pos/validate/decide"
 	"github.com/packterm/pos/validate/journal"
 	"github.com/packterm/pos/validate/settle"
 )
@@ -151,26 +152,29 @@ func TestPartitionConflict(t *testing.T) {
 	start := time.Now()
 	// [limits] offline_per_ticket and offline_total, the payouts not yet claimed read from
 	// b's journal.
-	off := fleet.Offline{PerTicket: 50_00, Total: lotOf(id) + lotOf(other), Unclaimed: b.c.Unclaimed}
+	off := func(err error, amount int64) decide.Reason {
+		d, _ := decideOn(b.c, err, amount, 50_00, lotOf(id)+lotOf(other), b.c)
+		return d.Reason
+	}
 	_, err := b.c.Claim(ctx, codeOf(id), lotOf(id))
-	if d, _ := fleet.Decide(err, lotOf(id), off); d != fleet.PayUnconfirmed {
+	if d := off(err, lotOf(id)); d != decide.Unconfirmed {
 		t.Fatalf("claim through a partition: %v: %v", err, d)
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Fatalf("offline answer took %v", d)
 	}
 	_, err = b.c.Claim(ctx, codeOf(bigN(0)), lotOf(bigN(0)))
-	if d, _ := fleet.Decide(err, lotOf(bigN(0)), off); d != fleet.RefuseOffline {
+	if d := off(err, lotOf(bigN(0))); d != decide.OfflineOverLimit {
 		t.Fatalf("claim above the offline limit through a partition: %v", d)
 	}
 	mustAppend(t, b.j, payout(id, lotOf(id), true)) // paid offline, unconfirmed
 	_, err = b.c.Claim(ctx, codeOf(other), lotOf(other))
-	if d, _ := fleet.Decide(err, lotOf(other), off); d != fleet.PayUnconfirmed {
+	if d := off(err, lotOf(other)); d != decide.Unconfirmed {
 		t.Fatalf("one payout unclaimed, the other within the offline total: %v", d)
 	}
 	mustAppend(t, b.j, payout(other, lotOf(other), true)) // paid offline, nobody else
 	_, err = b.c.Claim(ctx, codeOf(ticketN(13)), lotOf(ticketN(13)))
-	if d, _ := fleet.Decide(err, 1, off); d != fleet.RefuseOfflineTotal {
+	if d := off(err, 1); d != decide.OfflineOverTotal {
 		t.Fatalf("one cent past the offline total: %v", d)
 	}
 	if _, err := a.c.Claim(ctx, codeOf(id), lotOf(id)); err != nil {
@@ -319,7 +323,7 @@ func TestServiceDownStillPublishes(t *testing.T) {
 	waitOnline(t, tm.c)
 	ctx := context.Background()
 	_, err := tm.c.Claim(ctx, codeOf(ticketN(5)), lotOf(ticketN(5)))
-	if d, _ := fleet.Decide(err, 100, fleet.Offline{PerTicket: 10000}); d != fleet.PayUnconfirmed {
+	if d, _ := decideOn(tm.c, err, 100, 10000, 0, nil); d.Reason != decide.Unconfirmed {
 		t.Fatalf("claim without a service: %v %v", err, d)
 	}
 	mustAppend(t, tm.j, payout(ticketN(5), lotOf(ticketN(5)), true))

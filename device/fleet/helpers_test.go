@@ -304,7 +304,7 @@ func secretOf(id codes.TicketID) [codes.SecretSize]byte {
 
 func payout(id codes.TicketID, amount int64, unconfirmed bool) journal.Entry {
 	e := journal.Entry{Kind: journal.KindPayout, Ticket: id, Game: int(id.Position), Amount: amount,
-		Code: codes.ValidationCodeOf(id, secretOf(id)).String()}
+		Code: codes.ValidationCodeOf(id, secretOf(id))}
 	if unconfirmed {
 		e.Reason = journal.ReasonUnconfirmed
 	}

@@ -230,7 +230,7 @@ func (c *Client) Unclaimed() (int64, error) {
 // and the payout is marked reconciled; a transient one (rate limit, block unknown to
 // the service yet) is retried at the next round.
 func (c *Client) reconcile(ctx context.Context, r journal.Record) error {
-	req := ClaimRequest{Ticket: r.Ticket, Code: r.Code, Amount: r.Amount, At: r.Time, Unconfirmed: true, Record: r.ID()}
+	req := ClaimRequest{Ticket: r.Ticket, Code: r.CodeText(), Amount: r.Amount, At: r.Time, Unconfirmed: true, Record: r.ID()}
 	_, err := c.claim(ctx, req) // with this journal's epoch, as the payout is this journal's
 	var taken *TakenError
 	var refused *RefusedError
@@ -296,7 +296,7 @@ func (c *Client) recordConflicts(ctx context.Context) (int, error) {
 		detail := fmt.Sprintf("also paid at terminal %s (%s, %s, %s); here %s",
 			other.Terminal, recordWord(other.Record), other.At.UTC().Format(time.RFC3339), claimWord(other), recordWord(here.Record))
 		if _, err := c.o.Journal.Append(journal.Entry{Kind: journal.KindConflict, Ticket: cf.Ticket,
-			Game: int(cf.Ticket.Game()), Amount: here.Amount, Reason: reason, Detail: detail}); err != nil {
+			Amount: here.Amount, Reason: reason, Detail: detail}); err != nil { // the journal sets the game
 			return n, fmt.Errorf("fleet: recording conflict on %v: %w", cf.Ticket, err)
 		}
 		c.log.Error("fleet: conflict recorded", "ticket", cf.Ticket.String(), "other", other.Terminal)

@@ -5,14 +5,15 @@ import (
 	"fmt"
 
 	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/decide"
 	"github.com/packterm/pos/validate/ledger"
 )
 
 // Outcome is what a validation code gets.
 type Outcome int
 
-// Outcomes of a validation code. AlreadyPaid and Locked are decided by the terminal (its
-// journal, its brute-force lock); the others by Judge.
+// Outcomes of a validation code: the names the screens give validate/decide's reasons
+// (OutcomeOf). Locked is the terminal's brute-force lock, before anything is decided.
 const (
 	Winner Outcome = iota + 1
 	Loser
@@ -70,6 +71,8 @@ type Verdict struct {
 	Result ledger.Result
 	// Err is the cause of a refusal (a *codes.Error, a ledger error).
 	Err error
+	// Ledger is the verdict as validate/decide takes it (JudgeCode sets it).
+	Ledger decide.Ledger
 }
 
 // Amount is the lot in cents (0 unless Winner).
@@ -86,41 +89,55 @@ func Judge(l *ledger.Set, status PackStatus, text string) Verdict {
 	return JudgeCode(l, status, code)
 }
 
-// JudgeCode is Judge on a parsed code.
+// JudgeCode is Judge on a parsed code: it reads the pack status list and the ledger
+// (decide.Ledger) and names the verdict as validate/decide judges them (decide.Judge: a
+// void or stolen pack first, then the ledger's answer).
 func JudgeCode(l *ledger.Set, status PackStatus, code codes.ValidationCode) Verdict {
 	v := Verdict{Code: code, Ticket: code.ID()}
 	if status != nil {
 		switch status.State(v.Ticket.Block, v.Ticket.Pack) {
 		case ledger.PackVoid:
-			v.Outcome = VoidPack
-			return v
+			v.Ledger.Pack = decide.PackVoid
 		case ledger.PackStolen:
-			v.Outcome = StolenPack
-			return v
+			v.Ledger.Pack = decide.PackStolen
 		}
 	}
+	var r ledger.Result
+	var err error
+	v.Ledger.Lookup, r, err = lookup(l, code)
+	v.Ledger.Prize = int64(r.Lot)
+	v.Outcome = outcomeOf(decide.Judge(v.Ledger))
+	switch v.Outcome {
+	case Winner, Loser:
+		v.Result = r
+	case VoidPack, StolenPack:
+	default:
+		v.Err = err
+	}
+	return v
+}
+
+// lookup is the ledger's answer for code (no ledger installed: decide.LookupNone).
+func lookup(l *ledger.Set, code codes.ValidationCode) (decide.Lookup, ledger.Result, error) {
 	if l.Len() == 0 {
-		v.Outcome = NoLedger
-		return v
+		return decide.LookupNone, ledger.Result{}, nil
 	}
 	r, err := l.Lookup(code)
 	switch {
 	case err == nil && r.Winner():
-		v.Outcome, v.Result = Winner, r
+		return decide.LookupWinner, r, nil
 	case err == nil:
-		v.Outcome, v.Result = Loser, r
+		return decide.LookupLoser, r, nil
 	case errors.Is(err, ledger.ErrUnknownBlock):
-		v.Outcome, v.Err = UnknownBlock, err
+		return decide.LookupUnknownBlock, r, err
 	case errors.Is(err, ledger.ErrForged):
-		v.Outcome, v.Err = Forged, err
+		return decide.LookupForged, r, err
 	case errors.Is(err, ledger.ErrOutOfRange):
-		v.Outcome, v.Err = OutOfRange, err
+		return decide.LookupOutOfRange, r, err
 	case errors.Is(err, ledger.ErrTampered), errors.Is(err, ledger.ErrFault):
-		v.Outcome, v.Err = LedgerTampered, err
-	default:
-		v.Outcome, v.Err = NoLedger, err
+		return decide.LookupTampered, r, err
 	}
-	return v
+	return decide.LookupNone, r, err
 }
 
 // PackOutcome is what a pack code gets before the terminal's own check (already sold).

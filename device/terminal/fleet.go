@@ -7,85 +7,95 @@ import (
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/decide"
 	"github.com/packterm/pos/validate/journal"
 )
 
-// claimFleetWide claims the ticket with the fleet before it is paid (nothing to do without
-// a fleet). It returns the payout's journal reason (journal.ReasonUnconfirmed when paid
-// offline within the offline limit), or the refusal to show instead of paying: another
-// terminal holds the claim, the fleet is out of reach above the offline limit per ticket or
-// the offline total (fleet.Offline), the claim service refused the claim (the code does
-// not win per the operator's ledger, the pack is not this retailer's, rate limited:
-// "fleet-refused:<reason>"), or the claim failed otherwise (fail closed). A refusal is
-// journalled, without the code. This terminal's own claim made under an earlier journal
-// (fleet.RefusePaidBefore: paid before a journal reset or a wipe) is refused as already
-// paid, journalled as ReasonPaidBeforeReset. In a fleet, a journal started afresh (its
-// first record a journal reset) pays nothing unconfirmed: every payout needs the fleet's
-// answer.
-func (t *Terminal) claimFleetWide(ctx context.Context, v retail.Verdict) (reason string, refused State) {
-	if t.data.Fleet == nil {
-		return "", nil
+// claimFleetWide claims the ticket with the fleet before it is paid (nothing to ask
+// without a fleet) and decides again (validate/decide) with the fleet's answer
+// (fleet.Answer); when the fleet is out of reach it reads the facts the offline limits
+// need: whether the journal was started afresh, the unconfirmed payouts not yet claimed
+// (fleet.Exposure). It returns the payout's journal reason (journal.ReasonUnconfirmed
+// when paid offline), or the refusal to show instead of paying, journalled without the
+// code: another terminal holds the claim, the fleet is out of reach above the offline
+// limits, the claim service refused the claim ("fleet-refused:<reason>"), or the claim
+// failed otherwise (fail closed). This terminal's own claim made under an earlier journal
+// is refused as already paid, journalled as ReasonPaidBeforeReset.
+func (t *Terminal) claimFleetWide(ctx context.Context, v retail.Verdict, in decide.Input) (reason string, refused State) {
+	var err error
+	var taken *fleet.TakenError
+	in.Fleet = decide.FleetNone
+	if t.data.Fleet != nil {
+		_, err = t.data.Fleet.Claim(ctx, v.Code, v.Amount()) // the full code: the service checks it against the ledger
+		in.Fleet, taken = fleet.Answer(t.data.Fleet, err)
 	}
-	_, err := t.data.Fleet.Claim(ctx, v.Code, v.Amount()) // the full code: the service checks it against the ledger
-	off := fleet.Offline{PerTicket: t.cfg.OfflineLimit, Total: t.cfg.OfflineTotal}
-	if e, ok := t.data.Fleet.(fleet.Exposure); ok {
-		off.Unclaimed = e.Unclaimed
+	if in.Fleet == decide.FleetUnreachable {
+		t.offlineFacts(&in.Journal)
 	}
-	var afresh bool
-	if _, alone := t.data.Fleet.(fleet.OfflineOnly); !alone {
-		// A journal a technician started afresh does not know the payouts of the one
-		// before: only the fleet can say a ticket was not paid then. Nothing unconfirmed.
-		// (A terminal without a fleet has nothing to ask: its offline limit stands.)
-		started, ferr := t.data.Journal.StartedAfresh()
-		if afresh = started || ferr != nil; afresh {
-			off.PerTicket = 0
-		}
-	}
-	d, taken := fleet.Decide(err, v.Amount(), off)
-	var why string
+	d := decide.Decide(in)
 	var st State
-	switch d {
-	case fleet.Pay:
+	switch d.Reason {
+	case decide.Winner:
 		return "", nil
-	case fleet.PayUnconfirmed:
+	case decide.Unconfirmed:
 		t.log.Warn("terminal: fleet out of reach, paying within the offline limit", "ticket", v.Ticket.String(), "amount", v.Amount())
 		return journal.ReasonUnconfirmed, nil
-	case fleet.RefusePaidElsewhere:
-		why = "paid-elsewhere"
+	case decide.PaidElsewhere:
 		st = result{"paid-elsewhere", retail.PaidElsewhereScreen(taken.Holder.At, taken.Holder.Terminal), retail.SignalRefused}
-	case fleet.RefusePaidBefore:
+	case decide.PaidBeforeReset:
 		// Paid here, under the journal before a reset or a wipe (this journal does not
 		// know it): already paid, with when.
-		why = ReasonPaidBeforeReset
 		st = result{"already-paid", retail.AlreadyPaidScreen(taken.Holder.At, taken.Holder.Terminal), retail.SignalRefused}
-	case fleet.RefuseOffline:
-		why = "fleet-offline"
-		if afresh && v.Amount() <= t.cfg.OfflineLimit {
-			why = ReasonOfflineAfterReset // within the limit, but this journal pays nothing offline
-		}
+	case decide.OfflineOverLimit, decide.OfflineAfterReset:
 		st = result{"fleet-offline", retail.OfflineRefusedScreen(v.Amount()), retail.SignalRefused}
-	case fleet.RefuseOfflineTotal:
-		why = "offline-total"
+	case decide.OfflineOverTotal:
 		st = result{"offline-total", retail.OfflineRefusedScreen(v.Amount()), retail.SignalRefused}
-	case fleet.RefuseByFleet:
-		var refused *fleet.RefusedError
-		errors.As(err, &refused)
-		why = "fleet-refused:" + refused.Reason
-		st = result{"fleet-refused", retail.FleetRefusedScreen(refused.Reason), retail.SignalRefused}
+	case decide.RefusedByFleet:
+		st = result{"fleet-refused", retail.FleetRefusedScreen(refusedReason(err)), retail.SignalRefused}
 	default:
-		why = "claim-failed"
 		st = result{"claim-failed", retail.ClaimFailedScreen(), retail.SignalAttention}
 	}
-	if d == fleet.RefusePaidBefore {
+	why := d.Reason.String()
+	if d.Reason == decide.RefusedByFleet {
+		why += ":" + refusedReason(err)
+	}
+	if d.Reason == decide.PaidBeforeReset {
 		t.log.Error("terminal: ticket paid by this terminal under an earlier journal (before a journal reset or a wipe): refused as already paid",
 			"ticket", v.Ticket.String(), "claimed at", taken.Holder.At, "earlier record", taken.Holder.Record)
 	} else {
 		t.log.Warn("terminal: payout refused by the fleet claim", "ticket", v.Ticket.String(), "decision", d.String(), "reason", why, "err", err)
 	}
-	if _, err := t.record(journal.Entry{Kind: journal.KindRefused, Ticket: v.Ticket, Game: int(v.Ticket.Position), Reason: why}); err != nil {
+	if _, err := t.record(journal.Entry{Kind: journal.KindRefused, Ticket: v.Ticket, Reason: why}); err != nil {
 		return "", t.journalFault(err)
 	}
 	return "", st
+}
+
+// offlineFacts reads what the offline limits need when the fleet is out of reach: a
+// journal a technician started afresh does not know the payouts of the one before (only
+// the fleet can say a ticket was not paid then; unreadable counts as afresh), and the
+// total of this terminal's unconfirmed payouts not yet claimed fleet-wide (a Claimer
+// without Exposure claims nothing later: untracked).
+func (t *Terminal) offlineFacts(j *decide.Journal) {
+	started, err := t.data.Journal.StartedAfresh()
+	j.StartedAfresh = started || err != nil
+	j.Exposure = decide.ExposureUntracked
+	if e, ok := t.data.Fleet.(fleet.Exposure); ok {
+		sum, err := e.Unclaimed()
+		j.Unconfirmed, j.Exposure = sum, decide.ExposureKnown
+		if err != nil {
+			j.Exposure = decide.ExposureUnreadable
+		}
+	}
+}
+
+// refusedReason is the claim service's reason of a refused claim (fleet's Refused… names).
+func refusedReason(err error) string {
+	var refused *fleet.RefusedError
+	if errors.As(err, &refused) {
+		return refused.Reason
+	}
+	return ""
 }
 
 // ReasonPaidBeforeReset is the reason of a refusal journalled when the fleet holds this

@@ -3,9 +3,11 @@ package terminal
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/decide"
 	"github.com/packterm/pos/validate/journal"
 )
 
@@ -22,49 +24,80 @@ func (s validation) Run(ctx context.Context, t *Terminal) State {
 		return result{"locked", retail.LockedScreen(left), retail.SignalAttention}
 	}
 	v := retail.JudgeCode(t.data.Ledgers, t.data.Status, s.code)
-	switch v.Outcome {
-	case retail.Forged:
+	in := decide.Input{Ledger: v.Ledger, Limits: t.limits(), Fleet: decide.FleetNotAsked}
+	if t.data.Fleet == nil {
+		in.Fleet = decide.FleetNone
+	}
+	var here facts
+	if v.Outcome == retail.Winner { // the journal's facts matter for a winner only
+		var err error
+		if here, err = t.journalFacts(v.Ticket, now); err != nil {
+			return t.journalFault(err)
+		}
+		in.Journal = here.Journal
+	}
+	d := decide.Decide(in)
+	switch d.Action {
+	case decide.Ask, decide.Pay:
+		return payOffer{v: v, in: in}
+	case decide.Claim:
+		if d.Reason == decide.ClaimedHere {
+			// A claim receipt is out for this ticket: it is paid by the payment centre only,
+			// and claimed once; its claim receipt is printed again, marked DUPLICATA.
+			return claimAgain(here.claim)
+		}
+		return claim{v: v}
+	}
+	v.Outcome = retail.OutcomeOf(d.Reason)
+	switch d.Reason {
+	case decide.Loser:
+		return result{"loser", retail.LoserScreen(), retail.SignalRefused}
+	case decide.Forged:
 		t.journalRefusal(v)
-		if d := t.throttle.forged(now); d > 0 {
-			return t.lockValidation(d)
+		if lock := t.throttle.forged(now); lock > 0 {
+			return t.lockValidation(lock)
 		}
 		return result{"forged", retail.Refusal(v), retail.SignalAttention}
-	case retail.Winner:
-	case retail.Loser:
-		return result{"loser", retail.LoserScreen(), retail.SignalRefused}
-	case retail.LedgerTampered:
+	case decide.PaidHere:
+		t.journalRefusal(v)
+		return result{"already-paid", retail.AlreadyPaidScreen(here.payout.Time, here.payout.Terminal), retail.SignalRefused}
+	case decide.LedgerTampered:
 		// The installed ledger's bytes for this ticket are not the ones verified at open:
 		// someone rewrote (or truncated) the file under the terminal. Nothing is paid.
 		t.journalRefusal(v)
 		t.log.Error("terminal: installed ledger changed on disk since it was verified: validation refused, nothing paid",
 			"ticket", v.Ticket.String(), "err", v.Err)
-		return result{v.Outcome.String(), retail.Refusal(v), retail.SignalOf(v.Outcome)}
 	default:
 		t.journalRefusal(v)
-		return result{v.Outcome.String(), retail.Refusal(v), retail.SignalOf(v.Outcome)}
 	}
-	if rec, paid, err := t.data.Journal.Paid(v.Ticket); err != nil {
-		return t.journalFault(err)
-	} else if paid {
-		v.Outcome = retail.AlreadyPaid
-		t.journalRefusal(v)
-		return result{"already-paid", retail.AlreadyPaidScreen(rec.Time, rec.Terminal), retail.SignalRefused}
+	return result{v.Outcome.String(), retail.Refusal(v), retail.SignalOf(v.Outcome)}
+}
+
+// facts are the journal's facts of a winner, with the records behind them.
+type facts struct {
+	decide.Journal
+	payout, claim journal.Record // this journal's payout and claim of the ticket, if any
+}
+
+// journalFacts reads what this journal knows of ticket id and of the day of now.
+func (t *Terminal) journalFacts(id codes.TicketID, now time.Time) (facts, error) {
+	var f facts
+	var err error
+	if f.payout, f.PaidHere, err = t.data.Journal.Paid(id); err != nil {
+		return f, err
 	}
-	if rec, claimed, err := t.data.Journal.Claimed(v.Ticket); err != nil {
-		return t.journalFault(err)
-	} else if claimed {
-		// A claim receipt is out for this ticket: it is paid by the payment centre only,
-		// and claimed once; its claim receipt is printed again, marked DUPLICATA.
-		return claimAgain(rec)
+	if f.claim, f.ClaimedHere, err = t.data.Journal.Claimed(id); err != nil {
+		return f, err
 	}
 	day, err := t.data.Journal.Day(now)
-	if err != nil {
-		return t.journalFault(err)
-	}
-	if v.Amount() > t.cfg.PerTicket || day.PayoutsAmount+v.Amount() > t.cfg.PerDay {
-		return claim{v: v}
-	}
-	return payOffer{v: v}
+	f.DayPayouts = day.PayoutsAmount
+	return f, err
+}
+
+// limits are the pay limits as validate/decide takes them.
+func (t *Terminal) limits() decide.Limits {
+	return decide.Limits{PerTicket: t.cfg.PerTicket, PerDay: t.cfg.PerDay,
+		OfflinePerTicket: t.cfg.OfflineLimit, OfflineTotal: t.cfg.OfflineTotal}
 }
 
 // lockValidation records and shows a brute-force lock.
@@ -82,8 +115,6 @@ func (t *Terminal) journalRefusal(v retail.Verdict) {
 	e := journal.Entry{Kind: journal.KindRefused, Reason: v.Outcome.String(), Ticket: v.Ticket}
 	if v.Ticket.Validate() != nil {
 		e.Ticket = codes.TicketID{}
-	} else {
-		e.Game = int(v.Ticket.Position)
 	}
 	if _, err := t.record(e); err != nil && !errors.Is(err, journal.ErrReadOnly) {
 		t.log.Error("terminal: journal refusal", "err", err)
@@ -91,7 +122,11 @@ func (t *Terminal) journalRefusal(v retail.Verdict) {
 }
 
 // payOffer shows the winner's amount and waits: OK pays, CANCEL leaves it unpaid (inquiry).
-type payOffer struct{ v retail.Verdict }
+// in is what decided the offer; pay decides again with the fleet's answer.
+type payOffer struct {
+	v  retail.Verdict
+	in decide.Input
+}
 
 func (payOffer) Name() string { return "pay-offer" }
 
@@ -122,25 +157,30 @@ func (s payOffer) Run(ctx context.Context, t *Terminal) State {
 }
 
 // pay records the payout durably, then prints the two receipts, opens the drawer and lights
-// the green LED (deliver).
-type pay struct{ v retail.Verdict }
+// the green LED (deliver). It decides again (validate/decide) with the journal read again
+// and the fleet's answer to the claim.
+type pay struct {
+	v  retail.Verdict
+	in decide.Input
+}
 
 func (pay) Name() string { return "pay" }
 
 func (s pay) Run(ctx context.Context, t *Terminal) State {
-	if r, ok := t.journalPaid(s.v.Ticket); ok { // paid here: no claim to make
+	r, paid := t.journalPaid(s.v.Ticket)
+	s.in.Journal.PaidHere = paid
+	if decide.Decide(s.in).Reason == decide.PaidHere { // paid here: no claim to make
 		return result{"already-paid", retail.AlreadyPaidScreen(r.Time, r.Terminal), retail.SignalRefused}
 	}
 	if !t.storageOK() { // before the fleet is asked: nothing can be recorded
 		return t.storageFault(errors.New("spool or state directory takes no writes"), payOffer(s))
 	}
-	reason, refused := t.claimFleetWide(ctx, s.v)
+	reason, refused := t.claimFleetWide(ctx, s.v, s.in)
 	if refused != nil {
 		return refused
 	}
-	r, err := t.recordWithReceipts(journal.Entry{
-		Kind: journal.KindPayout, Ticket: s.v.Ticket, Game: int(s.v.Ticket.Position), Amount: s.v.Amount(),
-		Code: s.v.Code.String(), Reason: reason,
+	rec, err := t.recordWithReceipts(journal.Entry{
+		Kind: journal.KindPayout, Ticket: s.v.Ticket, Amount: s.v.Amount(), Code: s.v.Code, Reason: reason,
 	}, []string{"J", "C"}, t.payoutReceipts)
 	var se *storageError
 	switch {
@@ -157,8 +197,8 @@ func (s pay) Run(ctx context.Context, t *Terminal) State {
 	case err != nil:
 		return t.journalFault(err)
 	}
-	t.log.Info("terminal: payout recorded", "ticket", s.v.Ticket.String(), "amount", s.v.Amount(), "seq", r.rec.Seq)
-	return delivery(r, true, result{"paid", retail.Paid(s.v.Amount()), retail.SignalOK})
+	t.log.Info("terminal: payout recorded", "ticket", s.v.Ticket.String(), "amount", s.v.Amount(), "seq", rec.rec.Seq)
+	return delivery(rec, true, result{"paid", retail.Paid(s.v.Amount()), retail.SignalOK})
 }
 
 // claim records a winner above the limits (or claimed here before) and prints its claim
@@ -169,7 +209,7 @@ func (claim) Name() string { return "claim" }
 
 func (s claim) Run(ctx context.Context, t *Terminal) State {
 	r, err := t.recordWithReceipts(journal.Entry{
-		Kind: journal.KindClaim, Ticket: s.v.Ticket, Game: int(s.v.Ticket.Position), Amount: s.v.Amount(),
+		Kind: journal.KindClaim, Ticket: s.v.Ticket, Amount: s.v.Amount(),
 	}, []string{"R"}, t.claimReceipts)
 	var se *storageError
 	switch {

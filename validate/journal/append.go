@@ -110,11 +110,8 @@ func (j *Journal) prepare(e Entry, seq uint64, prev [32]byte) (Record, error) {
 	}
 	_, off := e.Time.Zone()
 	e.Time = time.Unix(0, e.Time.UnixNano()).In(zone(off))
-	if e.Kind == KindPayout && e.Code != "" {
-		// Store the canonical text, whatever form (case, manual dashes) the scanner gave.
-		if c, err := codes.ParseValidation(e.Code); err == nil {
-			e.Code = c.String()
-		}
+	if e.Game == 0 && e.Ticket.Position != 0 {
+		e.Game = int(e.Ticket.Game()) // the one place a ticket's game is set: its position
 	}
 	if len(e.Receipts) == 0 {
 		e.Receipts = nil
@@ -138,6 +135,9 @@ func putRecord(tx *bolt.Tx, r *Record, enc []byte) error {
 	recs.FillPercent = 1 // keys only ever grow: full pages
 	switch r.Kind {
 	case KindPayout, KindClaim:
+		// The integrity guard, not the pay decision (validate/decide refuses a ticket paid
+		// here before anything is recorded): whatever a caller decided, the journal never
+		// holds two payouts of a ticket. A storage invariant, checked in this transaction.
 		k := ticketKey(r.Ticket)
 		if v := paid.Get(k); v != nil {
 			return fmt.Errorf("journal: %s: ticket %v paid by record %s/%d: %w", r.Kind, r.Ticket, r.Terminal, u64(v), ErrDuplicatePayout)

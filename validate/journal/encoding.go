@@ -42,7 +42,7 @@ func appendBody(b []byte, r *Record) []byte {
 	for _, s := range r.Receipts {
 		b = appendString(b, s)
 	}
-	b = appendString(b, r.Code)
+	b = appendString(b, r.CodeText())
 	b = appendString(b, r.Reason)
 	b = appendString(b, r.Detail)
 	return append(b, r.Prev[:]...)
@@ -207,7 +207,7 @@ func decodeFields(b []byte, check bool) (Record, []byte, error) {
 			r.Receipts[i] = d.str(MaxReceiptLen)
 		}
 	}
-	r.Code = d.str(MaxCodeLen)
+	code := d.str(MaxCodeLen)
 	r.Reason = d.str(MaxReasonLen)
 	r.Detail = d.str(MaxDetailLen)
 	copy(r.Prev[:], d.take(32))
@@ -227,6 +227,10 @@ func decodeFields(b []byte, check bool) (Record, []byte, error) {
 		return Record{}, nil, badFormat("zone offset %d s out of range", off)
 	}
 	r.Time = time.Unix(0, ns).In(zone(int(off)))
+	var err error
+	if r.Code, err = decodeCode(code); err != nil {
+		return Record{}, nil, err
+	}
 	if !check {
 		return r, nil, nil
 	}
@@ -234,6 +238,22 @@ func decodeFields(b []byte, check bool) (Record, []byte, error) {
 		return Record{}, nil, badFormat("%v", err)
 	}
 	return r, b[:bodyLen], nil
+}
+
+// decodeCode reads a record's code field: empty (no code) or a validation code's
+// canonical text (anything else would not re-encode to the same bytes).
+func decodeCode(text string) (codes.ValidationCode, error) {
+	if text == "" {
+		return codes.ValidationCode{}, nil
+	}
+	c, err := codes.ParseValidation(text)
+	if err != nil {
+		return codes.ValidationCode{}, badFormat("validation code: %v", err)
+	}
+	if c.String() != text {
+		return codes.ValidationCode{}, badFormat("validation code not in canonical form")
+	}
+	return c, nil
 }
 
 // zones caches the fixed zones of whole quarter-hour offsets (every zone in use today).
@@ -273,7 +293,7 @@ func checkRecord(r *Record) error {
 	if r.Game < 0 || r.Game > codes.TicketsPerPack {
 		return invalid("%s: game %d not in 0..%d", r.Kind, r.Game, codes.TicketsPerPack)
 	}
-	if r.Code != "" && r.Kind != KindPayout {
+	if r.HasCode() && r.Kind != KindPayout {
 		return invalid("%s: a validation code is recorded on payouts only", r.Kind)
 	}
 	if err := checkTicket(&r.Entry); err != nil {
@@ -323,15 +343,11 @@ func checkTicket(e *Entry) error {
 			return invalid("%s: amount must be positive", e.Kind)
 		}
 		if e.Kind == KindPayout {
-			c, err := codes.ParseValidation(e.Code)
-			if err != nil {
+			if err := e.Code.Validate(); err != nil {
 				return invalid("payout: validation code: %v", err)
 			}
-			if c.ID() != e.Ticket {
-				return invalid("payout: validation code is for ticket %v, not %v", c.ID(), e.Ticket)
-			}
-			if c.String() != e.Code {
-				return invalid("payout: validation code not in canonical form")
+			if e.Code.ID() != e.Ticket {
+				return invalid("payout: validation code is for ticket %v, not %v", e.Code.ID(), e.Ticket)
 			}
 		}
 	default:

@@ -53,7 +53,7 @@ func (j *Journal) WriteCSV(w io.Writer, since time.Time) error {
 	err := j.Each(since, func(r Record) error {
 		return cw.Write([]string{r.ID(), r.Terminal, strconv.FormatUint(r.Seq, 10), strconv.FormatUint(r.Boot, 10),
 			r.Time.Format(time.RFC3339Nano), r.Kind.String(), ticketText(&r), strconv.Itoa(r.Game), Euros(r.Amount),
-			strings.Join(r.Receipts, " "), r.Code, r.Reason, r.Detail, hex.EncodeToString(r.Prev[:]), hex.EncodeToString(r.Hash[:])})
+			strings.Join(r.Receipts, " "), r.CodeText(), r.Reason, r.Detail, hex.EncodeToString(r.Prev[:]), hex.EncodeToString(r.Hash[:])})
 	})
 	if err != nil {
 		return err
@@ -88,7 +88,7 @@ func (j *Journal) WriteJSONL(w io.Writer, since time.Time) error {
 	err := j.Each(since, func(r Record) error {
 		return enc.Encode(jsonRecord{ID: r.ID(), Terminal: r.Terminal, Seq: r.Seq, Boot: r.Boot,
 			Time: r.Time.Format(time.RFC3339Nano), Kind: r.Kind.String(), Ticket: ticketText(&r), Game: r.Game,
-			AmountCents: r.Amount, Receipts: r.Receipts, Code: r.Code, Reason: r.Reason, Detail: r.Detail,
+			AmountCents: r.Amount, Receipts: r.Receipts, Code: r.CodeText(), Reason: r.Reason, Detail: r.Detail,
 			Prev: hex.EncodeToString(r.Prev[:]), Hash: hex.EncodeToString(r.Hash[:])})
 	})
 	if err != nil {
@@ -111,7 +111,7 @@ func (r Record) String() string {
 	if len(r.Receipts) > 0 {
 		b.WriteString(" receipts " + strings.Join(r.Receipts, ","))
 	}
-	if r.Code != "" {
+	if r.HasCode() {
 		b.WriteString(" (code recorded)")
 	}
 	if r.Reason != "" {

@@ -26,7 +26,7 @@ func payoutN(n int) Entry {
 	var s [codes.SecretSize]byte
 	s[0], s[1], s[2], s[9] = byte(n), byte(n>>8), byte(n>>16), 0x5a
 	return Entry{Kind: KindPayout, Ticket: id, Game: int(id.Position), Amount: 3000,
-		Code: codes.ValidationCodeOf(id, s).String(), Receipts: []string{"R" + id.String()}}
+		Code: codes.ValidationCodeOf(id, s), Receipts: []string{"R" + id.String()}}
 }
 
 type fixture struct {

@@ -96,16 +96,23 @@ func TestRefusals(t *testing.T) {
 	}
 }
 
+// TestCodeStoredCanonical: the entry holds the parsed code, whatever form the scanner gave
+// (case, manual dashes); the record stores its canonical text and reads back the same code.
 func TestCodeStoredCanonical(t *testing.T) {
 	f := newFixture(t)
 	e := payoutN(9)
-	id := ticketN(9)
-	var s [codes.SecretSize]byte
-	s[0], s[9] = 9, 0x5a
-	e.Code = strings.ToLower(codes.ValidationCodeOf(id, s).Manual())
+	c, err := codes.ParseValidation(strings.ToLower(e.Code.Manual()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Code = c
 	r := f.append(t, e)
-	if r.Code != payoutN(9).Code {
-		t.Fatalf("code %q, want canonical %q", r.Code, payoutN(9).Code)
+	got, ok, err := f.j.Paid(r.Ticket)
+	if err != nil || !ok || got.Code != payoutN(9).Code || got.CodeText() != payoutN(9).Code.String() {
+		t.Fatalf("code read back %v (%q), want %v: %v", got.Code, got.CodeText(), payoutN(9).Code, err)
+	}
+	if !bytes.Contains(AppendRecord(nil, &r), []byte(payoutN(9).Code.String())) {
+		t.Fatal("the record does not store the code's canonical text")
 	}
 }
 
@@ -248,7 +255,7 @@ func TestExports(t *testing.T) {
 	if len(lines) != 3 || !strings.HasPrefix(lines[0], "id;terminal;seq;") {
 		t.Fatalf("csv: %q", csvOut.String())
 	}
-	if !strings.Contains(lines[1], ";payout;0001/0000000/6;6;30,00;R0001/0000000/6;"+payoutN(5).Code+";") ||
+	if !strings.Contains(lines[1], ";payout;0001/0000000/6;6;30,00;R0001/0000000/6;"+payoutN(5).Code.String()+";") ||
 		!strings.Contains(lines[1], "2026-12-02T10:30:00+01:00") {
 		t.Fatalf("csv payout row: %q", lines[1])
 	}
@@ -260,10 +267,10 @@ func TestExports(t *testing.T) {
 	}
 	jl := strings.Split(strings.TrimSpace(jsonOut.String()), "\n")
 	if len(jl) != 3 || !strings.Contains(jl[0], `"ticket":"0042/0000007"`) || !strings.Contains(jl[0], `"amount_cents":2000`) ||
-		!strings.Contains(jl[1], `"code":"`+payoutN(5).Code+`"`) {
+		!strings.Contains(jl[1], `"code":"`+payoutN(5).Code.String()+`"`) {
 		t.Fatalf("jsonl: %s", jsonOut.String())
 	}
-	if s := (Record{Entry: payoutN(5), Terminal: "T", Seq: 1}).String(); strings.Contains(s, payoutN(5).Code) {
+	if s := (Record{Entry: payoutN(5), Terminal: "T", Seq: 1}).String(); strings.Contains(s, payoutN(5).Code.String()) {
 		t.Fatalf("String shows the code: %s", s)
 	}
 	if Euros(3000) != "30,00" || Euros(5) != "0,05" || Euros(123456) != "1234,56" {
@@ -322,7 +329,7 @@ func TestLogsNeverHoldTheCode(t *testing.T) {
 		t.Fatalf("damage not logged:\n%s", logs.String())
 	}
 	for i := range 8 {
-		if strings.Contains(logs.String(), payoutN(i).Code) {
+		if strings.Contains(logs.String(), payoutN(i).Code.String()) {
 			t.Fatalf("a log line holds the validation code of ticket %d:\n%s", i, logs.String())
 		}
 	}

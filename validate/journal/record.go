@@ -12,14 +12,14 @@ import (
 // Entry is what the caller appends; the journal fills in the rest of Record.
 type Entry struct {
 	Kind     Kind
-	Time     time.Time      // wall time; zero means "now" from the journal's clock
-	Ticket   codes.TicketID // zero value when there is none; Position 0 for a whole pack (sale)
-	Game     int            // 1..8 for a ticket's game, 0 otherwise
-	Amount   int64          // cents (sale price, payout, claim)
-	Receipts []string       // receipt ids printed for this record
-	Code     string         // full validation code: KindPayout only (rejected on any other kind)
-	Reason   string         // short machine reason for refusals/locks ("forged", "void-pack", ...)
-	Detail   string         // free text for installs/config/locks
+	Time     time.Time            // wall time; zero means "now" from the journal's clock
+	Ticket   codes.TicketID       // zero value when there is none; Position 0 for a whole pack (sale)
+	Game     int                  // the ticket's game (its position, 1..8); 0 for none. Set by Append from Ticket
+	Amount   int64                // cents (sale price, payout, claim)
+	Receipts []string             // receipt ids printed for this record
+	Code     codes.ValidationCode // full validation code: KindPayout only (zero: none; rejected on any other kind)
+	Reason   string               // short machine reason for refusals/locks ("forged", "void-pack", ...)
+	Detail   string               // free text for installs/config/locks
 }
 
 // Record is one journal record: the entry, where it stands in the chain and its hash.
@@ -53,6 +53,18 @@ const (
 	MaxCodeLen     = 64
 	MaxAmount      = 1 << 40 // cents; far above any prize, keeps sums exact
 )
+
+// HasCode reports whether the entry holds a validation code (a payout's).
+func (e Entry) HasCode() bool { return e.Code != (codes.ValidationCode{}) }
+
+// CodeText is the validation code's canonical text as the record stores and the exports
+// write it, "" when there is none.
+func (e Entry) CodeText() string {
+	if !e.HasCode() {
+		return ""
+	}
+	return e.Code.String()
+}
 
 // hasTicket reports whether the entry names a ticket or a pack.
 func (e Entry) hasTicket() bool { return e.Ticket != (codes.TicketID{}) }

@@ -36,7 +36,7 @@ func dayOfPayouts(b *testing.B, s block.Seed, n int) ([]journal.Record, map[code
 	for i, id := range ids {
 		term := "T" + string(rune('A'+i%26)) + string(rune('A'+i/26%4))
 		recs[i] = journal.Record{Entry: journal.Entry{Kind: journal.KindPayout, Ticket: id, Game: int(id.Position), Amount: picked[id],
-			Code: codes.ValidationCodeOf(id, secrets[id]).String()}, Terminal: term, Seq: uint64(i/104 + 1)}
+			Code: codes.ValidationCodeOf(id, secrets[id])}, Terminal: term, Seq: uint64(i/104 + 1)}
 		recs[i].Hash[0], recs[i].Hash[1], recs[i].Hash[2] = byte(i), byte(i>>8), byte(i>>16)
 		claims[id] = term
 	}

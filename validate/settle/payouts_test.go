@@ -15,7 +15,7 @@ import (
 // payAt is a payout entry of ticket id with its true code (or secret s), amount cents.
 func payAt(id codes.TicketID, s [codes.SecretSize]byte, cents int64) journal.Entry {
 	return journal.Entry{Kind: journal.KindPayout, Ticket: id, Game: int(id.Position), Amount: cents,
-		Code: codes.ValidationCodeOf(id, s).String()}
+		Code: codes.ValidationCodeOf(id, s)}
 }
 
 // claimsOf claims every payout of recs for its own terminal, as the claim service would.
@@ -115,7 +115,7 @@ func TestSettleClassifies(t *testing.T) {
 	// (the journal refuses to append one).
 	doctored := a[1]
 	doctored.Seq, doctored.Hash[0] = 7, doctored.Hash[0]^1
-	doctored.Code = codes.ValidationCodeOf(w, trueSecret(t, w)).String()
+	doctored.Code = codes.ValidationCodeOf(w, trueSecret(t, w))
 	recs := append(append([]journal.Record{}, a...), append(b, doctored)...)
 	claims := claimsOf(a)
 	claims[two] = "TA"

@@ -78,12 +78,12 @@ func proveBlock(b uint16, idx []int, pays []*journal.Record, out []Payout, truth
 
 // wrongCode says why r's code is not its ticket's true code (secret), or "".
 func wrongCode(r *journal.Record, secret [codes.SecretSize]byte) string {
-	if r.Code == "" {
+	if !r.HasCode() {
 		return "no validation code"
 	}
-	c, err := codes.ParseValidation(r.Code)
+	c := r.Code // typed: the journal parsed it when it read the record
 	switch {
-	case err != nil:
+	case c.Validate() != nil:
 		return "code does not parse"
 	case c.ID() != r.Ticket:
 		return "code of another ticket"

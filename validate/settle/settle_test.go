@@ -48,7 +48,7 @@ func journalRecords(t *testing.T, terminal string, es []journal.Entry) []journal
 
 func pay(id codes.TicketID, secret [codes.SecretSize]byte, reason string) journal.Entry {
 	return journal.Entry{Kind: journal.KindPayout, Ticket: id, Game: int(id.Position), Amount: 2000,
-		Code: codes.ValidationCodeOf(id, secret).String(), Reason: reason}
+		Code: codes.ValidationCodeOf(id, secret), Reason: reason}
 }
 
 func TestReadManifestRefusals(t *testing.T) {
