@@ -151,7 +151,7 @@ func TestStateFaultIgnoresOtherInputs(t *testing.T) {
 	st := terminal.FaultState(retail.FaultCover, terminal.IdleState())
 	next := step(t, r, st, scan(code), press(terminal.EvOK), press(terminal.EvReport), press(terminal.EvPrinter))
 	wantState(t, next, "idle")
-	if got := r.Buzzer.Played(); len(got) > 0 && !samePattern(got[0], gpioio.BeepAttention) {
+	if got := r.Buzzer.Played(); len(got) > 0 && !samePattern(got[0], gpioio.BeepAttention()) {
 		t.Errorf("beep %v", got[0])
 	}
 	if n := len(records(t, r, journal.KindRefused)) + len(records(t, r, journal.KindReport)); n != 0 {
