@@ -127,7 +127,9 @@ type memPort struct {
 
 var _ printer.Port = (*memPort)(nil)
 
-func newMemPort(emu *printeremul.Printer) *memPort { return &memPort{emu: emu, more: make(chan struct{})} }
+func newMemPort(emu *printeremul.Printer) *memPort {
+	return &memPort{emu: emu, more: make(chan struct{})}
+}
 
 func (p *memPort) Write(b []byte) (int, error) {
 	p.push(p.emu.Write(b))
