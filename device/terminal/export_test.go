@@ -35,6 +35,7 @@ func TamperLockState(then State) State              { return tamperLock{then: th
 func FaultState(k retail.Fault, then State) State   { return fault{kind: k, then: then} }
 func JournalRefusedState() State                    { return journalRefused{} }
 func JournalResetOfferState() State                 { return journalResetOffer{by: "test"} }
+func JournalResetDoneState() State                  { return journalResetDone{} }
 func DispatchScan(t *Terminal, text, aim string) State {
 	return t.scanned(Event{Kind: EvScan, Text: text, Symbology: aim})
 }
