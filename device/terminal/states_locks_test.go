@@ -166,7 +166,7 @@ func TestStateTokenGateWithoutAToken(t *testing.T) {
 func refusedJournal(t *testing.T, opt func(*terminaltest.Options)) *terminaltest.Rig {
 	t.Helper()
 	_, v := winner(t, 5_00)
-	dir := t.TempDir()
+	dir := terminaltest.TempDir(t)
 	first := newRig(t, func(o *terminaltest.Options) { o.Dir = dir })
 	run(t, first, terminal.PayState(v), "result:paid")
 	if err := first.Close(); err != nil {
@@ -233,7 +233,7 @@ func TestStateStartPlain(t *testing.T) {
 
 // A tamper recorded and never unlocked holds across a restart (not recorded twice).
 func TestStateStartTamperHolds(t *testing.T) {
-	dir := t.TempDir()
+	dir := terminaltest.TempDir(t)
 	r := newRig(t, func(o *terminaltest.Options) { o.Dir = dir })
 	x := startState(t, r, terminal.TamperLockState(nil))
 	x.do(press(terminal.EvReport)) // taken: it has recorded the tamper by then
@@ -255,7 +255,7 @@ func TestStateStartTamperHolds(t *testing.T) {
 // receipts print once, the drawer opens once; nothing is recorded again.
 func TestStateStartFinishesAnInterruptedPayout(t *testing.T) {
 	_, v := winner(t, 5_00)
-	dir := t.TempDir()
+	dir := terminaltest.TempDir(t)
 	r := newRig(t, func(o *terminaltest.Options) { o.Dir = dir })
 	wantState(t, step(t, r, terminal.PayState(v)), "deliver") // the crash: before the delivery
 	r.Close()
@@ -288,7 +288,7 @@ func TestStateStartRestoresTheLock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
+	dir := terminaltest.TempDir(t)
 	r := newRig(t, func(o *terminaltest.Options) { o.Dir = dir })
 	for range 5 {
 		step(t, r, terminal.ValidationState(validationCode(t, forged)))

@@ -31,9 +31,27 @@ type Options struct {
 	// Spool tunes the printer's spool (its FS: spooltest.FaultFS). Its Headroom 0 keeps
 	// nothing free (the fakes' default, unlike the real spool's).
 	Spool printer.SpoolOptions
-	// Dir holds the journal, the spool and the state (default: t.TempDir()); a second rig
+	// Dir holds the journal, the spool and the state (default: TempDir(t)); a second rig
 	// on the same Dir is the same terminal restarted.
 	Dir string
+}
+
+// ramDir is a filesystem in memory where the OS has one (Linux: /dev/shm): the journal
+// and the spool fsync each record, which costs tens of milliseconds on a loaded disk and
+// nothing there. The code paths are the same.
+const ramDir = "/dev/shm"
+
+// TempDir is a directory removed when the test ends, in memory when the OS has a
+// filesystem there (ramDir), else t.TempDir().
+func TempDir(t testing.TB) string {
+	t.Helper()
+	if fi, err := os.Stat(ramDir); err == nil && fi.IsDir() {
+		if dir, err := os.MkdirTemp(ramDir, "terminaltest-"); err == nil {
+			t.Cleanup(func() { os.RemoveAll(dir) })
+			return dir
+		}
+	}
+	return t.TempDir()
 }
 
 // Rig is a terminal built on fakes only.
@@ -60,7 +78,7 @@ func New(t testing.TB, o Options) *Rig {
 	t.Helper()
 	dir := o.Dir
 	if dir == "" {
-		dir = t.TempDir()
+		dir = TempDir(t)
 	}
 	for _, d := range []string{"journal", "spool", "state"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o700); err != nil {
