@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/packterm/pos/device/terminal"
 	"github.com/packterm/pos/drivers/display"
 )
 
@@ -24,7 +25,10 @@ type Screen struct {
 	inits     int
 }
 
-var _ display.Screen = (*Screen)(nil)
+var (
+	_ display.Screen       = (*Screen)(nil)
+	_ terminal.PanelReader = (*Screen)(nil)
+)
 
 // Show implements display.Screen: it keeps the rows, padded or cut to the geometry.
 func (s *Screen) Show(lines ...string) error {

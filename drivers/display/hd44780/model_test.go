@@ -132,3 +132,27 @@ func TestAddressCounter(t *testing.T) {
 		t.Errorf("Index(1-line, 0x4F) = %d", got)
 	}
 }
+
+// Every byte decodes to the instruction whose code is its highest bit set (table 6: the
+// instruction's code is a 1 followed, to its right, by its parameters), 0x00 to none.
+func TestDecodeEveryByte(t *testing.T) {
+	codes := []struct {
+		bit byte
+		op  hd44780.Op
+	}{
+		{0x80, hd44780.OpSetDDRAM}, {0x40, hd44780.OpSetCGRAM}, {0x20, hd44780.OpFunctionSet}, {0x10, hd44780.OpShift},
+		{0x08, hd44780.OpDisplay}, {0x04, hd44780.OpEntryMode}, {0x02, hd44780.OpHome}, {0x01, hd44780.OpClear},
+	}
+	for b := range 256 {
+		var want hd44780.Op
+		for _, c := range codes {
+			if byte(b)&c.bit != 0 {
+				want = c.op
+				break
+			}
+		}
+		if got := hd44780.Decode(byte(b)); got != want {
+			t.Errorf("Decode(%#02x) = %v, want %v", b, got, want)
+		}
+	}
+}
