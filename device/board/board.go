@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"time"
@@ -40,6 +41,8 @@ type Config struct {
 	DisplayClock clockwork.Clock
 	// DrawerPulse is the drawer solenoid's pulse (default gpioio.DefaultDrawerPulse).
 	DrawerPulse time.Duration
+	// Logger gets the inputs' logs (tamper switch edges); nil discards them.
+	Logger *slog.Logger
 }
 
 // Board is the terminal's GPIO side, ready to use.
@@ -171,12 +174,12 @@ func build(prof Profile, geo display.Geometry, cfg Config, p parts) (*Board, err
 	add(e)
 	b.Drawer, e = gpioio.NewDrawer(p.drawer, false, cfg.DrawerPulse, cfg.Clock)
 	add(e)
-	in := gpioio.InputOpts{Clock: cfg.Clock}
+	in := gpioio.InputOpts{Clock: cfg.Clock, Logger: cfg.Logger}
 	b.OK, e = gpioio.NewButton("ok", p.ok, in)
 	add(e)
 	b.Cancel, e = gpioio.NewButton("cancel", p.cancel, in)
 	add(e)
-	b.Tamper, e = gpioio.NewTamper(p.tamper, gpioio.InputOpts{ActiveHigh: true, Pull: gpio.PullUp, Clock: cfg.Clock})
+	b.Tamper, e = gpioio.NewTamper(p.tamper, gpioio.InputOpts{ActiveHigh: true, Pull: gpio.PullUp, Clock: cfg.Clock, Logger: cfg.Logger})
 	add(e)
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("board: %w", err)

@@ -7,7 +7,6 @@ import (
 
 	"github.com/packterm/pos/drivers/display"
 	"github.com/packterm/pos/drivers/display/hd44780emul"
-	"github.com/packterm/pos/drivers/gpioio/gpioiotest"
 	"github.com/packterm/pos/drivers/gpiosim"
 )
 
@@ -15,7 +14,7 @@ import (
 type Emulator struct {
 	LCD                        *hd44780emul.Device
 	Green, Red, Buzzer, Drawer *gpiosim.Pin // recording their history
-	OK, Cancel, Tamper         *gpioiotest.Input
+	OK, Cancel, Tamper         *gpiosim.Input
 	Clock                      clockwork.Clock
 }
 
@@ -45,9 +44,9 @@ func openEmulated(prof Profile, geo display.Geometry, cfg Config) (*Board, error
 		Red:    rec(prof.Pins.LEDRed, 6),
 		Buzzer: rec(prof.Pins.Buzzer, 13),
 		Drawer: rec(prof.Pins.Drawer, 12),
-		OK:     gpioiotest.NewInput(prof.Pins.ButtonOK, 20, false, clk),
-		Cancel: gpioiotest.NewInput(prof.Pins.ButtonCancel, 21, false, clk),
-		Tamper: gpioiotest.NewInput(prof.Pins.Tamper, 16, true, clk),
+		OK:     gpiosim.NewInput(prof.Pins.ButtonOK, 20, false, clk),
+		Cancel: gpiosim.NewInput(prof.Pins.ButtonCancel, 21, false, clk),
+		Tamper: gpiosim.NewInput(prof.Pins.Tamper, 16, true, clk),
 		Clock:  clk,
 	}
 	lcd.BL.Record = true
@@ -75,7 +74,7 @@ const (
 )
 
 // Input is the fake pin of contact c.
-func (e *Emulator) Input(c Contact) *gpioiotest.Input {
+func (e *Emulator) Input(c Contact) *gpiosim.Input {
 	switch c {
 	case ContactOK:
 		return e.OK

@@ -22,7 +22,7 @@ import (
 
 	"github.com/packterm/pos/device/config"
 	"github.com/packterm/pos/device/emulated"
-	"github.com/packterm/pos/drivers/gpioio/gpioiotest"
+	"github.com/packterm/pos/drivers/gpiosim"
 	"github.com/packterm/pos/drivers/printer/printeremul"
 	"github.com/packterm/pos/drivers/scanner"
 	"github.com/packterm/pos/drivers/scanner/scanneremul"
@@ -115,7 +115,7 @@ func packCode(pack uint32) string {
 // emulated printer and scanner on ptys, a data directory.
 type testBoard struct {
 	dir  string
-	ok   *gpioiotest.Input
+	ok   *gpiosim.Input
 	pins map[string]*gpiotest.Pin
 	pr   *printeremul.Emulator
 	sc   *scanneremul.Emulator
@@ -146,8 +146,8 @@ func newBoard(t *testing.T, tb *testBlock) *testBoard {
 	}
 	// The contacts keep their level as a wired switch does: buttons to ground, the case
 	// switch closed.
-	b.ok = gpioiotest.NewInput("GPIO20", 20, false, nil)
-	for _, in := range []*gpioiotest.Input{b.ok, gpioiotest.NewInput("GPIO21", 21, false, nil), gpioiotest.NewInput("GPIO16", 16, true, nil)} {
+	b.ok = gpiosim.NewInput("GPIO20", 20, false, nil)
+	for _, in := range []*gpiosim.Input{b.ok, gpiosim.NewInput("GPIO21", 21, false, nil), gpiosim.NewInput("GPIO16", 16, true, nil)} {
 		register(in)
 	}
 	var err error

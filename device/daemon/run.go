@@ -212,7 +212,7 @@ func (d *run) openBoard() (*board.Board, error) {
 	if d.b != nil {
 		return d.b, nil
 	}
-	b, err := board.Open(board.Config{Profile: d.cfg.Board, Display: d.cfg.Display.String(), Pins: d.cfg.PinMap()})
+	b, err := board.Open(board.Config{Profile: d.cfg.Board, Display: d.cfg.Display.String(), Pins: d.cfg.PinMap(), Logger: d.log})
 	if err != nil {
 		return nil, err
 	}

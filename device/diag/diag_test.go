@@ -10,7 +10,7 @@ import (
 	"github.com/packterm/pos/device/board"
 	"github.com/packterm/pos/device/diag"
 	"github.com/packterm/pos/device/retail"
-	"github.com/packterm/pos/drivers/gpioio/gpioiotest"
+	"github.com/packterm/pos/drivers/gpiosim"
 )
 
 // emulated opens an emulated board on the real clock: the tests run inside a synctest
@@ -77,7 +77,7 @@ func testRunIO(t *testing.T) {
 	b := emulated(t, "20x4")
 	em := b.Emulator
 	// press holds a contact until its watcher has seen it, then a little longer.
-	press := func(in *gpioiotest.Input, seen func() bool) {
+	press := func(in *gpiosim.Input, seen func() bool) {
 		go func() {
 			in.Press()
 			for !seen() {

@@ -98,7 +98,7 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 	for _, p := range []struct {
 		name string
 		p    gpioio.Pattern
-	}{{"key", gpioio.BeepKey}, {"ok", gpioio.BeepOK}, {"refused", gpioio.BeepRefused}, {"attention", gpioio.BeepAttention}} {
+	}{{"key", gpioio.BeepKey()}, {"ok", gpioio.BeepOK()}, {"refused", gpioio.BeepRefused()}, {"attention", gpioio.BeepAttention()}} {
 		show(IOScreen("BUZZER " + p.name))
 		if err := b.Buzzer.Play(ctx, p.p); err != nil {
 			return results, err

@@ -214,11 +214,11 @@ func (t *Terminal) signal(ctx context.Context, s retail.Signal) {
 	var p gpioio.Pattern
 	switch s {
 	case retail.SignalOK:
-		p = gpioio.BeepOK
+		p = gpioio.BeepOK()
 	case retail.SignalRefused:
-		p = gpioio.BeepRefused
+		p = gpioio.BeepRefused()
 	case retail.SignalAttention:
-		p = gpioio.BeepAttention
+		p = gpioio.BeepAttention()
 	default:
 		return
 	}

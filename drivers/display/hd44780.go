@@ -9,6 +9,8 @@ import (
 	"github.com/jonboulle/clockwork"
 	"periph.io/x/conn/v3/display"
 	"periph.io/x/conn/v3/gpio"
+
+	"github.com/packterm/pos/drivers/display/hd44780"
 )
 
 // Pins are the panel's inputs in 4-bit mode. D0–D3 are left unconnected. Backlight is
@@ -36,16 +38,17 @@ type Opts struct {
 	Font map[rune]Glyph
 }
 
-// HD44780 instructions (datasheet table 6).
+// HD44780 instructions (datasheet table 6), from the controller model the emulator shares
+// (hd44780).
 const (
-	cmdClear       = 0x01
-	cmdHome        = 0x02
-	cmdEntryMode   = 0x04 // | 0x02 increment | 0x01 shift display on write
-	cmdDisplay     = 0x08 // | 0x04 display on | 0x02 cursor | 0x01 blink
-	cmdShift       = 0x10 // | 0x08 display (not cursor) | 0x04 right
-	cmdFunctionSet = 0x20 // | 0x10 8-bit | 0x08 two lines | 0x04 5×10 font
-	cmdSetCGRAM    = 0x40
-	cmdSetDDRAM    = 0x80
+	cmdClear       = hd44780.ClearDisplay
+	cmdHome        = hd44780.ReturnHome
+	cmdEntryMode   = hd44780.EntryModeSet // | 0x02 increment | 0x01 shift display on write
+	cmdDisplay     = hd44780.DisplayCtl   // | 0x04 display on | 0x02 cursor | 0x01 blink
+	cmdShift       = hd44780.Shift        // | 0x08 display (not cursor) | 0x04 right
+	cmdFunctionSet = hd44780.FunctionSet  // | 0x10 8-bit | 0x08 two lines | 0x04 5×10 font
+	cmdSetCGRAM    = hd44780.SetCGRAM
+	cmdSetDDRAM    = hd44780.SetDDRAM
 )
 
 const (
@@ -277,55 +280,17 @@ func (d *Dev) setAddr(a byte) error {
 func (d *Dev) twoLine() bool { return d.geo.Rows > 1 }
 
 // index maps a DDRAM address to mem.
-func (d *Dev) index(a byte) int {
-	if d.twoLine() {
-		if a >= 0x40 {
-			return 40 + int(a-0x40)%40
-		}
-		return int(a) % 40
-	}
-	return int(a) % 80
-}
+func (d *Dev) index(a byte) int { return hd44780.Index(d.twoLine(), a) }
 
 // step is the controller's address counter increment or decrement, with its wrap-around.
-func (d *Dev) step(a byte, forward bool) byte {
-	if d.twoLine() {
-		switch {
-		case forward && a == 0x27:
-			return 0x40
-		case forward && a >= 0x67:
-			return 0
-		case !forward && a == 0:
-			return 0x67
-		case !forward && a == 0x40:
-			return 0x27
-		}
-	} else {
-		switch {
-		case forward && a >= 0x4F:
-			return 0
-		case !forward && a == 0:
-			return 0x4F
-		}
-	}
-	if forward {
-		return a + 1
-	}
-	return a - 1
-}
+func (d *Dev) step(a byte, forward bool) byte { return hd44780.Step(d.twoLine(), a, forward) }
 
 // addr returns the DDRAM address shown at row, col (0-based) with the current shift.
 // Rows 0 and 1 are the controller's two lines (0x00, 0x40); on a 4-row panel rows 2 and 3
 // continue them (0x14, 0x54 on a 20×4).
 func (d *Dev) addr(row, col int) byte {
-	if !d.twoLine() {
-		return byte(mod(col+d.offset, 80))
-	}
-	base := byte(0)
-	if row%2 == 1 {
-		base = 0x40
-	}
-	return base + byte(mod((row/2)*d.geo.Cols+col+d.offset, 40))
+	a, _ := hd44780.Addr(d.twoLine(), d.geo.Cols, row, col, d.offset)
+	return a
 }
 
 // position returns the row and column where address a is shown, ok false when it is off
@@ -340,8 +305,6 @@ func (d *Dev) position(a byte) (row, col int, ok bool) {
 	}
 	return 0, 0, false
 }
-
-func mod(a, m int) int { return ((a % m) + m) % m }
 
 // ErrNoBacklight is returned when the backlight is switched on a panel without one wired.
 var ErrNoBacklight = errors.New("display: no backlight pin")

@@ -7,5 +7,6 @@
 // profiles live in device/board); inputs are watched with In(pull, BothEdges) and
 // WaitForEdge with explicit timeouts (the ioctl driver treats 0 as "forever", so no zero
 // or -1 timeouts here), in a Run(ctx) loop that returns when ctx is cancelled. Time comes
-// from an injectable clockwork clock. Fake inputs for tests are in gpioiotest.
+// from an injectable clockwork clock, logs go to an injected slog.Logger (InputOpts.Logger).
+// The GPIO fake for tests (pins, contacts, a virtual clock) is drivers/gpiosim.
 package gpioio

@@ -10,7 +10,6 @@ import (
 	"periph.io/x/conn/v3/gpio"
 
 	"github.com/packterm/pos/drivers/gpioio"
-	"github.com/packterm/pos/drivers/gpioio/gpioiotest"
 	"github.com/packterm/pos/drivers/gpiosim"
 )
 
@@ -70,7 +69,7 @@ func TestBuzzerPattern(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := bz.Play(context.Background(), gpioio.BeepRefused); err != nil {
+	if err := bz.Play(context.Background(), gpioio.BeepRefused()); err != nil {
 		t.Fatal(err)
 	}
 	equal(t, "buzzer", history(p, start), []string{"0s=Low", "0s=High", "200ms=Low", "300ms=High", "500ms=Low"})
@@ -87,7 +86,7 @@ func TestBuzzerPattern(t *testing.T) {
 			}
 		}
 	}
-	err = bz.Play(ctx, gpioio.BeepAttention)
+	err = bz.Play(ctx, gpioio.BeepAttention())
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Play = %v, want cancelled", err)
 	}
@@ -156,7 +155,7 @@ func after(d time.Duration) {
 func TestButtonDebounce(t *testing.T) { synctest.Test(t, testButtonDebounce) }
 
 func testButtonDebounce(t *testing.T) {
-	in := gpioiotest.NewInput("OK", 20, false, nil)
+	in := gpiosim.NewInput("OK", 20, false, nil)
 	b, err := gpioio.NewButton("ok", in, gpioio.InputOpts{})
 	if err != nil {
 		t.Fatal(err)
@@ -206,7 +205,7 @@ func testButtonDebounce(t *testing.T) {
 func TestButtonQueueDropsWhenBusy(t *testing.T) { synctest.Test(t, testButtonQueueDropsWhenBusy) }
 
 func testButtonQueueDropsWhenBusy(t *testing.T) {
-	in := gpioiotest.NewInput("CANCEL", 21, false, nil)
+	in := gpiosim.NewInput("CANCEL", 21, false, nil)
 	b, _ := gpioio.NewButton("cancel", in, gpioio.InputOpts{})
 	watch(t, b.Run)
 	for range 5 { // ten events, nobody reading
@@ -230,7 +229,7 @@ func testButtonQueueDropsWhenBusy(t *testing.T) {
 func TestTamperLatchesWhileBusy(t *testing.T) { synctest.Test(t, testTamperLatchesWhileBusy) }
 
 func testTamperLatchesWhileBusy(t *testing.T) {
-	in := gpioiotest.NewInput("TAMPER", 16, true, nil)
+	in := gpiosim.NewInput("TAMPER", 16, true, nil)
 	opts := gpioio.InputOpts{ActiveHigh: true, Pull: gpio.PullUp}
 	tp, err := gpioio.NewTamper(in, opts)
 	if err != nil {
@@ -262,7 +261,7 @@ func testTamperLatchesWhileBusy(t *testing.T) {
 		t.Errorf("after reset: %+v", st)
 	}
 	// Open at start: tripped before Run.
-	in2 := gpioiotest.NewInput("TAMPER", 16, true, nil)
+	in2 := gpiosim.NewInput("TAMPER", 16, true, nil)
 	in2.Press()
 	tp2, _ := gpioio.NewTamper(in2, opts)
 	if st := tp2.State(); !st.Tripped || !st.Open {
@@ -276,7 +275,7 @@ func testTamperLatchesWhileBusy(t *testing.T) {
 
 func TestRunStopsPromptly(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		in := gpioiotest.NewInput("OK", 20, false, nil)
+		in := gpiosim.NewInput("OK", 20, false, nil)
 		b, _ := gpioio.NewButton("ok", in, gpioio.InputOpts{Poll: 50 * time.Millisecond})
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})

@@ -28,6 +28,9 @@ type InputOpts struct {
 	// Clock stamps events; nil means the real clock. The pin's own clock (gpiotest.Pin's
 	// Clock) times its WaitForEdge timeouts.
 	Clock clockwork.Clock
+	// Logger gets the input's events worth a log (a tamper edge, a button event nobody
+	// read); nil discards them.
+	Logger *slog.Logger
 }
 
 func (o InputOpts) withDefaults() InputOpts {
@@ -44,6 +47,9 @@ func (o InputOpts) withDefaults() InputOpts {
 		o.Poll = 100 * time.Millisecond
 	}
 	o.Clock = orReal(o.Clock)
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
 	return o
 }
 
@@ -159,7 +165,7 @@ func (b *Button) Run(ctx context.Context) error {
 		select {
 		case b.events <- ev:
 		default:
-			slog.Debug("gpioio: button event dropped, nobody reading", "event", ev.String())
+			b.in.o.Logger.Debug("gpioio: button event dropped, nobody reading", "event", ev.String())
 		}
 	}
 	return nil
@@ -240,7 +246,7 @@ func (t *Tamper) Run(ctx context.Context) error {
 		t.st.Open = open
 		t.st.Tripped = true
 		t.mu.Unlock()
-		slog.Warn("gpioio: tamper switch edge", "open", open)
+		t.in.o.Logger.Warn("gpioio: tamper switch edge", "open", open)
 		select {
 		case t.changed <- struct{}{}:
 		default:

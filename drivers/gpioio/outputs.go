@@ -84,17 +84,21 @@ const (
 	beep = 80 * ms
 )
 
-// The terminal's beeps.
-var (
-	// BeepKey acknowledges a button press.
-	BeepKey = Pattern{{On: 30 * ms}}
-	// BeepOK: done (sold, paid).
-	BeepOK = Pattern{{On: 120 * ms}}
-	// BeepRefused: invalid code, losing ticket, refused sale.
-	BeepRefused = Pattern{{On: 200 * ms, Off: 100 * ms}, {On: 200 * ms}}
-	// BeepAttention: a fault or the tamper switch.
-	BeepAttention = Pattern{{On: beep, Off: beep}, {On: beep, Off: beep}, {On: beep}}
-)
+// The terminal's beeps: each call returns a new Pattern (a caller may change its copy).
+
+// BeepKey acknowledges a button press.
+func BeepKey() Pattern { return Pattern{{On: 30 * ms}} }
+
+// BeepOK: done (sold, paid).
+func BeepOK() Pattern { return Pattern{{On: 120 * ms}} }
+
+// BeepRefused: invalid code, losing ticket, refused sale.
+func BeepRefused() Pattern { return Pattern{{On: 200 * ms, Off: 100 * ms}, {On: 200 * ms}} }
+
+// BeepAttention: a fault or the tamper switch.
+func BeepAttention() Pattern {
+	return Pattern{{On: beep, Off: beep}, {On: beep, Off: beep}, {On: beep}}
+}
 
 // maxTone caps a single beep: a stuck buzzer is a nuisance in a shop.
 const maxTone = 2 * time.Second

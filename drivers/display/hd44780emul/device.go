@@ -9,6 +9,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"periph.io/x/conn/v3/gpio"
 
+	"github.com/packterm/pos/drivers/display/hd44780"
 	"github.com/packterm/pos/drivers/gpiosim"
 )
 
@@ -342,11 +343,11 @@ func (d *Device) handshake(now time.Time, rs gpio.Level, n byte) {
 
 // instruction executes an 8-bit instruction received over the 4-bit interface.
 func (d *Device) instruction(now time.Time, b byte) {
-	if d.state == initFourBit && b&0xE0 != 0x20 {
+	if d.state == initFourBit && hd44780.Decode(b) != hd44780.OpFunctionSet {
 		d.fail("command %#02x before initialisation (function set expected first)", b)
 	}
-	switch {
-	case b == 0x01: // clear display
+	switch hd44780.Decode(b) {
+	case hd44780.OpClear:
 		for i := range d.ddram {
 			d.ddram[i] = ' '
 		}
@@ -354,18 +355,18 @@ func (d *Device) instruction(now time.Time, b byte) {
 		d.readValid = false
 		d.busy(now, d.Timing.ExecSlow, "clear display")
 		return
-	case b&0xFE == 0x02: // return home
+	case hd44780.OpHome:
 		d.ac, d.inCGRAM, d.offset = 0, false, 0
 		d.readValid = false
 		d.busy(now, d.Timing.ExecSlow, "return home")
 		return
-	case b&0xFC == 0x04: // entry mode set
-		d.increment, d.shiftData = b&0x02 != 0, b&0x01 != 0
-	case b&0xF8 == 0x08: // display on/off control
-		d.displayOn, d.cursorOn, d.blinkOn = b&0x04 != 0, b&0x02 != 0, b&0x01 != 0
-	case b&0xF0 == 0x10: // cursor or display shift
-		right := b&0x04 != 0
-		if b&0x08 != 0 {
+	case hd44780.OpEntryMode:
+		d.increment, d.shiftData = b&hd44780.EntryInc != 0, b&hd44780.EntryShift != 0
+	case hd44780.OpDisplay:
+		d.displayOn, d.cursorOn, d.blinkOn = b&hd44780.DisplayOn != 0, b&hd44780.CursorOn != 0, b&hd44780.BlinkOn != 0
+	case hd44780.OpShift:
+		right := b&hd44780.ShiftRight != 0
+		if b&hd44780.ShiftDisplay != 0 {
 			if right {
 				d.offset--
 			} else {
@@ -376,29 +377,30 @@ func (d *Device) instruction(now time.Time, b byte) {
 			d.ac = d.step(d.ac, right)
 			d.readValid = !d.inCGRAM
 		}
-	case b&0xE0 == 0x20: // function set
-		if b&0x10 != 0 {
+	case hd44780.OpFunctionSet:
+		if b&hd44780.EightBit != 0 {
 			// Back to the 8-bit interface, as at the start of a re-initialisation by
 			// instruction (D0–D3 are not wired, so only function sets make sense now).
 			d.state = initGot3
 			d.busy(now, d.Timing.Exec, "function set (8-bit)")
 			return
 		}
-		two, big := b&0x08 != 0, b&0x04 != 0
+		two, big := b&hd44780.TwoLines != 0, b&hd44780.Font5x10 != 0
 		if d.state == initFourBit {
 			d.twoLine, d.bigFont = two, big
 			d.state = initReady
 		} else if two != d.twoLine || big != d.bigFont {
 			d.fail("function set %#02x changes lines/font after initialisation", b)
 		}
-	case b&0xC0 == 0x40: // set CGRAM address
+	case hd44780.OpSetCGRAM:
 		d.ac, d.inCGRAM, d.readValid = b&0x3F, true, true
-	default: // set DDRAM address
+	case hd44780.OpSetDDRAM:
 		a := b & 0x7F
 		if !d.validDDRAM(a) {
 			d.fail("set DDRAM address %#02x: no such address in %s mode", a, map[bool]string{true: "2-line", false: "1-line"}[d.twoLine])
 		}
 		d.ac, d.inCGRAM, d.readValid = a, false, true
+	default: // 0x00: no instruction of table 6; the controller only gets busy
 	}
 	d.busy(now, d.Timing.Exec, "instruction %#02x", b)
 }
@@ -433,64 +435,22 @@ func (d *Device) writeData(now time.Time, b byte) {
 	d.acSettle = d.busyUntil.Add(d.Timing.AddrUpdate)
 }
 
-func (d *Device) validDDRAM(a byte) bool {
-	if d.twoLine {
-		return a <= 0x27 || (a >= 0x40 && a <= 0x67)
-	}
-	return a <= 0x4F
-}
+func (d *Device) validDDRAM(a byte) bool { return hd44780.Valid(d.twoLine, a) }
 
 // index maps a DDRAM address to the ddram array (0–39 line 1, 40–79 line 2 in 2-line mode).
-func (d *Device) index(a byte) int {
-	if d.twoLine {
-		if a >= 0x40 {
-			return 40 + int(a-0x40)%40
-		}
-		return int(a) % 40
-	}
-	return int(a) % 80
-}
+func (d *Device) index(a byte) int { return hd44780.Index(d.twoLine, a) }
 
 // step moves the DDRAM address counter one place, wrapping as the controller does.
-func (d *Device) step(a byte, forward bool) byte {
-	if d.twoLine {
-		switch {
-		case forward && a == 0x27:
-			return 0x40
-		case forward && a >= 0x67:
-			return 0x00
-		case !forward && a == 0x00:
-			return 0x67
-		case !forward && a == 0x40:
-			return 0x27
-		}
-	} else {
-		switch {
-		case forward && a >= 0x4F:
-			return 0
-		case !forward && a == 0:
-			return 0x4F
-		}
-	}
-	if forward {
-		return a + 1
-	}
-	return a - 1
-}
+func (d *Device) step(a byte, forward bool) byte { return hd44780.Step(d.twoLine, a, forward) }
 
 // cell returns the DDRAM index shown at row r, column c, or -1 if nothing is shown there.
 func (d *Device) cell(r, c int) int {
-	if !d.twoLine {
-		if r > 0 {
-			return -1
-		}
-		return mod(c+d.offset, 80)
+	a, ok := hd44780.Addr(d.twoLine, d.cols, r, c, d.offset)
+	if !ok {
+		return -1
 	}
-	line, base := r%2, (r/2)*d.cols
-	return line*40 + mod(base+c+d.offset, 40)
+	return d.index(a)
 }
-
-func mod(a, m int) int { return ((a % m) + m) % m }
 
 // glyphName returns how a person reads CGRAM character n.
 func (d *Device) glyphName(n int) string {

@@ -1,17 +1,21 @@
-package gpioiotest
+package gpiosim
 
 import (
 	"sync"
 
 	"github.com/jonboulle/clockwork"
 	"periph.io/x/conn/v3/gpio"
-	"periph.io/x/conn/v3/gpio/gpiotest"
 )
 
-// Input is a fake contact on a gpiotest.Pin. Unlike a bare gpiotest.Pin, In does not let
-// the pull resistor override the contact: a closed contact stays at its level.
+// Input is a contact (a button, the case switch) on a Pin: the contact's side drives
+// the line (Pin.Drive) and each change queues one edge for WaitForEdge, as periph's
+// gpiotest.Pin does with its EdgesChan. Read is the contact's level now (as a real line
+// reads), whatever the pull resistor In asked for: a closed contact stays at its level.
+//
+// Input's Release makes the contact inactive (it hides Pin.Release: the contact always
+// drives its line).
 type Input struct {
-	*gpiotest.Pin
+	*Pin
 	// ActiveHigh: the pin reads high when the contact is active (as gpioio.InputOpts).
 	ActiveHigh bool
 
@@ -30,22 +34,21 @@ func NewInput(name string, num int, activeHigh bool, clk clockwork.Clock) *Input
 	if clk == nil {
 		clk = clockwork.NewRealClock()
 	}
-	in := &Input{Pin: &gpiotest.Pin{N: name, Num: num, Clock: clk, EdgesChan: make(chan gpio.Level, EdgeQueue)}, ActiveHigh: activeHigh}
-	in.L = in.level(false)
+	p := NewPin(name, num, clk)
+	p.EdgesChan = make(chan gpio.Level, EdgeQueue)
+	in := &Input{Pin: p, ActiveHigh: activeHigh}
+	in.put(false)
 	return in
 }
 
 func (in *Input) level(active bool) gpio.Level { return gpio.Level(active == in.ActiveHigh) }
 
-// In implements gpio.PinIn: it records the pull and drops pending edges as gpiotest does,
-// then puts the contact's level back.
-func (in *Input) In(pull gpio.Pull, edge gpio.Edge) error {
-	err := in.Pin.In(pull, edge)
-	in.mu.Lock()
-	l := in.level(in.active)
-	in.mu.Unlock()
-	_ = in.Pin.Out(l)
-	return err
+// put drives the contact's level on the line (and as the pin's own level, read before
+// the host made it an input).
+func (in *Input) put(active bool) {
+	l := in.level(active)
+	in.Pin.Drive(l)
+	_ = in.Pin.Pin.Out(l) // gpiotest's level: no write counted, no OnChange
 }
 
 // Set moves the contact; a change queues one edge for WaitForEdge.
@@ -56,7 +59,18 @@ func (in *Input) Set(active bool) {
 		return
 	}
 	in.active = active
+	in.put(active)
 	in.EdgesChan <- in.level(active)
+}
+
+// In implements gpio.PinIn: the pin becomes an input (pending edges dropped, as gpiotest
+// does); the contact keeps its level.
+func (in *Input) In(pull gpio.Pull, edge gpio.Edge) error {
+	err := in.Pin.In(pull, edge)
+	in.mu.Lock()
+	in.put(in.active)
+	in.mu.Unlock()
+	return err
 }
 
 // Press makes the contact active (a button pressed, a case switch opened).

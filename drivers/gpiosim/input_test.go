@@ -1,4 +1,4 @@
-package gpioiotest_test
+package gpiosim_test
 
 import (
 	"testing"
@@ -7,12 +7,12 @@ import (
 	"github.com/jonboulle/clockwork"
 	"periph.io/x/conn/v3/gpio"
 
-	"github.com/packterm/pos/drivers/gpioio/gpioiotest"
+	"github.com/packterm/pos/drivers/gpiosim"
 )
 
 func TestInput(t *testing.T) {
 	clk := clockwork.NewFakeClock()
-	in := gpioiotest.NewInput("OK", 1, false, clk) // active low
+	in := gpiosim.NewInput("OK", 1, false, clk) // active low
 	if in.Read() != gpio.High {
 		t.Error("released active-low contact reads low")
 	}
