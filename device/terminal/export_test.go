@@ -23,8 +23,8 @@ func (t *Terminal) Start(ctx context.Context) (State, error) { return t.start(ct
 func IdleState() State                              { return idle{} }
 func ResultState(name string) State                 { return result{name, retail.Idle(), retail.SignalNone} }
 func ValidationState(c codes.ValidationCode) State  { return validation{code: c} }
-func PayOfferState(v retail.Verdict) State          { return payOffer{v: v} }
-func PayState(v retail.Verdict) State               { return pay{v: v} }
+func PayOfferState(v retail.Verdict) State          { return fromVerdict{v: v, offer: true} }
+func PayState(v retail.Verdict) State               { return fromVerdict{v: v} }
 func ClaimState(v retail.Verdict) State             { return claim{v: v} }
 func SaleState(p codes.PackCode) State              { return sale{pack: p} }
 func SellState(p codes.PackCode, price int64) State { return sell{pack: p, price: price} }
@@ -87,4 +87,25 @@ func OpensDrawer(st State) bool {
 		return s.drawer
 	}
 	return false
+}
+
+// fromVerdict is a pay offer (offer) or a payout of v built as the validation state builds
+// it: with what validate/decide is asked of v on this terminal (decideInput).
+type fromVerdict struct {
+	v     retail.Verdict
+	offer bool
+}
+
+func (s fromVerdict) Name() string {
+	if s.offer {
+		return payOffer{}.Name()
+	}
+	return pay{}.Name()
+}
+
+func (s fromVerdict) Run(ctx context.Context, t *Terminal) State {
+	if s.offer {
+		return payOffer{v: s.v, in: t.decideInput(s.v)}.Run(ctx, t)
+	}
+	return pay{v: s.v, in: t.decideInput(s.v)}.Run(ctx, t)
 }

@@ -122,7 +122,7 @@ func TestMachineRefusalsOnFakes(t *testing.T) {
 			switch {
 			case c.reason == "" && len(rs) != 0:
 				t.Errorf("journalled %+v", rs)
-			case c.reason != "" && (len(rs) != 1 || rs[0].Reason != c.reason || rs[0].Code != ""):
+			case c.reason != "" && (len(rs) != 1 || rs[0].Reason != c.reason || rs[0].HasCode()):
 				t.Errorf("refusals %+v, want one %q", rs, c.reason)
 			}
 			if n := len(records(t, r, journal.KindPayout)); n != 0 || r.Drawer.Opens() != 0 || len(r.Printer.PrintedIDs()) != 0 {

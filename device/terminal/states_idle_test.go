@@ -62,7 +62,7 @@ func TestStateIdleBadValidationCodeIsJournalled(t *testing.T) {
 	bad[len(bad)-1] ^= 1
 	wantState(t, step(t, r, terminal.IdleState(), scan(string(bad))), "result:invalid")
 	rs := records(t, r, journal.KindRefused)
-	if len(rs) != 1 || rs[0].Reason != retail.Invalid.String() || rs[0].Code != "" {
+	if len(rs) != 1 || rs[0].Reason != retail.Invalid.String() || rs[0].HasCode() {
 		t.Fatalf("refusals %+v", rs)
 	}
 }

@@ -61,7 +61,7 @@ func TestStatePayRecordsPrintsAndOpensTheDrawer(t *testing.T) {
 		t.Error("a payout's delivery does not open the drawer")
 	}
 	ps := records(t, r, journal.KindPayout)
-	if len(ps) != 1 || ps[0].Amount != 5_00 || ps[0].Ticket != v.Ticket || ps[0].Code == "" || len(ps[0].Receipts) != 2 {
+	if len(ps) != 1 || ps[0].Amount != 5_00 || ps[0].Ticket != v.Ticket || !ps[0].HasCode() || len(ps[0].Receipts) != 2 {
 		t.Fatalf("payouts %+v", ps)
 	}
 	if r.Drawer.Opens() != 0 || len(r.Printer.PrintedIDs()) != 0 {
@@ -161,7 +161,7 @@ func TestStateClaimPrintsItsReceiptAndPaysNothing(t *testing.T) {
 	if got := printed(r); got != "R" || r.Drawer.Opens() != 0 {
 		t.Errorf("printed %q, drawer %d", got, r.Drawer.Opens())
 	}
-	if cs := records(t, r, journal.KindClaim); len(cs) != 1 || cs[0].Amount != 30_00 || cs[0].Code != "" {
+	if cs := records(t, r, journal.KindClaim); len(cs) != 1 || cs[0].Amount != 30_00 || cs[0].HasCode() {
 		t.Fatalf("claims %+v", cs)
 	}
 }

@@ -84,7 +84,7 @@ func TestStateValidationRefusals(t *testing.T) {
 				t.Fatalf("next %s, want result:%s", next.Name(), c.want)
 			}
 			rs := records(t, r, journal.KindRefused)
-			if len(rs) != 1 || rs[0].Reason != c.want.String() || rs[0].Code != "" {
+			if len(rs) != 1 || rs[0].Reason != c.want.String() || rs[0].HasCode() {
 				t.Fatalf("refusals %+v", rs)
 			}
 			if n := len(records(t, r, journal.KindPayout)); n != 0 {

@@ -24,10 +24,7 @@ func (s validation) Run(ctx context.Context, t *Terminal) State {
 		return result{"locked", retail.LockedScreen(left), retail.SignalAttention}
 	}
 	v := retail.JudgeCode(t.data.Ledgers, t.data.Status, s.code)
-	in := decide.Input{Ledger: v.Ledger, Limits: t.limits(), Fleet: decide.FleetNotAsked}
-	if t.data.Fleet == nil {
-		in.Fleet = decide.FleetNone
-	}
+	in := t.decideInput(v)
 	var here facts
 	if v.Outcome == retail.Winner { // the journal's facts matter for a winner only
 		var err error
@@ -92,6 +89,16 @@ func (t *Terminal) journalFacts(id codes.TicketID, now time.Time) (facts, error)
 	day, err := t.data.Journal.Day(now)
 	f.DayPayouts = day.PayoutsAmount
 	return f, err
+}
+
+// decideInput is what validate/decide is asked of verdict v before the journal is read and
+// the fleet asked: the ledger's verdict, the limits, and whether there is a fleet to ask.
+func (t *Terminal) decideInput(v retail.Verdict) decide.Input {
+	in := decide.Input{Ledger: v.Ledger, Limits: t.limits(), Fleet: decide.FleetNotAsked}
+	if t.data.Fleet == nil {
+		in.Fleet = decide.FleetNone
+	}
+	return in
 }
 
 // limits are the pay limits as validate/decide takes them.
