@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -82,5 +83,14 @@ func checkReceipt(t *testing.T, name string, r printer.Receipt) {
 	}
 	if got[0].Text() != string(want) {
 		t.Errorf("%s differs from %s.txt:\n%s", name, path, got[0].Text())
+	}
+}
+
+// TestUnknownLanguage: a terminal is not built in a language the locale does not have
+// (never shown in French instead, silently).
+func TestUnknownLanguage(t *testing.T) {
+	_, err := New(Config{Terminal: "T-1", StateDir: t.TempDir(), Language: "de"}, Parts{}, Data{})
+	if err == nil || !strings.Contains(err.Error(), `unknown language "de"`) {
+		t.Errorf("New with language de: %v", err)
 	}
 }
