@@ -53,7 +53,7 @@ func Parse(s string) (int64, error) {
 
 // parseWhole reads euros: digits, in groups of three after the first when spaced.
 func parseWhole(s string) (int64, error) {
-	s = strings.NewReplacer("\u00a0", " ", "\u202f", " ").Replace(s)
+	s = strings.ReplaceAll(strings.ReplaceAll(s, "\u00a0", " "), "\u202f", " ")
 	groups := strings.Split(s, " ")
 	for i, g := range groups {
 		if g == "" || !allDigits(g) || (i > 0 && len(g) != 3) || (len(groups) > 1 && len(groups[0]) > 3) {
