@@ -10,6 +10,7 @@ import (
 
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/device/fleet/server"
+	"github.com/packterm/pos/internal/money"
 )
 
 func init() {
@@ -75,5 +76,5 @@ func init() {
 	fleetCmd.AddCommand(c)
 }
 
-// euros formats cents as "12,34".
-func euros(c int64) string { return fmt.Sprintf("%d,%02d", c/100, c%100) }
+// euros formats cents as "12,34" (money.Plain, the form amounts are read back in).
+func euros(c int64) string { return money.Plain(c) }

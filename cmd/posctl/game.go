@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	mrand "math/rand/v2"
-	"strconv"
-	"strings"
 
-	"github.com/packterm/pos/validate/game"
 	"github.com/spf13/cobra"
+
+	"github.com/packterm/pos/internal/money"
+	"github.com/packterm/pos/validate/game"
 )
 
 func init() {
@@ -103,25 +103,15 @@ func init() {
 	root.AddCommand(gameCmd)
 }
 
-// parseEurosArg reads "50", "50€", "50 €" or "2,50" as an amount.
+// parseEurosArg reads a lot in euros with money.Parse, the one grammar of every amount
+// ("50", "50 €", "2,50", "15 000"; "2.50" is refused: a dot is ambiguous).
 func parseEurosArg(s string) (game.Cents, error) {
-	t := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "€"))
-	t = strings.ReplaceAll(t, " ", "")
-	whole, frac, hasFrac := strings.Cut(strings.ReplaceAll(t, ",", "."), ".")
-	e, err := strconv.ParseInt(whole, 10, 64)
-	if err != nil || e < 0 || e > 10_000_000 {
-		return 0, fmt.Errorf("lot %q is not an amount: want euros, e.g. 50, 2,50 or 0 (a losing play)", s)
+	c, err := money.Parse(s)
+	if err != nil {
+		return 0, fmt.Errorf("lot: %w", err)
 	}
-	c := game.Euros(e)
-	if hasFrac {
-		if len(frac) != 2 {
-			return 0, fmt.Errorf("lot %q: want two decimals (cents), e.g. 2,50", s)
-		}
-		f, err := strconv.Atoi(frac)
-		if err != nil || f < 0 {
-			return 0, fmt.Errorf("lot %q is not an amount: want euros, e.g. 50, 2,50 or 0 (a losing play)", s)
-		}
-		c += game.Cents(f)
+	if c > int64(game.Euros(10_000_000)) {
+		return 0, fmt.Errorf("lot %q: at most 10 000 000 €", s)
 	}
-	return c, nil
+	return game.Cents(c), nil
 }

@@ -85,3 +85,21 @@ func TestGamePlayNamesTheWinningZones(t *testing.T) {
 		t.Errorf("a losing play names winning zones:\n%s", out)
 	}
 }
+
+// TestGameLotGrammar: posctl reads a lot with the grammar of the configuration (money.Parse):
+// a decimal comma and grouped thousands are read, a dot is refused as the config refuses it.
+func TestGameLotGrammar(t *testing.T) {
+	for s, want := range map[string]int64{"50": 50_00, "2,50": 2_50, "15 000": 15_000_00, "30 €": 30_00} {
+		if got, err := parseEurosArg(s); err != nil || int64(got) != want {
+			t.Errorf("parseEurosArg(%q) = %d, %v; want %d", s, got, err, want)
+		}
+	}
+	for _, s := range []string{"1.50", "2.5", "-5", "10000001", "abc"} {
+		if got, err := parseEurosArg(s); err == nil {
+			t.Errorf("parseEurosArg(%q) = %d, want an error", s, got)
+		}
+	}
+	if _, err := run(t, "game", "play", "7", "1.50"); err == nil || !strings.Contains(err.Error(), "dot") {
+		t.Errorf("game play 7 1.50: %v, want the dot refused", err)
+	}
+}

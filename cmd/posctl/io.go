@@ -9,6 +9,7 @@ import (
 
 	"github.com/packterm/pos/device/board"
 	"github.com/packterm/pos/device/diag"
+	"github.com/packterm/pos/device/locale"
 	"github.com/packterm/pos/drivers/gpiosim"
 )
 
@@ -16,6 +17,7 @@ func init() {
 	ioCmd := &cobra.Command{Use: "io", Short: "LEDs, buzzer, cash drawer, buttons and tamper switch tools"}
 	var bf boardFlags
 	var o diag.IOOpts
+	var lang string
 	testCmd := &cobra.Command{
 		Use:   "test",
 		Short: "Walk through LEDs, buzzer, drawer, OK/CANCEL buttons and tamper switch",
@@ -24,9 +26,12 @@ press OK, press CANCEL and open then close the case, checking each within --wait
 With --emulate the presses are simulated and the recorded output pins are printed.
 Exits with an error when a step failed.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) (err error) {
 			if bf.emulate && !cmd.Flags().Changed("hold") {
 				o.Hold = 100 * time.Millisecond
+			}
+			if o.Locale, err = locale.Get(lang); err != nil {
+				return err
 			}
 			// Ctrl-C must not leave the buzzer sounding or the drawer solenoid energised.
 			ctx, stop := interruptible(cmd.Context())
@@ -83,6 +88,7 @@ Exits with an error when a step failed.`,
 	f.DurationVar(&o.Hold, "hold", time.Second, "how long each LED stays lit (100ms with --emulate unless set)")
 	f.DurationVar(&o.Wait, "wait", 20*time.Second, "how long to wait for each press and for the case to open")
 	f.BoolVar(&o.SkipDrawer, "no-drawer", false, "do not open the cash drawer")
+	f.StringVar(&lang, "language", locale.Default, "language of the prompts on the display: "+strings.Join(locale.Tags(), ", "))
 	ioCmd.AddCommand(testCmd)
 	root.AddCommand(ioCmd)
 }

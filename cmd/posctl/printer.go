@@ -11,6 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/packterm/pos/device/diag"
+	"github.com/packterm/pos/device/locale"
 	"github.com/packterm/pos/drivers/printer"
 	"github.com/packterm/pos/drivers/printer/printeremul"
 	"github.com/packterm/pos/drivers/serialport"
@@ -77,10 +79,15 @@ func printerTestCmd() *cobra.Command {
 	var pf printerPortFlags
 	var cols int
 	var drawer bool
+	var lang string
 	c := &cobra.Command{
 		Use:   "test",
 		Short: "Print the technician test page (styles, accents, €, barcodes, QR) and report the status",
 		RunE: func(c *cobra.Command, _ []string) error {
+			words, err := locale.Get(lang)
+			if err != nil {
+				return err
+			}
 			p, closing, err := openPrinter(c.Context(), pf, cols)
 			if err != nil {
 				return err
@@ -91,7 +98,7 @@ func printerTestCmd() *cobra.Command {
 				return &exitError{code: 2, err: err}
 			}
 			fmt.Fprintf(c.OutOrStdout(), "status before: %s\n", st)
-			if err := p.Print(c.Context(), printer.TestPage(p.Layout(), drawer)); err != nil {
+			if err := p.Print(c.Context(), printer.TestPage(p.Layout(), drawer, diag.TestPageWords(words))); err != nil {
 				return &exitError{code: 2, err: err}
 			}
 			fmt.Fprintf(c.OutOrStdout(), "test page printed (%d columns, confirmation %s); status after: %s\n", p.Layout().Columns, p.Mode(), p.LastStatus())
@@ -101,6 +108,7 @@ func printerTestCmd() *cobra.Command {
 	pf.add(c)
 	c.Flags().IntVar(&cols, "columns", 0, "characters per line: 32, 42 or 48 (default: the profile's)")
 	c.Flags().BoolVar(&drawer, "drawer", false, "also kick the cash drawer")
+	c.Flags().StringVar(&lang, "language", locale.Default, "language of the page: "+strings.Join(locale.Tags(), ", "))
 	return c
 }
 

@@ -44,7 +44,7 @@ func boardWeb(r daemon.Running, logs *web.LogRing, log *slog.Logger) web.Options
 			p.StatusList = st
 		}
 	}
-	return web.Options{Parts: p, TokenSHA256: r.Config.Technician.TokenSHA256, Hosts: r.Config.HTTPHosts, Logger: log}
+	return web.Options{Parts: p, TokenSHA256: r.Config.Technician.TokenSHA256, Hosts: r.Config.HTTPHosts, Logger: log, Language: r.Config.Language}
 }
 
 // emulatedWeb is the emulated terminal's page.

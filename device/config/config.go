@@ -11,7 +11,7 @@ type Config struct {
 	TerminalID   string // [terminal] id: required (EMU-0001 under --emulate, see Emulated)
 	RetailerID   string // [terminal] retailer: the retailer number, in decimal (required)
 	RetailerName string // [terminal] retailer_name: printed on receipts (optional)
-	Language     string // [terminal] language: "fr", the only one (the default)
+	Language     string // [terminal] language: "fr" (the default) or "en" (device/locale)
 	DataDir      string // [terminal] data_dir: default "/var/lib/posd"
 
 	Limits  Limits            // [limits]

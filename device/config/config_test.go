@@ -272,3 +272,22 @@ func TestHTTPHosts(t *testing.T) {
 		}
 	}
 }
+
+// TestLanguage: [terminal] language picks the locale of the screens and receipts: "fr" by
+// default, "en" accepted, any other refused (not accepted and ignored).
+func TestLanguage(t *testing.T) {
+	base := "[keys]\noperator = [\"/k.pub\"]\n[terminal]\nid = \"T-1\"\nretailer = 1\n"
+	c, err := Parse([]byte(base))
+	if err != nil || c.Language != "fr" {
+		t.Fatalf("no language: %q %v", c.Language, err)
+	}
+	c, err = Parse([]byte(base + "language = \"en\"\n"))
+	if err != nil || c.Language != "en" {
+		t.Fatalf("en: %q %v", c.Language, err)
+	}
+	for _, bad := range []string{"de", "EN", ""} {
+		if _, err := Parse([]byte(base + "language = \"" + bad + "\"\n")); err == nil || !strings.Contains(err.Error(), "terminal.language") {
+			t.Errorf("language %q: %v", bad, err)
+		}
+	}
+}

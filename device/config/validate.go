@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/packterm/pos/device/board"
+	"github.com/packterm/pos/device/locale"
 	"github.com/packterm/pos/drivers/scanner"
 )
 
@@ -138,8 +139,8 @@ func (c *Config) checkTerminal(add func(key, msg string)) {
 	if n := c.RetailerName; !utf8.ValidString(n) || utf8.RuneCountInString(n) > maxRetailerName || strings.IndexFunc(n, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
 		add("terminal.retailer_name", fmt.Sprintf("want at most %d printable characters (one receipt line)", maxRetailerName))
 	}
-	if c.Language != "fr" {
-		add("terminal.language", fmt.Sprintf(`language %q: the retailer's display and receipts exist in French only: want "fr"`, clip(c.Language)))
+	if _, err := locale.Get(c.Language); err != nil || c.Language == "" {
+		add("terminal.language", fmt.Sprintf(`language %q: the retailer's display and receipts exist in %s only: want one of them`, clip(c.Language), languages()))
 	}
 	if c.DataDir == "" {
 		add("terminal.data_dir", "required: the directory of the ledger, journal and spool")
@@ -419,4 +420,13 @@ func checkMaintenance(s string) error {
 		return nil
 	}
 	return fmt.Errorf(`%q: want "tcp:HOST:PORT" or "serial:/dev/DEVICE" (or "" to turn the maintenance link off)`, clip(s))
+}
+
+// languages lists the languages of [terminal] language, quoted: "en", "fr".
+func languages() string {
+	var qs []string
+	for _, t := range locale.Tags() {
+		qs = append(qs, strconv.Quote(t))
+	}
+	return strings.Join(qs, ", ")
 }

@@ -198,6 +198,7 @@ func (d *run) openDevices() error {
 		Terminal: cfg.TerminalID, RetailerName: cfg.RetailerName, PerTicket: cfg.Limits.PerTicket, PerDay: cfg.Limits.PerDay,
 		OfflineLimit: cfg.Limits.Offline, OfflineTotal: cfg.Limits.OfflineTotal, StateDir: filepath.Join(cfg.DataDir, "state"), UnlockTokenSHA256: cfg.Technician.TokenSHA256, DataRefused: d.data.Refused != nil, Logger: d.log,
 		OnJournalReset: func() { d.restart.request("journal started afresh by a technician") },
+		Language:       cfg.Language,
 	}, terminal.Parts{Screen: d.b.Display, Printer: d.pr, Green: d.b.Green, Red: d.b.Red, Buzzer: d.b.Buzzer, Drawer: d.b.Drawer, Tamper: d.b.Tamper},
 		terminal.Data{Ledgers: d.data.Ledgers, Status: d.data.Status, Journal: d.j, Fleet: d.claimer()})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/packterm/pos/device/board"
 	"github.com/packterm/pos/device/diag"
+	"github.com/packterm/pos/device/locale"
 	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/drivers/gpiosim"
 )
@@ -200,17 +201,24 @@ func TestDisplayPatternsKeepWords(t *testing.T) {
 	}
 }
 
-// TestIOScreensFit: the IO test's French screens fit both panels whole.
+// TestIOScreensFit: the IO test's screens fit both panels whole, in every language, and
+// French is the default.
 func TestIOScreensFit(t *testing.T) {
-	for _, what := range [][]string{{"LED VERTE"}, {"LED ROUGE"}, {"BUZZER attention"}, {"TIROIR-CAISSE"}, {"APPUYEZ SUR", "ANNULER"},
-		{"TERMINÉ"}} {
-		for _, g := range [][2]int{{16, 2}, {20, 4}} {
-			if _, err := retail.Layout(diag.IOScreen(what...), g[0], g[1]); err != nil {
-				t.Error(err)
-			}
-			if _, err := retail.Layout(diag.TamperScreen(), g[0], g[1]); err != nil {
-				t.Error(err)
+	for _, tag := range locale.Tags() {
+		l, _ := locale.Get(tag)
+		for _, what := range [][]string{{l.Text("diag.led_green")}, {l.Text("diag.led_red")}, {l.Text("diag.buzzer", "attention")},
+			{l.Text("diag.drawer")}, {l.Text("diag.press"), l.Text("diag.button_cancel")}, {l.Text("diag.done")}} {
+			for _, g := range [][2]int{{16, 2}, {20, 4}} {
+				if _, err := retail.Layout(diag.IOScreen(l, what...), g[0], g[1]); err != nil {
+					t.Errorf("%s: %v", tag, err)
+				}
+				if _, err := retail.Layout(diag.TamperScreen(l), g[0], g[1]); err != nil {
+					t.Errorf("%s: %v", tag, err)
+				}
 			}
 		}
+	}
+	if got, _ := retail.Layout(diag.IOScreen(nil, "LED VERTE"), 20, 4); strings.Join(got, "|") != "TEST E/S|LED VERTE" {
+		t.Errorf("default IO screen %q", got)
 	}
 }

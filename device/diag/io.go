@@ -10,6 +10,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/packterm/pos/device/board"
+	"github.com/packterm/pos/device/locale"
 	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/drivers/gpioio"
 )
@@ -32,6 +33,8 @@ type IOOpts struct {
 	Press func(board.Contact)
 	// Report receives each step's result as it completes.
 	Report func(Result)
+	// Locale is the language of the prompts on the board's display (nil: French).
+	Locale *locale.Locale
 }
 
 // Result is the outcome of one step. Outputs cannot be checked by the board itself: their
@@ -62,6 +65,7 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 	if o.Press == nil {
 		o.Press = func(board.Contact) {}
 	}
+	w := locale.Or(o.Locale)
 	watch, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { _ = b.Run(watch) })
@@ -76,6 +80,7 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 		}
 	}
 	show := func(s retail.Screen) {
+		s = s.In(w)
 		if b.Display != nil {
 			_ = b.Display.Show(retail.MustLayout(s, b.Display.Cols(), b.Display.Rows())...)
 		}
@@ -83,9 +88,9 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 	for _, led := range []struct {
 		l    *gpioio.LED
 		name string
-		fr   string
-	}{{b.Green, "green LED", "VERTE"}, {b.Red, "red LED", "ROUGE"}} {
-		show(IOScreen("LED " + led.fr))
+		text locale.Key
+	}{{b.Green, "green LED", "diag.led_green"}, {b.Red, "red LED", "diag.led_red"}} {
+		show(IOScreen(w, w.Text(led.text)))
 		if err := led.l.Set(true); err != nil {
 			return results, err
 		}
@@ -99,7 +104,7 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 		name string
 		p    gpioio.Pattern
 	}{{"key", gpioio.BeepKey()}, {"ok", gpioio.BeepOK()}, {"refused", gpioio.BeepRefused()}, {"attention", gpioio.BeepAttention()}} {
-		show(IOScreen("BUZZER " + p.name))
+		show(IOScreen(w, w.Text("diag.buzzer", p.name)))
 		if err := b.Buzzer.Play(ctx, p.p); err != nil {
 			return results, err
 		}
@@ -109,7 +114,7 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 	if o.SkipDrawer {
 		report(Result{Step{"cash drawer", "skipped"}, true, "skipped"})
 	} else {
-		show(IOScreen("TIROIR-CAISSE"))
+		show(IOScreen(w, w.Text("diag.drawer")))
 		if err := b.Drawer.Open(ctx); err != nil {
 			return results, err
 		}
@@ -117,11 +122,12 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 	}
 	for _, bt := range []struct {
 		want, other *gpioio.Button
-		name, fr    string
+		name        string
+		text        locale.Key
 		contact     board.Contact
-	}{{b.OK, b.Cancel, "OK button", "OK", board.ContactOK}, {b.Cancel, b.OK, "CANCEL button", "ANNULER", board.ContactCancel}} {
+	}{{b.OK, b.Cancel, "OK button", "diag.button_ok", board.ContactOK}, {b.Cancel, b.OK, "CANCEL button", "diag.button_cancel", board.ContactCancel}} {
 		step := Step{bt.name, "press and release " + strings.TrimSuffix(bt.name, " button")}
-		show(IOScreen("APPUYEZ SUR", bt.fr))
+		show(IOScreen(w, w.Text("diag.press"), w.Text(bt.text)))
 		bt.want.Drain()
 		bt.other.Drain()
 		o.Prompt(step)
@@ -134,7 +140,7 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 		}
 	}
 	step := Step{"tamper switch", "open the case, then close it"}
-	show(TamperScreen())
+	show(TamperScreen(w))
 	before := b.Tamper.State().Edges
 	select {
 	case <-b.Tamper.Changed(): // forget an older notification
@@ -155,27 +161,33 @@ func RunIO(ctx context.Context, b *board.Board, o IOOpts) ([]Result, error) {
 			st := b.Tamper.State()
 			r.Detail = fmt.Sprintf("%d edges within %v, case open: %v", st.Edges-before, o.Wait, st.Open)
 			report(r)
-			show(IOScreen("TERMINÉ"))
+			show(IOScreen(w, w.Text("diag.done")))
 			return results, nil
 		case <-ctx.Done():
 			return results, ctx.Err()
 		}
 	}
 	report(r)
-	show(IOScreen("TERMINÉ"))
+	show(IOScreen(w, w.Text("diag.done")))
 	return results, nil
 }
 
-// IOScreen is a screen of the IO test: its title, then what to do; on a 2-row panel the
-// title gives way.
-func IOScreen(what ...string) retail.Screen {
-	return retail.Text(append([]string{"TEST E/S"}, strings.Join(what, " "))...).
+// IOScreen is a screen of the IO test in the language of l (nil: French): its title, then
+// what to do; on a 2-row panel the title gives way.
+func IOScreen(l *locale.Locale, what ...string) retail.Screen {
+	return retail.Text(append([]string{locale.Or(l).Text("diag.io")}, strings.Join(what, " "))...).
 		Or(strings.Join(what, " ")).Or(what...)
 }
 
 // TamperScreen asks to open the case, then close it.
-func TamperScreen() retail.Screen {
-	return IOScreen("OUVREZ LE BOÎTIER", "PUIS FERMEZ-LE").Or("OUVREZ BOÎTIER", "PUIS FERMEZ-LE")
+func TamperScreen(l *locale.Locale) retail.Screen {
+	l = locale.Or(l)
+	forms := l.Forms("diag.tamper")
+	s := IOScreen(l, forms[0]...)
+	for _, f := range forms[1:] {
+		s = s.Or(f...)
+	}
+	return s
 }
 
 // waitButton waits for a press then a release of want; a press of other first fails

@@ -35,6 +35,7 @@ type Options struct {
 	Dir          string
 	Terminal     string           // default "EMU-0001"
 	RetailerName string           // default "TABAC DE LA GARE (ÉMULATEUR)"
+	Language     string           // of the screens and receipts: "fr" (default) or "en"
 	Display      string           // "16x2" or "20x4" (default)
 	Ledgers      []*ledger.Ledger // one per block (two of one block: Start fails)
 	Status       retail.PackStatus
@@ -146,7 +147,7 @@ func Start(ctx context.Context, o Options) (r *Rig, err error) {
 		Buzzer: r.Board.Buzzer, Drawer: r.Board.Drawer, Tamper: r.Board.Tamper}
 	cfg := terminal.Config{Terminal: o.Terminal, RetailerName: o.RetailerName, PerTicket: o.PerTicket, PerDay: o.PerDay,
 		StateDir: filepath.Join(o.Dir, "state"), Throttle: o.Throttle, LongPress: o.LongPress, UnlockTokenSHA256: o.UnlockTokenSHA256, OpenUnlock: true, AllDelivered: o.AllDelivered,
-		OfflineLimit: o.OfflineLimit, OfflineTotal: o.OfflineTotal, Clock: o.Clock, Logger: o.Logger}
+		OfflineLimit: o.OfflineLimit, OfflineTotal: o.OfflineTotal, Clock: o.Clock, Logger: o.Logger, Language: o.Language}
 	if r.Ledgers, err = ledger.NewSet(o.Ledgers...); err != nil {
 		return nil, fmt.Errorf("emulated: %w", err)
 	}

@@ -1,6 +1,7 @@
 package retail
 
 import (
+	"errors"
 	"time"
 
 	"github.com/packterm/pos/validate/codes"
@@ -23,7 +24,7 @@ const (
 )
 
 // Catalogue lists every screen the terminal shows, filled with the longest values it can
-// hold, so that one test checks them all on both panel sizes.
+// hold, so that one test checks them all on both panel sizes, in every language.
 func Catalogue() []Named {
 	at := time.Date(2026, 12, 31, 23, 59, 0, 0, time.UTC)
 	id := codes.TicketID{Block: codes.MaxBlock, Pack: codes.PacksPerBlock - 1, Position: 8}
@@ -40,9 +41,10 @@ func Catalogue() []Named {
 		{"not a card", NotACard()}, {"card refused", CardRefused()}, {"guess pause", GuessPause(24 * time.Hour)}, {"unlock off", UnlockOff()},
 		{"journal refused", JournalRefused()}, {"journal reset offer", JournalResetOffer()},
 		{"journal reset restarting", JournalResetDone(true)}, {"journal reset", JournalResetDone(false)},
-		{"report printed", Printed("RAPPORT DU JOUR")}, {"duplicate printed", Printed("DUPLICATA")},
+		{"report printed", ReportPrinted()}, {"duplicate printed", DuplicatePrinted()},
 		{"nothing to reprint", NothingToReprint()}, {"claimed again", ClaimedAgain(MaxLot)},
-		{"reprint choice", ReprintChoice(MaxJournalNumber, "RÉCLAMATION")}, {"read only", ReadOnly()}, {"busy", Busy()},
+		{"reprint choice", ReprintChoice(MaxJournalNumber, ClaimReceipt)}, {"reprint payout", ReprintChoice(MaxJournalNumber, PayoutReceipt)},
+		{"reprint sale", ReprintChoice(MaxJournalNumber, SaleReceipt)}, {"read only", ReadOnly()}, {"busy", Busy()},
 	}
 	for o := PackNotDelivered; o <= PackNoLedger; o++ {
 		out = append(out, Named{"pack " + o.String(), PackRefused(o)})
@@ -55,8 +57,9 @@ func Catalogue() []Named {
 		v := Verdict{Outcome: Invalid, Err: &codes.Error{Err: r.err}}
 		out = append(out, Named{"invalid " + r.err.Error(), Refusal(v)}, Named{"not a code " + r.err.Error(), NotACode(v)})
 	}
+	out = append(out, Named{"not a code unreadable", NotACode(Verdict{Outcome: Invalid, Err: errors.New("?")})})
 	for f := FaultPaper; f <= FaultStorage; f++ {
-		out = append(out, Named{"fault", FaultScreen(f, false)}, Named{"fault pending", FaultScreen(f, true)})
+		out = append(out, Named{"fault " + faultKeys[f], FaultScreen(f, false)}, Named{"fault pending " + faultKeys[f], FaultScreen(f, true)})
 	}
 	return out
 }

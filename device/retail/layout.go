@@ -5,21 +5,38 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/packterm/pos/device/locale"
+	"github.com/packterm/pos/internal/money"
 )
 
 // nbsp binds the words of one item (an amount, a date) so that Layout never splits it;
 // Layout writes it as a plain space.
-const nbsp = '\u00a0'
+const nbsp = money.NBSP
 
 // Screen is a display text: one or more forms, most detailed first. Each form is a list of
 // phrases; a phrase starts a new row and wraps at spaces onto the next rows. Layout picks
-// the first form that fits the panel.
+// the first form that fits the panel. A screen of the terminal names its text in the
+// locale (say) and gets its forms in a language with In; Text writes forms as they are.
 type Screen struct {
 	Forms [][]string
+	key   locale.Key
+	args  []any
 }
 
-// Text is a screen with one form.
+// Text is a screen with one form, written as it is in every language.
 func Text(phrases ...string) Screen { return Screen{Forms: [][]string{phrases}} }
+
+// say is the screen of the locale's text k.
+func say(k locale.Key, args ...any) Screen { return Screen{key: k, args: args} }
+
+// In is s in the language of l (nil: French): its forms written out.
+func (s Screen) In(l *locale.Locale) Screen {
+	if s.key == "" {
+		return s
+	}
+	return Screen{Forms: append(locale.Or(l).Forms(s.key, s.args...), s.Forms...)}
+}
 
 // Or adds a shorter form, tried when the ones before do not fit.
 func (s Screen) Or(phrases ...string) Screen {
@@ -32,7 +49,9 @@ var ErrDoesNotFit = errors.New("retail: text does not fit the display")
 
 // Layout lays s out on a cols×rows panel: the rows to show, at most rows of at most cols
 // characters, no word or bound item cut. It fails with ErrDoesNotFit when no form fits.
+// A screen not yet in a language (In) is laid out in French.
 func Layout(s Screen, cols, rows int) ([]string, error) {
+	s = s.In(nil)
 	for _, form := range s.Forms {
 		if lines, ok := layoutForm(form, cols, rows); ok {
 			return lines, nil
@@ -48,6 +67,7 @@ func Layout(s Screen, cols, rows int) ([]string, error) {
 // MustLayout is Layout for screens the tests have checked; a screen that does not fit shows
 // as many rows as it has, each cut at the panel's width (never expected: see the tests).
 func MustLayout(s Screen, cols, rows int) []string {
+	s = s.In(nil)
 	lines, err := Layout(s, cols, rows)
 	if err == nil {
 		return lines
@@ -110,7 +130,7 @@ func wrap(p string, cols int) ([]string, bool) {
 }
 
 // Bind joins the words of s with non-breaking spaces, so Layout keeps it on one row.
-func Bind(s string) string { return strings.ReplaceAll(s, " ", string(nbsp)) }
+func Bind(s string) string { return locale.Bind(s) }
 
 // Plain is s with the non-breaking spaces of Bind made plain again (for receipts and logs).
-func Plain(s string) string { return strings.ReplaceAll(s, string(nbsp), " ") }
+func Plain(s string) string { return locale.Plain(s) }

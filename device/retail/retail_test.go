@@ -7,31 +7,100 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 	"unicode/utf8"
 
+	"github.com/packterm/pos/device/locale"
+	"github.com/packterm/pos/drivers/display"
 	"github.com/packterm/pos/validate/codes"
 )
 
 var panels = []struct{ cols, rows int }{{16, 2}, {20, 4}}
 
-// TestEveryScreenFits lays out every screen of the catalogue on both panels: each fits, no
-// row is wider than the panel, and every word of the chosen form is there whole.
+// TestEveryScreenFits lays out every screen of the catalogue in every language on both
+// panels: each fits, no row is wider than the panel, every word of the chosen form is
+// there whole, and every character is one the HD44780 shows as itself: a character of its
+// A00 ROM or a glyph of the display driver's font, at most 8 of those on one screen (the
+// controller's CGRAM slots).
 func TestEveryScreenFits(t *testing.T) {
-	for _, n := range Catalogue() {
-		for _, p := range panels {
-			lines, err := Layout(n.Screen, p.cols, p.rows)
-			if err != nil {
-				t.Errorf("%s on %dx%d: %v", n.Name, p.cols, p.rows, err)
-				continue
-			}
-			if len(lines) > p.rows {
-				t.Errorf("%s on %dx%d: %d rows", n.Name, p.cols, p.rows, len(lines))
-			}
-			for _, l := range lines {
-				if utf8.RuneCountInString(l) > p.cols {
-					t.Errorf("%s on %dx%d: row %q too wide", n.Name, p.cols, p.rows, l)
+	font := display.DefaultFont()
+	for _, tag := range locale.Tags() {
+		l, err := locale.Get(tag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range Catalogue() {
+			for _, k := range n.Screen.keys() {
+				if l.Template(k) == "" {
+					t.Errorf("%s: %s: no text %q", tag, n.Name, k)
 				}
 			}
+			for _, p := range panels {
+				lines, err := Layout(n.Screen.In(l), p.cols, p.rows)
+				if err != nil {
+					t.Errorf("%s: %s on %dx%d: %v", tag, n.Name, p.cols, p.rows, err)
+					continue
+				}
+				if len(lines) > p.rows {
+					t.Errorf("%s: %s on %dx%d: %d rows", tag, n.Name, p.cols, p.rows, len(lines))
+				}
+				glyphs := map[rune]bool{}
+				for _, row := range lines {
+					if utf8.RuneCountInString(row) > p.cols {
+						t.Errorf("%s: %s on %dx%d: row %q too wide", tag, n.Name, p.cols, p.rows, row)
+					}
+					for _, r := range row {
+						_, inFont := font[r]
+						switch {
+						case inFont:
+							glyphs[r] = true
+						case !display.InROM(r):
+							t.Errorf("%s: %s: row %q: %q is neither in the A00 ROM nor in the display's font", tag, n.Name, row, r)
+						}
+					}
+				}
+				if len(glyphs) > 8 {
+					t.Errorf("%s: %s on %dx%d: %d custom glyphs, the panel holds 8", tag, n.Name, p.cols, p.rows, len(glyphs))
+				}
+			}
+		}
+	}
+}
+
+// keys are the locale keys s says: its own and those of its arguments.
+func (s Screen) keys() []locale.Key {
+	var ks []locale.Key
+	if s.key != "" {
+		ks = append(ks, s.key)
+	}
+	for _, a := range s.args {
+		if k, ok := a.(locale.Key); ok {
+			ks = append(ks, k)
+		}
+	}
+	return ks
+}
+
+// TestScreensSpeakTheLocale: a screen is in the language it is laid out in, French by
+// default, and every amount and date the locale's way.
+func TestScreensSpeakTheLocale(t *testing.T) {
+	en, _ := locale.Get("en")
+	at := time.Date(2026, 12, 31, 23, 59, 0, 0, time.UTC)
+	for _, c := range []struct {
+		s    Screen
+		l    *locale.Locale
+		cols int
+		want string
+	}{
+		{WinnerScreen(1_234_50), nil, 20, "GAGNANT|1 234,50 €|OK : PAYER|ANNULER : NON"},
+		{WinnerScreen(1_234_50), en, 20, "WINNER|€1,234.50|OK: PAY|CANCEL: NO"},
+		{AlreadyPaidScreen(at, "T1"), en, 20, "ALREADY PAID|ON 31 Dec 23:59|TERMINAL T1"},
+		{ReprintChoice(7, SaleReceipt), en, 20, "RECEIPT NO. 7|SALE|OK: DUPLICATE|CANCEL: PREVIOUS"},
+		{NotACode(Verdict{Outcome: Invalid, Err: codes.ErrCheck}), en, 20, "INVALID CODE|TYPING ERROR"},
+	} {
+		got, err := Layout(c.s.In(c.l), c.cols, 4)
+		if err != nil || strings.Join(got, "|") != c.want {
+			t.Errorf("%q %v, want %q", got, err, c.want)
 		}
 	}
 }

@@ -36,9 +36,9 @@ func StartFaultOf(err error) StartFault {
 func StartFaultScreen(f StartFault) Screen {
 	switch f {
 	case StartReadOnly:
-		return Text("DÉMARRAGE IMPOSSIBLE", "ÉCRITURE IMPOSSIBLE", "APPELEZ LE SUPPORT").Or("ÉCRITURE BLOQUÉE", "APPELEZ SUPPORT")
+		return say("start.read-only")
 	case StartDiskFull:
-		return Text("DÉMARRAGE IMPOSSIBLE", "DISQUE PLEIN", "APPELEZ LE SUPPORT").Or("DISQUE PLEIN", "APPELEZ SUPPORT")
+		return say("start.disk-full")
 	}
-	return Text("DÉMARRAGE IMPOSSIBLE", "APPELEZ LE SUPPORT").Or("ERREUR DÉMARRAGE", "APPELEZ SUPPORT")
+	return say("start.failed")
 }

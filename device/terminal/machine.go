@@ -191,6 +191,7 @@ func (t *Terminal) Settle(ctx context.Context, n uint64) (quiet bool, err error)
 
 // show lays s out on the panel and shows it.
 func (t *Terminal) show(s retail.Screen) {
+	s = s.In(t.words())
 	lines, err := retail.Layout(s, t.parts.Screen.Cols(), t.parts.Screen.Rows())
 	if err != nil {
 		t.log.Error("terminal: screen does not fit", "err", err)

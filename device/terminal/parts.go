@@ -10,6 +10,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/packterm/pos/device/fleet"
+	"github.com/packterm/pos/device/locale"
 	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/drivers/display"
 	"github.com/packterm/pos/drivers/gpioio"
@@ -110,8 +111,11 @@ type Config struct {
 	// refused one (journal.Journal.Reset): the daemon restarts to open it. nil: the
 	// terminal says to restart it (the emulator).
 	OnJournalReset func()
-	Clock          clockwork.Clock
-	Logger         *slog.Logger
+	// Language of the screens and receipts: "fr" (the default when empty) or "en"
+	// (device/locale); another is an error.
+	Language string
+	Clock    clockwork.Clock
+	Logger   *slog.Logger
 }
 
 // Data are the ledgers, the pack status list and the journal the terminal decides with.
@@ -130,6 +134,9 @@ func (c *Config) defaults() error {
 	}
 	if c.StateDir == "" {
 		return errors.New("terminal: config: no state directory")
+	}
+	if _, err := locale.Get(c.Language); err != nil {
+		return fmt.Errorf("terminal: config: %w", err)
 	}
 	if c.PerTicket <= 0 {
 		c.PerTicket = 150_00

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/packterm/pos/device/retail"
+	"github.com/packterm/pos/device/locale"
 	"github.com/packterm/pos/drivers/printer"
 	"github.com/packterm/pos/validate/journal"
 )
@@ -59,38 +59,40 @@ func (t *Terminal) head(what, copy string) []printer.Item {
 
 // foot is the bottom: date, terminal, journal sequence and hash prefix, receipt barcode.
 func (t *Terminal) foot(rec journal.Record, id string) []printer.Item {
+	w := t.words()
 	return []printer.Item{
 		printer.Rule{},
-		printer.Pair{Left: "Date", Right: retail.FullDate(rec.Time)},
-		printer.Pair{Left: "Terminal", Right: rec.Terminal},
-		printer.Pair{Left: "Journal n°", Right: fmt.Sprint(rec.Seq)},
-		printer.Pair{Left: "Empreinte", Right: hex.EncodeToString(rec.Hash[:8])},
+		printer.Pair{Left: w.Text("receipt.date"), Right: w.FullDate(rec.Time)},
+		printer.Pair{Left: w.Text("receipt.terminal"), Right: rec.Terminal},
+		printer.Pair{Left: w.Text("receipt.journal"), Right: fmt.Sprint(rec.Seq)},
+		printer.Pair{Left: w.Text("receipt.hash"), Right: hex.EncodeToString(rec.Hash[:8])},
 		printer.Barcode{Symbology: printer.Code128, Data: id},
 		printer.Feed{Lines: 1},
 	}
 }
 
 func (t *Terminal) ticketLines(rec journal.Record) []printer.Item {
-	id := rec.Ticket
+	id, w := rec.Ticket, t.words()
 	return []printer.Item{
-		printer.Pair{Left: "Jeu", Right: fmt.Sprintf("%d %s", rec.Game, t.gameName(id.Block, rec.Game))},
-		printer.Pair{Left: "Paquet", Right: fmt.Sprintf("%d-%d", id.Block, id.Pack)},
-		printer.Pair{Left: "Position", Right: fmt.Sprint(id.Position)},
-		printer.Pair{Left: "Ticket", Right: id.String()},
+		printer.Pair{Left: w.Text("receipt.game"), Right: fmt.Sprintf("%d %s", rec.Game, t.gameName(id.Block, rec.Game))},
+		printer.Pair{Left: w.Text("receipt.pack"), Right: fmt.Sprintf("%d-%d", id.Block, id.Pack)},
+		printer.Pair{Left: w.Text("receipt.position"), Right: fmt.Sprint(id.Position)},
+		printer.Pair{Left: w.Text("receipt.ticket"), Right: id.String()},
 	}
 }
 
 // payoutReceipts are the player's and the retailer's copies of a payout.
 func (t *Terminal) payoutReceipts(rec journal.Record) []printer.Receipt {
 	var out []printer.Receipt
-	for i, copy := range []string{"COPIE JOUEUR", "COPIE COMMERÇANT"} {
+	w := t.words()
+	for i, copy := range []string{w.Text("receipt.player_copy"), w.Text("receipt.retailer_copy")} {
 		id := rec.Receipts[i]
-		items := t.head("GAGNANT - PAIEMENT", copy)
+		items := t.head(w.Text("receipt.payout"), copy)
 		items = append(items, t.ticketLines(rec)...)
-		items = append(items, printer.Text{Text: "MONTANT PAYÉ", Style: printer.Style{Align: printer.Center, Bold: true}},
-			printer.Text{Text: retail.Plain(retail.Money(rec.Amount)), Style: big})
+		items = append(items, printer.Text{Text: w.Text("receipt.amount_paid"), Style: printer.Style{Align: printer.Center, Bold: true}},
+			printer.Text{Text: w.PlainMoney(rec.Amount), Style: big})
 		if i == 1 {
-			items = append(items, printer.Text{Text: "Signature du joueur :"}, printer.Feed{Lines: 2})
+			items = append(items, printer.Text{Text: w.Text("receipt.signature")}, printer.Feed{Lines: 2})
 		}
 		items = append(items, t.foot(rec, id)...)
 		out = append(out, printer.Receipt{ID: id, Items: items})
@@ -100,50 +102,50 @@ func (t *Terminal) payoutReceipts(rec journal.Record) []printer.Receipt {
 
 // claimReceipts is the claim receipt of a winner above the limit: nothing paid here.
 func (t *Terminal) claimReceipts(rec journal.Record) []printer.Receipt {
-	id := rec.Receipts[0]
-	items := t.head("GAGNANT - RÉCLAMATION", "À PRÉSENTER EN CENTRE DE PAIEMENT")
+	id, w := rec.Receipts[0], t.words()
+	items := t.head(w.Text("receipt.claim"), w.Text("receipt.claim_copy"))
 	items = append(items, t.ticketLines(rec)...)
-	items = append(items, printer.Text{Text: "GAIN", Style: printer.Style{Align: printer.Center, Bold: true}},
-		printer.Text{Text: retail.Plain(retail.Money(rec.Amount)), Style: big},
-		printer.Text{Text: "Au-delà du plafond de paiement du point de vente : RIEN N'A ÉTÉ PAYÉ ICI. Conservez le ticket et ce reçu."})
+	items = append(items, printer.Text{Text: w.Text("receipt.prize"), Style: printer.Style{Align: printer.Center, Bold: true}},
+		printer.Text{Text: w.PlainMoney(rec.Amount), Style: big},
+		printer.Text{Text: w.Text("receipt.claim_note")})
 	items = append(items, t.foot(rec, id)...)
 	return []printer.Receipt{{ID: id, Items: items}}
 }
 
 // saleReceipts is the receipt of a pack sale.
 func (t *Terminal) saleReceipts(rec journal.Record) []printer.Receipt {
-	id := rec.Receipts[0]
-	items := t.head("VENTE D'UN PAQUET", "")
+	id, w := rec.Receipts[0], t.words()
+	items := t.head(w.Text("receipt.sale"), "")
 	items = append(items,
-		printer.Pair{Left: "Paquet", Right: fmt.Sprintf("%d-%d", rec.Ticket.Block, rec.Ticket.Pack)},
-		printer.Pair{Left: "8 tickets", Right: retail.Plain(retail.Money(rec.Amount)), Style: bold})
+		printer.Pair{Left: w.Text("receipt.pack"), Right: fmt.Sprintf("%d-%d", rec.Ticket.Block, rec.Ticket.Pack)},
+		printer.Pair{Left: w.Text("receipt.sale_tickets"), Right: w.PlainMoney(rec.Amount), Style: bold})
 	items = append(items, t.foot(rec, id)...)
 	return []printer.Receipt{{ID: id, Items: items}}
 }
 
 // reportReceipt is the end-of-day report.
 func (t *Terminal) reportReceipt(rec journal.Record, d journal.DayTotals) []printer.Receipt {
-	id := rec.Receipts[0]
-	m := func(c int64) string { return retail.Plain(retail.Money(c)) }
-	items := t.head("RAPPORT DU JOUR", d.Day)
+	id, w := rec.Receipts[0], t.words()
+	m := w.PlainMoney
+	items := t.head(w.Text("receipt.report"), d.Day)
 	items = append(items,
-		printer.Pair{Left: fmt.Sprintf("Ventes : %d paquet(s)", d.Sales), Right: m(d.SalesAmount), Style: bold},
-		printer.Pair{Left: fmt.Sprintf("Paiements : %d", d.Payouts), Right: m(d.PayoutsAmount), Style: bold})
+		printer.Pair{Left: w.Text("receipt.report_sales", d.Sales), Right: m(d.SalesAmount), Style: bold},
+		printer.Pair{Left: w.Text("receipt.report_payouts", d.Payouts), Right: m(d.PayoutsAmount), Style: bold})
 	for g := 1; g < len(d.PerGame); g++ {
 		pg := d.PerGame[g]
-		items = append(items, printer.Pair{Left: fmt.Sprintf("  jeu %d : %d", g, pg.Payouts), Right: m(pg.Amount)})
+		items = append(items, printer.Pair{Left: w.Text("receipt.report_game", g, pg.Payouts), Right: m(pg.Amount)})
 	}
 	items = append(items,
-		printer.Pair{Left: fmt.Sprintf("Réclamations : %d", d.Claims), Right: m(d.ClaimsAmount)},
+		printer.Pair{Left: w.Text("receipt.report_claims", d.Claims), Right: m(d.ClaimsAmount)},
 		printer.Rule{},
-		printer.Pair{Left: "SOLDE (ventes - paiements)", Right: m(d.SalesAmount - d.PayoutsAmount), Style: bold})
+		printer.Pair{Left: w.Text("receipt.report_balance"), Right: m(d.SalesAmount - d.PayoutsAmount), Style: bold})
 	items = append(items, t.foot(rec, id)...)
 	return []printer.Receipt{{ID: id, Items: items}}
 }
 
-// duplicate is r again, marked DUPLICATA, under a new id.
-func duplicate(r printer.Receipt, id string) printer.Receipt {
-	items := append([]printer.Item{printer.Text{Text: "DUPLICATA", Style: big}, printer.Text{Text: "de " + r.ID, Style: center}}, r.Items...)
+// duplicate is r again, marked DUPLICATA (in the language of w), under a new id.
+func duplicate(w *locale.Locale, r printer.Receipt, id string) printer.Receipt {
+	items := append([]printer.Item{printer.Text{Text: w.Text("receipt.duplicate"), Style: big}, printer.Text{Text: w.Text("receipt.duplicate_of", r.ID), Style: center}}, r.Items...)
 	for i, it := range items {
 		if b, ok := it.(printer.Barcode); ok {
 			b.Data = id
@@ -155,13 +157,13 @@ func duplicate(r printer.Receipt, id string) printer.Receipt {
 
 // duplicates are rs again, each marked DUPLICATA under its id of ids (nil when they do not
 // pair up).
-func duplicates(rs []printer.Receipt, ids []string) []printer.Receipt {
+func duplicates(w *locale.Locale, rs []printer.Receipt, ids []string) []printer.Receipt {
 	if len(rs) != len(ids) {
 		return nil
 	}
 	out := make([]printer.Receipt, len(rs))
 	for i, r := range rs {
-		out[i] = duplicate(r, ids[i])
+		out[i] = duplicate(w, r, ids[i])
 	}
 	return out
 }
@@ -256,7 +258,7 @@ func (t *Terminal) receiptsOf(rec journal.Record) []printer.Receipt {
 	case rec.Kind == journal.KindSale && len(rec.Receipts) == 1:
 		return t.saleReceipts(rec)
 	case rec.Kind == journal.KindReprint:
-		return duplicates(t.originals(rec), rec.Receipts)
+		return duplicates(t.words(), t.originals(rec), rec.Receipts)
 	}
 	return nil
 }

@@ -36,7 +36,7 @@ func (report) Run(ctx context.Context, t *Terminal) State {
 	if _, err := t.data.Journal.Checkpoint(); err != nil {
 		t.log.Error("terminal: journal checkpoint", "err", err)
 	}
-	return delivery(r, false, result{"report", retail.Printed("RAPPORT DU JOUR"), retail.SignalOK})
+	return delivery(r, false, result{"report", retail.ReportPrinted(), retail.SignalOK})
 }
 
 // reprint prints receipts again, marked DUPLICATA, and journals it (a reprint record: the
@@ -73,7 +73,7 @@ func (s reprint) Run(ctx context.Context, t *Terminal) State {
 		letters = append(letters, "D"+copyLetter(r.ID))
 	}
 	r, err := t.recordWithReceipts(journal.Entry{Kind: journal.KindReprint, Detail: strings.Join(ids, " ")}, letters,
-		func(rec journal.Record) []printer.Receipt { return duplicates(orig, rec.Receipts) })
+		func(rec journal.Record) []printer.Receipt { return duplicates(t.words(), orig, rec.Receipts) })
 	var se *storageError
 	switch {
 	case errors.As(err, &se):
@@ -83,7 +83,7 @@ func (s reprint) Run(ctx context.Context, t *Terminal) State {
 	}
 	done := s.done
 	if done == nil {
-		done = result{"reprint", retail.Printed("DUPLICATA"), retail.SignalOK}
+		done = result{"reprint", retail.DuplicatePrinted(), retail.SignalOK}
 	}
 	return delivery(r, false, done)
 }

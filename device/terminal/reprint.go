@@ -87,14 +87,14 @@ func (t *Terminal) previousReceipts(from uint64) (journal.Record, bool, error) {
 }
 
 // receiptKind names what a record's receipts are, for the reprint menu ("" none of its own).
-func receiptKind(k journal.Kind) string {
+func receiptKind(k journal.Kind) retail.ReceiptKind {
 	switch k {
 	case journal.KindPayout:
-		return "PAIEMENT"
+		return retail.PayoutReceipt
 	case journal.KindClaim:
-		return "RÉCLAMATION"
+		return retail.ClaimReceipt
 	case journal.KindSale:
-		return "VENTE"
+		return retail.SaleReceipt
 	}
 	return ""
 }

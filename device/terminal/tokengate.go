@@ -56,7 +56,7 @@ func (t *Terminal) awaitToken(ctx context.Context, g *tokenGate) (Event, bool) {
 	var shown []string
 	for {
 		s, next := g.screen(t.cfg.Clock.Now())
-		if lines := retail.MustLayout(s, t.parts.Screen.Cols(), t.parts.Screen.Rows()); !slices.Equal(lines, shown) {
+		if lines := retail.MustLayout(s.In(t.words()), t.parts.Screen.Cols(), t.parts.Screen.Rows()); !slices.Equal(lines, shown) {
 			t.show(s)
 			shown = lines
 		}

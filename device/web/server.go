@@ -17,6 +17,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/packterm/pos/device/emulated"
+	"github.com/packterm/pos/device/locale"
 	"github.com/packterm/pos/drivers/display/hd44780emul"
 	"github.com/packterm/pos/internal/guesses"
 )
@@ -54,6 +55,8 @@ type Options struct {
 	Clock   clockwork.Clock
 	// Poll is how often the event stream looks for changes (default 100 ms).
 	Poll time.Duration
+	// Language writes the amounts the page shows ([terminal] language; "": French).
+	Language string
 }
 
 // Server is the web page's handler.
@@ -88,7 +91,11 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	tmpl, err := template.New("").Funcs(template.FuncMap{"euros": euros}).ParseFS(templateFS, "templates/*.html")
+	words, err := locale.Get(o.Language)
+	if err != nil {
+		return nil, fmt.Errorf("web: %w", err)
+	}
+	tmpl, err := template.New("").Funcs(template.FuncMap{"euros": words.PlainMoney}).ParseFS(templateFS, "templates/*.html")
 	if err != nil {
 		return nil, fmt.Errorf("web: templates: %w", err)
 	}
@@ -173,8 +180,6 @@ func (s *Server) handleFont(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "max-age=3600")
 	writeJSON(w, http.StatusOK, font)
 }
-
-func euros(cents int64) string { return fmt.Sprintf("%d,%02d €", cents/100, cents%100) }
 
 // Listen opens addr for the page: loopback as given, any other address only with the
 // technician token configured (RequireToken is then forced).

@@ -35,6 +35,12 @@ func romCode(r rune) (byte, bool) {
 	return c, ok
 }
 
+// InROM says whether the A00 ROM shows r as itself (no custom glyph, no substitute).
+func InROM(r rune) bool {
+	_, ok := romCode(r)
+	return ok
+}
+
 // Fallback returns the ROM code used for r when no glyph is available for it: the letter
 // without its accents (É → E), a typographic substitute (’ → ', € → E, no-break space →
 // space), or '?' when nothing fits.

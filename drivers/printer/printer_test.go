@@ -190,7 +190,7 @@ func TestGoldenReceipts(t *testing.T) {
 				if err := r.prn.Print(ctx(t), sample()); err != nil {
 					t.Fatal(err)
 				}
-				if err := r.prn.Print(ctx(t), printer.TestPage(printer.Layout{Columns: cols}, false)); err != nil {
+				if err := r.prn.Print(ctx(t), printer.TestPage(printer.Layout{Columns: cols}, false, golden.TestPageWords())); err != nil {
 					t.Fatal(err)
 				}
 				got, err := r.emu.WaitReceipts(ctx(t), 2)

@@ -2,31 +2,41 @@ package printer
 
 import "strings"
 
+// TestPageWords are the words of the test page, in the caller's language: a driver holds
+// none (device/locale has them).
+type TestPageWords struct {
+	Title, Printer, Styles                    string
+	Bold, Underline, Reverse                  string
+	DoubleWidth, DoubleHeight, Right          string
+	Accents, Capitals                         string
+	Euro, EuroAmount, Total, TotalAmount, End string
+}
+
 // TestPage is the technician's test page: every style, the accented letters and the euro sign
 // of the code page, a ruler of the column count, both barcodes and a QR code, and a drawer kick
 // when drawer is true.
-func TestPage(l Layout, drawer bool) Receipt {
+func TestPage(l Layout, drawer bool, w TestPageWords) Receipt {
 	l, _ = l.withDefaults()
 	ruler := strings.Repeat("1234567890", l.Columns/10+1)[:l.Columns]
 	return Receipt{
 		ID: "test-page",
 		Items: []Item{
-			Text{Text: "PAGE DE TEST", Style: Style{Align: Center, Bold: true, DoubleWidth: true, DoubleHeight: true}},
-			Text{Text: "Imprimante ticket ESC/POS", Style: Style{Align: Center}},
+			Text{Text: w.Title, Style: Style{Align: Center, Bold: true, DoubleWidth: true, DoubleHeight: true}},
+			Text{Text: w.Printer, Style: Style{Align: Center}},
 			Rule{Char: '='},
 			Text{Text: ruler},
-			Text{Text: "Normal, gras, souligné, inversé :"},
-			Text{Text: "Gras", Style: Style{Bold: true}},
-			Text{Text: "Souligné", Style: Style{Underline: true}},
-			Text{Text: " Inversé ", Style: Style{Reverse: true}},
-			Text{Text: "Double largeur", Style: Style{DoubleWidth: true}},
-			Text{Text: "Double hauteur", Style: Style{DoubleHeight: true}},
-			Text{Text: "À droite", Style: Style{Align: Right}},
+			Text{Text: w.Styles},
+			Text{Text: w.Bold, Style: Style{Bold: true}},
+			Text{Text: w.Underline, Style: Style{Underline: true}},
+			Text{Text: w.Reverse, Style: Style{Reverse: true}},
+			Text{Text: w.DoubleWidth, Style: Style{DoubleWidth: true}},
+			Text{Text: w.DoubleHeight, Style: Style{DoubleHeight: true}},
+			Text{Text: w.Right, Style: Style{Align: Right}},
 			Rule{},
-			Text{Text: "Accents : à â ç é è ê ë î ï ô ù û ü ÿ « »"},
-			Text{Text: "Capitales : À Â Ç É È Ê Ë Î Ï Ô Ù Û Ü"},
-			Pair{Left: "Euro", Right: "10,00 €"},
-			Pair{Left: "Total", Right: "1 234,50 €", Style: Style{Bold: true}},
+			Text{Text: w.Accents},
+			Text{Text: w.Capitals},
+			Pair{Left: w.Euro, Right: w.EuroAmount},
+			Pair{Left: w.Total, Right: w.TotalAmount, Style: Style{Bold: true}},
 			Rule{},
 			Text{Text: "Code 128", Style: Style{Align: Center}},
 			Barcode{Symbology: Code128, Data: "PACK-0042-7"},
@@ -35,7 +45,7 @@ func TestPage(l Layout, drawer bool) Receipt {
 			Text{Text: "QR", Style: Style{Align: Center}},
 			QR{Data: "https://example.invalid/test?n=42", Module: 5},
 			Feed{Lines: 1},
-			Text{Text: "Fin de la page de test", Style: Style{Align: Center}},
+			Text{Text: w.End, Style: Style{Align: Center}},
 		},
 		OpenDrawer: drawer,
 	}

@@ -3,6 +3,8 @@ package game
 import (
 	"strconv"
 	"strings"
+
+	"github.com/packterm/pos/internal/money"
 )
 
 // Cents is an amount of money in euro cents.
@@ -11,47 +13,18 @@ type Cents int64
 // Euros returns c as a number of cents from whole euros.
 func Euros(e int64) Cents { return Cents(e * 100) }
 
-// String formats c the French way: "15 000 €", "2,50 €".
-func (c Cents) String() string {
-	neg := c < 0
-	if neg {
-		c = -c
-	}
-	e := int64(c / 100)
-	s := groupThousands(strconv.FormatInt(e, 10))
-	if r := int64(c % 100); r != 0 {
-		s += "," + strconv.FormatInt(100+r, 10)[1:]
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s + " €"
-}
+// String formats c the French way, as the game rules write prizes: "15 000 €", "2,50 €".
+func (c Cents) String() string { return money.Format(int64(c), rulesStyle) }
+
+// rulesStyle drops ",00" from whole amounts and groups with plain spaces.
+var rulesStyle = money.Style{Group: ' ', Decimal: ',', Suffix: " €", ShortWhole: true}
 
 // GroupDigits writes n with its thousands separated by spaces, the French way: 12 000 000.
 func GroupDigits(n int64) string {
 	if n < 0 {
-		return "-" + groupThousands(strconv.FormatInt(-n, 10))
+		return "-" + money.GroupDigits(strconv.FormatInt(-n, 10), ' ')
 	}
-	return groupThousands(strconv.FormatInt(n, 10))
-}
-
-func groupThousands(d string) string {
-	if len(d) <= 3 {
-		return d
-	}
-	var b strings.Builder
-	head := len(d) % 3
-	if head > 0 {
-		b.WriteString(d[:head])
-	}
-	for i := head; i < len(d); i += 3 {
-		if b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(d[i : i+3])
-	}
-	return b.String()
+	return money.GroupDigits(strconv.FormatInt(n, 10), ' ')
 }
 
 // InLetters gives the transcription in letters of a whole-euro amount as printed on a

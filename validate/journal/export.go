@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/packterm/pos/internal/money"
 	"github.com/packterm/pos/validate/codes"
 )
 
@@ -19,13 +20,7 @@ var csvHeader = []string{"id", "terminal", "seq", "boot", "time", "kind", "ticke
 	"receipts", "code", "reason", "detail", "prev", "hash"}
 
 // Euros formats cents as euros with a French decimal comma and no grouping: 3000 → "30,00".
-func Euros(cents int64) string {
-	sign := ""
-	if cents < 0 {
-		sign, cents = "-", -cents
-	}
-	return sign + strconv.FormatInt(cents/100, 10) + "," + strconv.FormatInt(100+cents%100, 10)[1:]
-}
+func Euros(cents int64) string { return money.Plain(cents) }
 
 func ticketText(r *Record) string {
 	switch {

@@ -5,10 +5,11 @@ import (
 	"testing"
 
 	"github.com/packterm/pos/drivers/printer"
+	"github.com/packterm/pos/drivers/printer/internal/golden"
 )
 
 func benchStream(b *testing.B) []byte {
-	data, err := printer.Render(printer.TestPage(printer.Layout{Columns: 48}, true), printer.Layout{Columns: 48})
+	data, err := printer.Render(printer.TestPage(printer.Layout{Columns: 48}, true, golden.TestPageWords()), printer.Layout{Columns: 48})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -197,7 +197,7 @@ func TestStatusAndFaults(t *testing.T) {
 
 // The PNG must be readable: barcodes and QR codes drawn in it decode to their payloads.
 func TestPNGCodesDecode(t *testing.T) {
-	data, err := printer.Render(printer.TestPage(printer.Layout{Columns: 48}, true), printer.Layout{Columns: 48})
+	data, err := printer.Render(printer.TestPage(printer.Layout{Columns: 48}, true, golden.TestPageWords()), printer.Layout{Columns: 48})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +250,7 @@ func TestPNGCodesDecode(t *testing.T) {
 func FuzzPrinter(f *testing.F) {
 	f.Add(pythonEscposStream(), 100)
 	f.Add(nodeThermalPrinterStream(), 56)
-	data, _ := printer.Render(printer.TestPage(printer.Layout{}, true), printer.Layout{})
+	data, _ := printer.Render(printer.TestPage(printer.Layout{}, true, golden.TestPageWords()), printer.Layout{})
 	f.Add(data, 17)
 	f.Add([]byte{escpos.DLE, escpos.EOT, 4, gs, 'v', '0', 3, 1, 0, 1, 0, 0xAA, esc, '*', 0, 1, 0, 0xF0}, 5)
 	f.Fuzz(func(t *testing.T, b []byte, cut int) {

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/packterm/pos/drivers/printer"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -30,5 +32,16 @@ func Check(t testing.TB, name, got string) {
 	}
 	if string(want) != got {
 		t.Errorf("%s differs from golden:\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+// TestPageWords are the French words of the golden test pages (a driver holds no words:
+// the terminal takes them from device/locale, whose French they are).
+func TestPageWords() printer.TestPageWords {
+	return printer.TestPageWords{
+		Title: "PAGE DE TEST", Printer: "Imprimante ticket ESC/POS", Styles: "Normal, gras, souligné, inversé :",
+		Bold: "Gras", Underline: "Souligné", Reverse: " Inversé ", DoubleWidth: "Double largeur", DoubleHeight: "Double hauteur",
+		Right: "À droite", Accents: "Accents : à â ç é è ê ë î ï ô ù û ü ÿ « »", Capitals: "Capitales : À Â Ç É È Ê Ë Î Ï Ô Ù Û Ü",
+		Euro: "Euro", EuroAmount: "10,00 €", Total: "Total", TotalAmount: "1 234,50 €", End: "Fin de la page de test",
 	}
 }
