@@ -28,9 +28,10 @@ go test -run '^$' -bench "${BENCH:-.}" -benchmem -benchtime "${BENCHTIME:-1s}" -
 if [ "${SIZES:-1}" != 0 ]; then
 	# One row per binary, in the benchmark output's form: bytes and MiB as its metrics.
 	echo "pkg: github.com/packterm/pos/dist" >>"$raw"
-	for f in dist/*; do
+	for f in dist/* dist/lab/*; do # dist/lab/posd-*: the lab posd (with the emulator)
+		[ -f "$f" ] || continue
 		s=$(stat -c %s "$f")
-		awk -v n="$(basename "$f")" -v s="$s" 'BEGIN { printf("BenchmarkBinarySize/%s 1 %d bytes %.2f MiB\n", n, s, s / 1048576) }' >>"$raw"
+		awk -v n="${f#dist/}" -v s="$s" 'BEGIN { printf("BenchmarkBinarySize/%s 1 %d bytes %.2f MiB\n", n, s, s / 1048576) }' >>"$raw"
 	done
 fi
 echo

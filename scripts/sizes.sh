@@ -5,7 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d dist ] || { echo "no dist/: run scripts/build.sh"; exit 1; }
 printf '%-32s %12s %10s\n' "binary" "bytes" "MiB"
-for f in dist/*; do
+# dist/posd-* is the production posd (-tags production); dist/lab/posd-* the lab one (--emulate).
+for f in dist/* dist/lab/*; do
+	[ -f "$f" ] || continue
 	s=$(stat -c %s "$f")
-	awk -v n="$(basename "$f")" -v s="$s" 'BEGIN { printf("%-32s %12d %10.2f\n", n, s, s / 1048576) }'
+	awk -v n="${f#dist/}" -v s="$s" 'BEGIN { printf("%-32s %12d %10.2f\n", n, s, s / 1048576) }'
 done

@@ -8,7 +8,8 @@
 #   4. scripts/build.sh --check: every command for linux/arm (GOARM=6, 7), linux/arm64 and the
 #      host into dist/, static, then the armv7 ones built again with an empty build cache:
 #      identical bytes (CHECK_TARGETS= rebuilds every target)
-#   5. dist/'s posd on each ARM target under qemu-user and on the host, playing
+#   5. dist/lab/'s posd (the lab build, with the emulator: dist/'s posd is the production one,
+#      which has none) on each ARM target under qemu-user and on the host, playing
 #      scripts/demo.posd on the same block and a virtual clock (--clock): the receipts (text
 #      and PNG), the journal export (CSV and JSONL, each side's own posctl) and the output must
 #      be identical byte for byte, or the run fails with the diff
@@ -156,7 +157,7 @@ armv6_cpu=arm1176
 emu_clock=2026-12-01T09:00:00+01:00
 
 # arm_emulator: the README's main job (scripts/demo.posd: a sale, payouts, a refusal, a
-# claim, paper out, a duplicate, the report) on dist/'s posd for the host, then on each
+# claim, paper out, a duplicate, the report) on dist/lab/'s posd for the host, then on each
 # ARM build under qemu-user, on the same demo block (the main job's, else the host run
 # makes it) and the same virtual clock; every output must be the host's, byte for byte.
 arm_emulator() {
@@ -176,7 +177,7 @@ arm_emulator() {
 	emu_same armv6 "$host"
 }
 
-# emu_run NAME EMULATOR TARGET: dist/posd-TARGET plays scripts/demo.posd in $out/emu/NAME
+# emu_run NAME EMULATOR TARGET: dist/lab/posd-TARGET plays scripts/demo.posd in $out/emu/NAME
 # (under EMULATOR unless empty); dist/posctl-TARGET exports its journal.
 emu_run() {
 	local name=$1 emu=$2 target=$3 dir="$out/emu/$1" t0
@@ -185,10 +186,10 @@ emu_run() {
 	if [ -d "$out/emu/demo" ]; then
 		cp -r "$out/emu/demo" "$dir/demo"
 	fi
-	if ! $emu "dist/posd-$target" --emulate --script scripts/demo.posd --clock "$emu_clock" --data "$dir" \
+	if ! $emu "dist/lab/posd-$target" --emulate --script scripts/demo.posd --clock "$emu_clock" --data "$dir" \
 		--receipts "$dir/receipts" >"$dir/output.txt" 2>"$dir/stderr.txt"; then
 		tail -n 40 "$dir/output.txt"; cat "$dir/stderr.txt"
-		echo "FAIL: dist/posd-$target --emulate --script scripts/demo.posd ${emu:+under $emu}"; exit 1
+		echo "FAIL: dist/lab/posd-$target --emulate --script scripts/demo.posd ${emu:+under $emu}"; exit 1
 	fi
 	$emu "dist/posctl-$target" journal export "$dir/terminal/journal" --format csv >"$dir/journal.csv"
 	$emu "dist/posctl-$target" journal export "$dir/terminal/journal" --format jsonl >"$dir/journal.jsonl"

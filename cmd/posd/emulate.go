@@ -1,3 +1,5 @@
+//go:build !production
+
 package main
 
 import (
@@ -36,22 +38,35 @@ func dataDir(f flags) string {
 	return "posd-data"
 }
 
-// emulate runs the terminal on emulated hardware until the input ends.
+// emulate runs the terminal on emulated hardware until the input ends. With --config, the
+// terminal is the one the file describes, every section honoured as on a board (its
+// identity, [limits], [display], [board], [scanner], [printer], [technician], [fleet],
+// [http] and [maintenance]) or refused (emulatedConfig); without, it is the demo
+// terminal (config.Emulated, --pay-limit), alone: no fleet, no offline limit.
 func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Writer, log *slog.Logger) int {
-	dir := dataDir(f)
 	fail := func(err error) int { fmt.Fprintf(stderr, "posd: %v\n", err); return 1 }
 	cfg := config.Emulated()
+	cfg.Scanner.AIM = true // the demo terminal's scanner sends AIM identifiers
 	if f.config != "" && f.payLimitSet {
 		fmt.Fprintln(stderr, "posd: --pay-limit and --config: the limits come from the configuration file ([limits] pay_per_ticket)")
 		return 2
 	}
-	if f.config != "" { // the identity, limits, display and unlock token of a configuration file
-		c, err := config.Load(f.config)
+	if f.config != "" {
+		c, err := emulatedConfig(f)
 		if err != nil {
 			return fail(err)
 		}
 		cfg = *c
 		f.display = cfg.Display.String()
+		if f.data == "" && cfg.DataDir != config.Default().DataDir {
+			f.data = cfg.DataDir // [terminal] data_dir, when set, is the emulator's data directory
+		}
+		if f.http == "" {
+			f.http = cfg.HTTP
+		}
+		if f.maintenance == "" {
+			f.maintenance = cfg.Maintenance
+		}
 	} else {
 		if err := checkPayLimit(f.perTicket, cfg.Limits.PerDay); err != nil {
 			fmt.Fprintf(stderr, "posd: %v\n", err)
@@ -59,6 +74,7 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 		}
 		cfg.Limits.PerTicket = f.perTicket * 100
 	}
+	dir := dataDir(f)
 	if f.tokenSHA256 == "" {
 		f.tokenSHA256 = cfg.Technician.TokenSHA256
 	}
@@ -67,7 +83,8 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 		return fail(err)
 	}
 	// Every flag is checked before anything long (the first run's demo block) is done.
-	if _, err := board.ParseGeometry(f.display); err != nil {
+	geo, err := board.ParseGeometry(f.display)
+	if err != nil {
 		fmt.Fprintf(stderr, "posd: --display %s: want 16x2 or 20x4\n", f.display)
 		return 2
 	}
@@ -95,15 +112,14 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 		out.startFault(f.display, err)
 		return fail(err)
 	}
-	l, trust, aliases, err := openBlock(ctx, f, dir, cfg.Limits.PerTicket, out, stderr)
+	l, trust, aliases, err := openBlock(ctx, f, dir, cfg, out, stderr)
 	if err != nil {
 		return startFail(err)
 	}
 	defer l.Close()
-	opts := emulated.Options{Dir: filepath.Join(dir, "terminal"), Display: f.display, Ledgers: []*ledger.Ledger{l},
-		PerTicket: cfg.Limits.PerTicket, PerDay: cfg.Limits.PerDay, Terminal: cfg.TerminalID, RetailerName: cfg.RetailerName,
-		UnlockTokenSHA256: cfg.Technician.TokenSHA256, Logger: log, ReceiptsDir: f.receipts,
-		OnScreen: out.screen, OnReceipt: out.receipt, Aliases: aliases, Clock: clock, Step: step}
+	cfg.Display = config.Display{Cols: geo.Cols, Rows: geo.Rows}
+	opts := emulated.Options{Dir: filepath.Join(dir, "terminal"), Config: &cfg, Alone: f.config == "", Ledgers: []*ledger.Ledger{l},
+		Logger: log, ReceiptsDir: f.receipts, OnScreen: out.screen, OnReceipt: out.receipt, Aliases: aliases, Clock: clock, Step: step}
 	if f.packs != "" {
 		st, err := ledger.LoadStatus(f.packs, trust)
 		if err != nil {
@@ -174,6 +190,23 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 	return 0
 }
 
+// emulatedConfig reads --config for the emulator: checked as config checks it, then
+// refused where the emulator cannot honour it (emulated.CheckConfig), or where its
+// [terminal] data_dir and --data disagree.
+func emulatedConfig(f flags) (*config.Config, error) {
+	c, err := config.Load(f.config)
+	if err != nil {
+		return nil, err
+	}
+	if err := emulated.CheckConfig(c); err != nil {
+		return nil, fmt.Errorf("%s: %w", f.config, err)
+	}
+	if f.data != "" && c.DataDir != config.Default().DataDir && filepath.Clean(c.DataDir) != filepath.Clean(f.data) {
+		return nil, fmt.Errorf("%s: [terminal] data_dir = %q and --data %q: give one", f.config, c.DataDir, f.data)
+	}
+	return c, nil
+}
+
 // checkPayLimit accepts --pay-limit EUROS from 1 € to the emulator's limit per day (the
 // day's payouts could not reach a larger one).
 func checkPayLimit(euros, perDay int64) error {
@@ -184,9 +217,11 @@ func checkPayLimit(euros, perDay int64) error {
 	return nil
 }
 
-// openBlock opens the ledger to run with: --ledger and --pub, or the demo block of the data
-// directory, made on the first run (its codes to try are printed).
-func openBlock(ctx context.Context, f flags, dir string, limit int64, out *printerOut, stderr io.Writer) (*ledger.Ledger, *ledger.TrustStore, map[string]string, error) {
+// openBlock opens the ledger to run with: --ledger, checked against --pub (else --config's
+// [keys] operator), or the demo block of the data directory, made on the first run (its
+// codes to try are printed), checked against its own demo key.
+func openBlock(ctx context.Context, f flags, dir string, cfg config.Config, out *printerOut, stderr io.Writer) (*ledger.Ledger, *ledger.TrustStore, map[string]string, error) {
+	limit := cfg.Limits.PerTicket
 	ledgerPath, pubPath := f.ledger, f.pub
 	var aliases map[string]string
 	if ledgerPath == "" {
@@ -204,10 +239,14 @@ func openBlock(ctx context.Context, f flags, dir string, limit int64, out *print
 		ledgerPath, pubPath, aliases = demo.Ledger, demo.Pub, demo.Aliases()
 		out.codes(demo)
 	}
+	anchors := []string{pubPath}
 	if pubPath == "" {
-		return nil, nil, nil, fmt.Errorf("--ledger needs --pub (the operator's public key)")
+		if len(cfg.Keys.Operator) == 0 {
+			return nil, nil, nil, fmt.Errorf("--ledger needs --pub (the operator's public key), or --config with [keys] operator")
+		}
+		anchors = cfg.Keys.Operator
 	}
-	trust, err := ledger.LoadTrustStore(pubPath)
+	trust, err := ledger.LoadTrustStore(anchors...)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -219,7 +258,7 @@ func openBlock(ctx context.Context, f flags, dir string, limit int64, out *print
 			return nil, nil, nil, err
 		}
 		f.remade = true
-		return openBlock(ctx, f, dir, limit, out, stderr)
+		return openBlock(ctx, f, dir, cfg, out, stderr)
 	}
 	if err != nil {
 		return nil, nil, nil, err

@@ -76,7 +76,8 @@ func TestEmulateWithConfig(t *testing.T) {
 	conf := filepath.Join(dir, "posd.toml")
 	// sha256("secret")
 	toml := "[terminal]\nid = \"SHOP-7\"\nretailer = \"1\"\nretailer_name = \"Tabac test\"\n[limits]\npay_per_ticket = \"2,00\"\noffline_per_ticket = \"1,00\"\n" +
-		"[technician]\ntoken_sha256 = \"2bb80d537b1da3e38bd30361aa855686bde0eacd7162fef6a25fe97bf527a25b\"\n[keys]\noperator = [\"" + pub + "\"]\n"
+		"[technician]\ntoken_sha256 = \"2bb80d537b1da3e38bd30361aa855686bde0eacd7162fef6a25fe97bf527a25b\"\n[keys]\noperator = [\"" + pub + "\"]\n" +
+		"[http]\nlisten = \"\"\n" // honoured: no web page for this test
 	if err := os.WriteFile(conf, []byte(toml), 0o600); err != nil {
 		t.Fatal(err)
 	}

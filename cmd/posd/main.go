@@ -44,7 +44,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var f flags
 	fs := flag.NewFlagSet("posd", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&f.config, "config", "", "run on the board described by this configuration file (with --emulate: take its terminal id, retailer name, limits, display and unlock token)")
+	fs.StringVar(&f.config, "config", "", "run on the board described by this configuration file (with --emulate: the terminal it describes, every section honoured or refused, on emulated hardware)")
 	fs.StringVar(&f.checkConfig, "check-config", "", "check a configuration file, report every problem, and exit")
 	fs.BoolVar(&f.emulate, "emulate", false, "run the whole terminal on emulated hardware (input from stdin or --script)")
 	fs.StringVar(&f.data, "data", "", "emulator data directory (default $XDG_CACHE_HOME/posd-emulate, else ./posd-data)")

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 
 	"github.com/packterm/pos/device/daemon"
-	"github.com/packterm/pos/device/emulated"
 	"github.com/packterm/pos/device/web"
 	"github.com/packterm/pos/firmware/slot"
 	"github.com/packterm/pos/validate/ledger"
@@ -45,16 +44,6 @@ func boardWeb(r daemon.Running, logs *web.LogRing, log *slog.Logger) web.Options
 		}
 	}
 	return web.Options{Parts: p, TokenSHA256: r.Config.Technician.TokenSHA256, Hosts: r.Config.HTTPHosts, Logger: log, Language: r.Config.Language}
-}
-
-// emulatedWeb is the emulated terminal's page.
-func emulatedWeb(rig *emulated.Rig, opts emulated.Options, f flags, hosts []string, log *slog.Logger) web.Options {
-	p := &web.Parts{TerminalID: rig.Journal.Terminal(), Terminal: rig.Terminal, Journal: rig.Journal, Ledgers: rig.Ledgers,
-		AllDelivered: opts.AllDelivered, Printer: rig.Driver, PrinterMode: "default (emulated)", Board: rig.Board, Logs: f.logs}
-	if st, ok := opts.Status.(*ledger.StatusList); ok {
-		p.StatusList = st
-	}
-	return web.Options{Parts: p, Emulator: rig, PrintFile: f.printFile, TokenSHA256: f.tokenSHA256, Hosts: hosts, Logger: log}
 }
 
 // bootedSlot is the slot posboot started posd from, for the status page.

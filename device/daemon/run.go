@@ -14,15 +14,13 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
+	"github.com/packterm/pos/device/assembly"
 	"github.com/packterm/pos/device/board"
-	"github.com/packterm/pos/device/codemap"
 	"github.com/packterm/pos/device/config"
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/device/terminal"
 	"github.com/packterm/pos/drivers/printer"
-	"github.com/packterm/pos/drivers/scanner"
-	"github.com/packterm/pos/drivers/serialport"
 	"github.com/packterm/pos/firmware/flash"
 	"github.com/packterm/pos/firmware/slot"
 	"github.com/packterm/pos/firmware/watchdog"
@@ -56,6 +54,9 @@ type Options struct {
 	// FleetStatusEvery is how often the fleet's pack status list is fetched (0: the fleet
 	// client's default, 10 min).
 	FleetStatusEvery time.Duration
+	// Hardware is where the board's parts are (nil: the board's GPIO and serial ports,
+	// assembly.Board).
+	Hardware assembly.Hardware
 	// StartFault, when set, sees the rows shown on the panel when the daemon cannot start
 	// (a read-only data tree, …), before Run returns the error.
 	StartFault func(lines []string)
@@ -73,16 +74,15 @@ type run struct {
 	j        *journal.Journal
 	b        *board.Board
 	pr       *printer.Printer
-	sc       *scanner.Serial
-	photos   *scanner.PhotoDir // [scanner] photos; nil: none
 	t        *terminal.Terminal
 	fleet    *fleet.Client // nil: no [fleet] url
 	maint    *flash.Server // nil: no maintenance link
 	restart  *restarter
 	closers  []func() error
-	// keepPanel: a start fault is on the panel; closing leaves it there (posd exits and
-	// the service manager starts it again, which shows it again).
-	keepPanel bool
+	// asm is the assembled terminal (nil until assembled). A start fault on the panel
+	// stays there when it closes (posd exits and the service manager starts it again,
+	// which shows it again).
+	asm *assembly.Terminal
 }
 
 // Run runs the terminal on the board of cfg until ctx ends (nil then), or until it stops
@@ -116,8 +116,8 @@ func (d *run) close() {
 	}
 }
 
-// open opens every part: keys, data, journal, fleet client, board, printer, scanner,
-// terminal, maintenance link.
+// open opens every part: keys, data, then the terminal as the configuration describes it
+// (assembly: journal, fleet client, board, printer, scanner), and the maintenance link.
 func (d *run) open() error {
 	cfg := d.cfg
 	if err := cfg.Validate(); err != nil {
@@ -129,10 +129,8 @@ func (d *run) open() error {
 	if d.trust, err = ledger.LoadTrust(filepath.Join(cfg.DataDir, ledger.KeyStatementFile), cfg.Keys.Operator...); err != nil {
 		return fmt.Errorf("daemon: operator keys: %w", err)
 	}
-	for _, dir := range []string{"journal", "spool", "state"} {
-		if err := os.MkdirAll(filepath.Join(cfg.DataDir, dir), 0o700); err != nil {
-			return fmt.Errorf("daemon: %w", err)
-		}
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return fmt.Errorf("daemon: %w", err)
 	}
 	r, err := strconv.ParseUint(cfg.RetailerID, 10, 32)
 	if err != nil {
@@ -147,83 +145,51 @@ func (d *run) open() error {
 		d.data = &Data{Refused: err}
 	}
 	d.onClose(d.data.Close)
-	state, spool := filepath.Join(cfg.DataDir, "state"), filepath.Join(cfg.DataDir, "spool")
-	if d.j, err = journal.Open(filepath.Join(cfg.DataDir, "journal"), journal.Options{Terminal: cfg.TerminalID, Logger: d.log,
-		HeadCopies: []string{terminal.JournalHeadCopy(state)}, Witness: terminal.JournalWitness(state, spool)}); err != nil {
-		return err
-	}
-	if me := d.j.Missing(); me != nil {
-		// Refused, not replaced: posd runs on (display, status page, maintenance link,
-		// fleet client) so that a technician can act; nothing is sold or paid.
-		d.log.Error("posd: journal refused: no sale and no payout until a technician starts a new journal", "reason", me.Reason, "err", me)
-	}
-	d.onClose(d.j.Close)
-	if d.fleet, err = d.connectFleet(); err != nil {
-		return err
-	}
-	if d.fleet != nil {
-		d.onClose(func() error { d.fleet.Close(); return nil })
-	}
-	if err := d.openDevices(); err != nil {
+	if err := d.assemble(); err != nil {
 		return err
 	}
 	d.maint, err = d.maintenance()
 	return err
 }
 
-// openDevices opens the board, the printer and the scanner, and builds the terminal.
-func (d *run) openDevices() error {
-	cfg := d.cfg
-	var err error
-	if d.b, err = d.openBoard(); err != nil {
-		return err
-	}
-	pport, err := serialport.Open(serialport.Config{Path: cfg.Printer.Port, Baud: cfg.Printer.Baud, Logger: d.log})
-	if err != nil {
-		return err
-	}
-	d.onClose(pport.Close)
-	d.pr, err = printer.New(pport, printer.Config{
-		Layout:   printer.Layout{Columns: cfg.Printer.Columns, CodePage: cfg.Printer.CodePage},
-		SpoolDir: filepath.Join(cfg.DataDir, "spool"), Baud: cfg.Printer.Baud, NoPrintConfirm: cfg.Printer.NoPrintConfirm(), Logger: d.log,
+// assemble builds the terminal of the configuration on the board (assembly.Open).
+func (d *run) assemble() error {
+	a, err := assembly.Open(d.cfg, d.hardware(), assembly.Options{
+		Data:      assembly.Data{Ledgers: d.data.Ledgers, Status: d.data.Status, Refused: d.data.Refused},
+		WaitClock: d.clock, Logger: d.log,
+		FleetStatus: &fleet.StatusOptions{Retailer: d.retailer, Dir: d.cfg.DataDir, Trust: d.trust,
+			Every: d.o.FleetStatusEvery, Installed: d.statusFromFleet},
+		OnJournalReset: func() { d.restart.request("journal started afresh by a technician") },
 	})
 	if err != nil {
 		return err
 	}
-	if err := d.openScanner(); err != nil {
-		return err
-	}
-	d.openPhotos()
-	d.t, err = terminal.New(terminal.Config{
-		Terminal: cfg.TerminalID, RetailerName: cfg.RetailerName, PerTicket: cfg.Limits.PerTicket, PerDay: cfg.Limits.PerDay,
-		OfflineLimit: cfg.Limits.Offline, OfflineTotal: cfg.Limits.OfflineTotal, StateDir: filepath.Join(cfg.DataDir, "state"), UnlockTokenSHA256: cfg.Technician.TokenSHA256, DataRefused: d.data.Refused != nil, Logger: d.log,
-		OnJournalReset: func() { d.restart.request("journal started afresh by a technician") },
-		Language:       cfg.Language,
-	}, terminal.Parts{Screen: d.b.Display, Printer: d.pr, Green: d.b.Green, Red: d.b.Red, Buzzer: d.b.Buzzer, Drawer: d.b.Drawer, Tamper: d.b.Tamper},
-		terminal.Data{Ledgers: d.data.Ledgers, Status: d.data.Status, Journal: d.j, Fleet: d.claimer()})
-	if err != nil {
-		return err
-	}
+	d.asm = a
+	d.onClose(a.Close)
+	d.j, d.fleet, d.b, d.pr, d.t = a.Journal, a.Fleet, a.Board, a.Printer, a.Terminal
 	return nil
 }
 
-// openBoard opens the board once; closing it turns the panel off, unless a start fault is
-// on it.
+// hardware is Options.Hardware, else the board's.
+func (d *run) hardware() assembly.Hardware {
+	if d.o.Hardware != nil {
+		return d.o.Hardware
+	}
+	return assembly.Board{}
+}
+
+// openBoard opens the board, for a start fault, unless the terminal's is open; closing it
+// leaves the start fault on the panel.
 func (d *run) openBoard() (*board.Board, error) {
 	if d.b != nil {
 		return d.b, nil
 	}
-	b, err := board.Open(board.Config{Profile: d.cfg.Board, Display: d.cfg.Display.String(), Pins: d.cfg.PinMap(), Logger: d.log})
+	b, err := d.hardware().OpenBoard(assembly.BoardConfig(d.cfg, d.log))
 	if err != nil {
 		return nil, err
 	}
 	d.b = b
-	d.onClose(func() error {
-		if d.keepPanel {
-			return b.Red.Set(true)
-		}
-		return b.Close()
-	})
+	d.onClose(func() error { return b.Red.Set(true) })
 	return b, nil
 }
 
@@ -241,44 +207,14 @@ func (d *run) startFault(err error) error {
 	if serr := errors.Join(b.Display.Show(lines...), b.Red.Set(true)); serr != nil {
 		d.log.Error("posd: start fault not shown", "err", serr)
 	}
-	d.keepPanel = true
+	if d.asm != nil {
+		d.asm.KeepPanel = true
+	}
 	d.log.Error("posd: cannot start: the panel says so", "screen", strings.Join(lines, " / "), "err", err)
 	if d.o.StartFault != nil {
 		d.o.StartFault(lines)
 	}
 	return err
-}
-
-// openScanner opens the scanner: a USB keyboard-wedge scanner through evdev when [scanner]
-// input names one (grabbed, typed with [scanner] keymap, reopened by name when unplugged),
-// else the serial port.
-func (d *run) openScanner() error {
-	s := d.cfg.Scanner
-	sc := scanner.Config{Suffix: s.Suffix, AIM: s.AIM, Logger: d.log}
-	if s.Input != "" {
-		kb, err := scanner.NewKeyboard(scanner.KeyboardConfig{Input: s.Input, Keymap: s.Keymap, Clock: d.clock, Logger: d.log})
-		if err != nil {
-			return err
-		}
-		d.onClose(kb.Close)
-		d.sc = scanner.NewKeyboardScanner(kb, sc)
-		return nil
-	}
-	port, err := serialport.Open(serialport.Config{Path: s.Port, Baud: s.Baud, Logger: d.log})
-	if err != nil {
-		return err
-	}
-	d.onClose(port.Close)
-	d.sc = scanner.NewSerial(port, sc)
-	return nil
-}
-
-// openPhotos makes the camera's photo directory ([scanner] photos), if any: its photos
-// are decoded for the terminal's symbologies, beside the scanner.
-func (d *run) openPhotos() {
-	if dir := d.cfg.Scanner.Photos; dir != "" {
-		d.photos = scanner.NewPhotoDir(dir, scanner.BarcodeDecoder(codemap.DecoderOptions()), scanner.Config{Clock: d.clock, Logger: d.log})
-	}
 }
 
 // serve runs the terminal's loops and the daemon's workers until ctx ends or a restart
@@ -297,19 +233,11 @@ func (d *run) serve(ctx context.Context) error {
 			Maintenance: maintAddr, Fleet: d.fleet})
 	}
 	var loops sync.WaitGroup
-	runs := []func() error{
-		func() error { return d.t.Run(rctx) },
-		func() error { return d.t.RunScanner(rctx, d.sc) },
-		func() error { return d.t.RunButtons(rctx, d.b.OK, d.b.Cancel, d.b.Tamper) },
-		func() error { return d.b.Run(rctx) },
-	}
-	if d.photos != nil {
-		runs = append(runs, func() error { return d.t.RunScanner(rctx, d.photos) })
-	}
+	runs := d.asm.Loops()
 	errs := make([]error, len(runs))
 	for i, f := range runs {
 		loops.Go(func() {
-			errs[i] = f()
+			errs[i] = f(rctx)
 			h.live.Store(false)
 		})
 	}
@@ -370,7 +298,7 @@ func (d *run) startWorkers(ctx context.Context, workers *sync.WaitGroup, h *Heal
 	workers.Go(func() { d.restart.run(ctx, gate, d.log, stop) })
 	if d.fleet != nil {
 		workers.Go(func() {
-			if err := d.fleet.Run(ctx); err != nil {
+			if err := d.asm.RunFleet(ctx); err != nil {
 				d.log.Error("posd: fleet client stopped", "err", err)
 			}
 		})

@@ -1,50 +1,67 @@
 package emulated
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/jonboulle/clockwork"
 
+	"github.com/packterm/pos/device/assembly"
 	"github.com/packterm/pos/device/board"
 	"github.com/packterm/pos/device/codemap"
+	"github.com/packterm/pos/device/config"
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/device/terminal"
 	"github.com/packterm/pos/drivers/display"
 	"github.com/packterm/pos/drivers/display/hd44780emul"
-	"github.com/packterm/pos/drivers/gpiosim"
 	"github.com/packterm/pos/drivers/printer"
 	"github.com/packterm/pos/drivers/printer/printeremul"
 	"github.com/packterm/pos/drivers/scanner"
 	"github.com/packterm/pos/drivers/scanner/scanneremul"
-	"github.com/packterm/pos/drivers/serialport"
 	"github.com/packterm/pos/validate/journal"
 	"github.com/packterm/pos/validate/ledger"
 )
 
-// Options of a rig.
+// Options of a rig. The terminal is built from a config.Config by the one assembly
+// (device/assembly), as a board's is: Config, or the shorthands Terminal … OfflineTotal
+// mapped into one (Options.TerminalConfig).
 type Options struct {
-	// Dir holds the terminal's state: journal, printer spool, state file, device links.
-	Dir          string
-	Terminal     string           // default "EMU-0001"
-	RetailerName string           // default "TABAC DE LA GARE (ÉMULATEUR)"
-	Language     string           // of the screens and receipts: "fr" (default) or "en"
-	Display      string           // "16x2" or "20x4" (default)
+	// Dir holds the terminal's state: journal, printer spool, state file, device links
+	// (the configuration's data directory).
+	Dir string
+	// Config, when set, is the terminal's configuration, every section of it honoured
+	// ([terminal], [limits], [display], [board], [scanner], [printer], [technician],
+	// [fleet]) or refused (a keyboard-wedge [scanner] input cannot be emulated); its
+	// data_dir is Dir. The shorthands below must then be left zero.
+	Config *config.Config
+	// Alone, with Config: a terminal without [fleet] url claims nothing and the offline
+	// limits do not apply (the demo terminal of posd --emulate without --config); without
+	// it, such a terminal claims with fleet.OfflineOnly as a board does. Without Config, a
+	// rig without Fleet is alone.
+	Alone bool
+	// Shorthands of a configuration, for tests (zero: config.Emulated's, the terminal's
+	// defaults): the terminal id (default "EMU-0001"), the retailer's name (default
+	// "TABAC DE LA GARE (ÉMULATEUR)"), the display ("16x2" or "20x4", the default), the
+	// pay limits in cents (0: 150 € and 5 000 €), the most paid a ticket with the fleet
+	// out of reach and the most the unconfirmed payouts not yet claimed add up to (see
+	// terminal.Config), the technician token ("": any unlock, on the emulator), and the
+	// language of the screens and receipts ("fr", the default, or "en").
+	Terminal, RetailerName, Display, Language string
+	PerTicket, PerDay               int64
+	OfflineLimit, OfflineTotal      int64
+	UnlockTokenSHA256               string
+
 	Ledgers      []*ledger.Ledger // one per block (two of one block: Start fails)
 	Status       retail.PackStatus
 	AllDelivered bool
-	// PerTicket and PerDay are the pay limits in cents (0: 150 € and 5 000 €).
-	PerTicket, PerDay int64
-	Throttle          terminal.Throttle
-	LongPress         time.Duration // see terminal.Config (0: 3 s)
-	UnlockTokenSHA256 string        // see terminal.Config ("": any unlock, on the emulator)
+	Throttle     terminal.Throttle
+	LongPress    time.Duration // see terminal.Config (0: 3 s)
 	// Clock is the terminal's and the journal's clock (nil: real); drivers run on real time.
 	Clock clockwork.Clock
 	// Step, with a *clockwork.FakeClock as Clock, makes a run reproducible: each input of
@@ -57,11 +74,9 @@ type Options struct {
 	OnScreen func(lines []string)
 	// OnReceipt is called with each receipt the emulated printer cuts (n counts from 1).
 	OnReceipt func(n int, r printeremul.Receipt)
-	// Fleet, when set, claims each ticket fleet-wide before it is paid; OfflineLimit is
-	// the most it pays a ticket when the fleet is out of reach, OfflineTotal the most its
-	// unconfirmed payouts not yet claimed add up to (see terminal.Config).
-	Fleet                      fleet.Claimer
-	OfflineLimit, OfflineTotal int64
+	// Fleet, when set, claims each ticket fleet-wide before it is paid, instead of the
+	// fleet client of the configuration's [fleet] url (tests: fleet.Fake).
+	Fleet fleet.Claimer
 	// Aliases names codes for scripts: a line "@NAME" scans Aliases[NAME] (Demo.Aliases).
 	Aliases map[string]string
 	// SpoolFS is the printer spool's filesystem (nil: the real one); tests make it full or
@@ -81,26 +96,50 @@ type Rig struct {
 	Driver   *printer.Printer // the terminal's printer driver, on the emulated printer
 	Scanner  *scanneremul.Emulator
 	Images   *scanner.Images
-	Ledgers  *ledger.Set // Options.Ledgers by block
+	Ledgers  *ledger.Set   // Options.Ledgers by block
+	Fleet    *fleet.Client // the fleet client of [fleet] url; nil: none
+	Config   *config.Config
 
 	opts     Options
+	asm      *assembly.Terminal
 	fake     *clockwork.FakeClock // the clock Step moves (nil: none)
 	receipts receiptLog
-	ports    []*serialport.Port
 	cancel   context.CancelFunc
 	wg       sync.WaitGroup
 	errs     chan error
 	closed   sync.Once
 }
 
+// TerminalConfig is the configuration the rig's terminal is built from: Options.Config,
+// else the shorthands on config.Emulated; its data directory is Dir.
+func (o Options) TerminalConfig() (*config.Config, error) {
+	if o.Config != nil {
+		if o.Terminal != "" || o.RetailerName != "" || o.Display != "" || o.PerTicket != 0 || o.PerDay != 0 ||
+			o.OfflineLimit != 0 || o.OfflineTotal != 0 || o.UnlockTokenSHA256 != "" || o.Language != "" {
+			return nil, errors.New("emulated: Options.Config and a shorthand of it (Terminal, Display, PerTicket…): the configuration says it")
+		}
+		c := *o.Config
+		c.DataDir = o.Dir
+		return &c, nil
+	}
+	c := config.Emulated()
+	c.TerminalID = cmp.Or(o.Terminal, "EMU-0001")
+	c.RetailerName = cmp.Or(o.RetailerName, "TABAC DE LA GARE (ÉMULATEUR)")
+	c.DataDir = o.Dir
+	g, err := board.ParseGeometry(o.Display)
+	if err != nil {
+		return nil, fmt.Errorf("emulated: %w", err)
+	}
+	c.Display = config.Display{Cols: g.Cols, Rows: g.Rows}
+	c.Limits = config.Limits{PerTicket: o.PerTicket, PerDay: o.PerDay, Offline: o.OfflineLimit, OfflineTotal: o.OfflineTotal}
+	c.Technician.TokenSHA256 = o.UnlockTokenSHA256
+	c.Language = cmp.Or(o.Language, c.Language)
+	c.Scanner.AIM = true // the rig's scanner sends AIM identifiers
+	return &c, nil
+}
+
 // Start builds the rig and runs it until ctx ends or Close.
 func Start(ctx context.Context, o Options) (r *Rig, err error) {
-	if o.Terminal == "" {
-		o.Terminal = "EMU-0001"
-	}
-	if o.RetailerName == "" {
-		o.RetailerName = "TABAC DE LA GARE (ÉMULATEUR)"
-	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -121,48 +160,37 @@ func Start(ctx context.Context, o Options) (r *Rig, err error) {
 			rig.release()
 		}
 	}()
-	for _, d := range []string{"journal", "spool", "state"} {
-		if err := os.MkdirAll(filepath.Join(o.Dir, d), 0o700); err != nil {
-			return nil, fmt.Errorf("emulated: %w", err)
-		}
-	}
-	state, spool := filepath.Join(o.Dir, "state"), filepath.Join(o.Dir, "spool")
-	if r.Journal, err = journal.Open(filepath.Join(o.Dir, "journal"), journal.Options{Terminal: o.Terminal, Clock: o.Clock, Logger: o.Logger,
-		HeadCopies: []string{terminal.JournalHeadCopy(state)}, Witness: terminal.JournalWitness(state, spool)}); err != nil {
+	if r.Config, err = o.TerminalConfig(); err != nil {
 		return nil, err
 	}
-	if r.Board, err = board.Open(board.Config{Emulate: true, Display: o.Display, DisplayClock: gpiosim.NewClock()}); err != nil {
-		return nil, err
-	}
-	pr, err := r.openPrinter()
-	if err != nil {
-		return nil, err
-	}
-	sc, err := r.openScanner()
-	if err != nil {
-		return nil, err
-	}
-	scr := &watchedScreen{Dev: r.Board.Display, lcd: r.Board.Emulator.LCD, on: o.OnScreen}
-	parts := terminal.Parts{Screen: scr, Printer: pr, Green: r.Board.Green, Red: r.Board.Red,
-		Buzzer: r.Board.Buzzer, Drawer: r.Board.Drawer, Tamper: r.Board.Tamper}
-	cfg := terminal.Config{Terminal: o.Terminal, RetailerName: o.RetailerName, PerTicket: o.PerTicket, PerDay: o.PerDay,
-		StateDir: filepath.Join(o.Dir, "state"), Throttle: o.Throttle, LongPress: o.LongPress, UnlockTokenSHA256: o.UnlockTokenSHA256, OpenUnlock: true, AllDelivered: o.AllDelivered,
-		OfflineLimit: o.OfflineLimit, OfflineTotal: o.OfflineTotal, Clock: o.Clock, Logger: o.Logger, Language: o.Language}
 	if r.Ledgers, err = ledger.NewSet(o.Ledgers...); err != nil {
 		return nil, fmt.Errorf("emulated: %w", err)
 	}
-	if r.Terminal, err = terminal.New(cfg, parts, terminal.Data{Ledgers: r.Ledgers, Status: o.Status, Journal: r.Journal, Fleet: o.Fleet}); err != nil {
+	if r.asm, err = assembly.Open(r.Config, &hardware{r: r}, assembly.Options{
+		Data:  assembly.Data{Ledgers: r.Ledgers, Status: o.Status, AllDelivered: o.AllDelivered},
+		Clock: o.Clock, Logger: o.Logger, Claimer: o.Fleet, Alone: o.Alone || (o.Config == nil && o.Fleet == nil),
+		Screen: func(b *board.Board) display.Screen {
+			return &watchedScreen{Dev: b.Display, lcd: b.Emulator.LCD, on: o.OnScreen}
+		},
+		OpenUnlock: true, Throttle: o.Throttle, LongPress: o.LongPress,
+		// Every line of a script is meant: no de-duplication of repeated codes.
+		ScanDedup: -1, ScanMaxLen: ScanMaxLen, SpoolFS: o.SpoolFS,
+	}); err != nil {
 		return nil, err
 	}
+	a := r.asm
+	r.Terminal, r.Journal, r.Board, r.Driver, r.Fleet = a.Terminal, a.Journal, a.Board, a.Printer, a.Fleet
 	if err := r.startReceipts(); err != nil {
 		return nil, err
 	}
 	r.Images = scanner.NewImages(scanner.BarcodeDecoder(codemap.DecoderOptions()), scanner.Config{DedupWindow: -1, Logger: o.Logger})
 	ctx, r.cancel = context.WithCancel(ctx)
-	r.goRun(func() error { return r.Terminal.Run(ctx) })
-	r.goRun(func() error { return r.Terminal.RunScanner(ctx, sc) })
-	r.goRun(func() error { return r.Terminal.RunButtons(ctx, r.Board.OK, r.Board.Cancel, r.Board.Tamper) })
-	r.goRun(func() error { return r.Board.Run(ctx) })
+	for _, loop := range a.Loops() {
+		r.goRun(func() error { return loop(ctx) })
+	}
+	if a.Fleet != nil {
+		r.goRun(func() error { return a.RunFleet(ctx) })
+	}
 	r.goRun(func() error { return r.watchReceipts(ctx) })
 	if err := r.waitStarted(ctx); err != nil {
 		r.cancel()
@@ -204,43 +232,6 @@ func (r *Rig) goRun(f func() error) {
 // Errors delivers the errors of workers that stopped.
 func (r *Rig) Errors() <-chan error { return r.errs }
 
-func link(dir, name string) string {
-	p := filepath.Join(dir, name)
-	_ = os.Remove(p) // a link left by a killed run
-	return p
-}
-
-func (r *Rig) openPrinter() (*printer.Printer, error) {
-	emu, err := printeremul.NewEmulator(link(r.opts.Dir, "printer.tty"), printeremul.Config{Columns: 48, Logger: r.opts.Logger})
-	if err != nil {
-		return nil, err
-	}
-	r.Printer = emu
-	port, err := serialport.Open(serialport.Config{Path: emu.Path(), Logger: r.opts.Logger})
-	if err != nil {
-		return nil, err
-	}
-	r.ports = append(r.ports, port)
-	r.Driver, err = printer.New(port, printer.Config{Layout: printer.Layout{Columns: 48}, SpoolDir: filepath.Join(r.opts.Dir, "spool"),
-		Spool: printer.SpoolOptions{FS: r.opts.SpoolFS}, Logger: r.opts.Logger})
-	return r.Driver, err
-}
-
-func (r *Rig) openScanner() (*scanner.Serial, error) {
-	emu, err := scanneremul.New(link(r.opts.Dir, "scanner.tty"), scanneremul.Config{Suffix: scanner.CR, AIM: true})
-	if err != nil {
-		return nil, err
-	}
-	r.Scanner = emu
-	port, err := serialport.Open(serialport.Config{Path: emu.Path(), Logger: r.opts.Logger})
-	if err != nil {
-		return nil, err
-	}
-	r.ports = append(r.ports, port)
-	// Every line of a script is meant: no de-duplication of repeated codes.
-	return scanner.NewSerial(port, scanner.Config{Suffix: scanner.CR, AIM: true, DedupWindow: -1, MaxLen: ScanMaxLen, Logger: r.opts.Logger}), nil
-}
-
 // Close stops the rig and releases its devices.
 func (r *Rig) Close() error {
 	var err error
@@ -256,20 +247,14 @@ func (r *Rig) Close() error {
 
 func (r *Rig) release() error {
 	var errs []error
-	for _, p := range r.ports {
-		errs = append(errs, p.Close())
+	if r.asm != nil {
+		errs = append(errs, r.asm.Close())
 	}
 	if r.Printer != nil {
 		errs = append(errs, r.Printer.Close())
 	}
 	if r.Scanner != nil {
 		errs = append(errs, r.Scanner.Close())
-	}
-	if r.Board != nil {
-		errs = append(errs, r.Board.Close())
-	}
-	if r.Journal != nil {
-		errs = append(errs, r.Journal.Close())
 	}
 	return errors.Join(errs...)
 }

@@ -16,9 +16,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
-	"github.com/packterm/pos/device/emulated"
 	"github.com/packterm/pos/device/locale"
-	"github.com/packterm/pos/drivers/display/hd44780emul"
 	"github.com/packterm/pos/internal/guesses"
 )
 
@@ -31,8 +29,9 @@ var staticFS embed.FS
 // Options configure a Server.
 type Options struct {
 	Parts *Parts
-	// Emulator, when set, adds the emulated terminal's page and controls (posd --emulate).
-	Emulator *emulated.Rig
+	// Emulator, when set, adds the emulated terminal's page and controls (posd --emulate;
+	// a production build has no emulator: emulator_production.go).
+	Emulator *Rig
 	// PrintFile, when set, is the printer's file of the emulator's block: each ticket
 	// scanned is drawn from its row, scratched, next to the terminal's answer.
 	PrintFile string
@@ -105,13 +104,7 @@ func New(o Options) (*Server, error) {
 	s.mux.HandleFunc("/login", s.handleLogin)
 	s.mux.HandleFunc("GET /status", s.handleStatusPage)
 	s.mux.HandleFunc("GET /status.json", s.handleStatusJSON)
-	s.mux.HandleFunc("GET /font.json", s.handleFont)
-	if o.Emulator != nil {
-		s.emu = &emulator{rig: o.Emulator, s: s}
-		s.emu.ctx, s.emu.cancel = context.WithCancel(context.Background())
-		s.emu.routes(s.mux)
-		s.mux.HandleFunc("GET /{$}", s.emu.handlePage)
-	} else {
+	if !s.routeEmulator() {
 		s.mux.HandleFunc("GET /{$}", s.handleStatusPage)
 	}
 	s.h = securityHeaders(newOrigins(o).wrap(g.wrap(s.mux, func(w http.ResponseWriter, r *http.Request) {
@@ -125,10 +118,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.h.ServeHT
 // Close stops the server's background work (the emulator's ticket drawings) and waits for
 // it. Serve calls it when it returns; a caller that only uses the handler calls it itself.
 func (s *Server) Close() {
-	if s.emu != nil {
-		s.emu.cancel()
-		s.emu.wg.Wait()
-	}
+	s.emu.close()
 }
 
 func securityHeaders(next http.Handler) http.Handler {
@@ -167,19 +157,6 @@ func (s *Server) handleStatusJSON(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, s.o.Parts.Collect())
 }
 
-// handleFont serves the ROM's dot patterns of every character code (codes below 0x10 are
-// CGRAM and come with the live state).
-func (s *Server) handleFont(w http.ResponseWriter, r *http.Request) {
-	font := make([][8]int, 256)
-	for c := range 256 {
-		g := hd44780emul.ROMGlyph(byte(c))
-		for i, row := range g {
-			font[c][i] = int(row)
-		}
-	}
-	w.Header().Set("Cache-Control", "max-age=3600")
-	writeJSON(w, http.StatusOK, font)
-}
 
 // Listen opens addr for the page: loopback as given, any other address only with the
 // technician token configured (RequireToken is then forced).

@@ -1,0 +1,27 @@
+//go:build production
+
+package board
+
+import (
+	"errors"
+
+	"github.com/packterm/pos/drivers/display"
+)
+
+// ErrNoEmulator: this build (-tags production) has no emulated board.
+var ErrNoEmulator = errors.New("board: this build has no emulated board (built with -tags production)")
+
+// Emulator is empty in a production build: no board is emulated (Board.Emulator is nil).
+type Emulator struct{}
+
+func openEmulated(Profile, display.Geometry, Config) (*Board, error) { return nil, ErrNoEmulator }
+
+// Contact is one of the emulated board's inputs (none in a production build).
+type Contact int
+
+// The emulated contacts.
+const (
+	ContactOK Contact = iota + 1
+	ContactCancel
+	ContactTamper // active: the case is open
+)
