@@ -53,9 +53,9 @@ type Options struct {
 	// terminal.Config), the technician token ("": any unlock, on the emulator), and the
 	// language of the screens and receipts ("fr", the default, or "en").
 	Terminal, RetailerName, Display, Language string
-	PerTicket, PerDay               int64
-	OfflineLimit, OfflineTotal      int64
-	UnlockTokenSHA256               string
+	PerTicket, PerDay                         int64
+	OfflineLimit, OfflineTotal                int64
+	UnlockTokenSHA256                         string
 
 	Ledgers      []*ledger.Ledger // one per block (two of one block: Start fails)
 	Status       retail.PackStatus

@@ -157,7 +157,6 @@ func (s *Server) handleStatusJSON(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, s.o.Parts.Collect())
 }
 
-
 // Listen opens addr for the page: loopback as given, any other address only with the
 // technician token configured (RequireToken is then forced).
 func Listen(addr string, o Options) (*Server, net.Listener, error) {
