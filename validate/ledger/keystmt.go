@@ -10,10 +10,10 @@ import (
 	"io/fs"
 	"path/filepath"
 
+	"github.com/packterm/pos/internal/atomicfile"
 	"github.com/packterm/pos/internal/edkey"
 	"github.com/packterm/pos/internal/installlock"
 	"github.com/packterm/pos/internal/regularfile"
-	"github.com/packterm/pos/validate/internal/atomicfile"
 )
 
 // Operator key statements (docs/ledger.md, "Trust: key statements"): the only way the

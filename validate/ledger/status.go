@@ -8,9 +8,9 @@ import (
 	"io"
 	"slices"
 
+	"github.com/packterm/pos/internal/atomicfile"
 	"github.com/packterm/pos/internal/regularfile"
 	"github.com/packterm/pos/validate/codes"
-	"github.com/packterm/pos/validate/internal/atomicfile"
 )
 
 // Pack status list constants (docs/ledger.md, "Pack status list").
