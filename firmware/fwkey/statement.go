@@ -62,16 +62,10 @@ func (s *Statement) IDs() []ID { return s.st.IDs() }
 func (s *Statement) Signer() ID { return s.st.SignerID() }
 
 // TrustStore trusts exactly the statement's keys.
-func (s *Statement) TrustStore() *TrustStore { return &TrustStore{keys: s.st.Set()} }
+func (s *Statement) TrustStore() *TrustStore { return edkey.StoreOf[firmwareKeys](s.st.Set()) }
 
 // Verify checks that the statement was signed by a key of t (the trust in force).
-func (s *Statement) Verify(t *TrustStore) error {
-	var set edkey.Set
-	if t != nil {
-		set = t.keys
-	}
-	return verdict(s.Signer(), s.st.Verify(set, statements))
-}
+func (s *Statement) Verify(t *TrustStore) error { return t.VerifyStatement(s.st, statements) }
 
 // SignStatement returns the statement text trusting keys at version, signed by priv.
 func SignStatement(version uint64, keys []ed25519.PublicKey, priv ed25519.PrivateKey) ([]byte, error) {
