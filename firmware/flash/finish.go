@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -93,7 +94,7 @@ func replaceFrom(path string, src *os.File, sum [32]byte) error {
 			return err
 		}
 		if [32]byte(h.Sum(nil)) != sum {
-			return fmt.Errorf("flash: install: spool changed after verification")
+			return errors.New("spool changed after verification")
 		}
 		return nil
 	}, nil)
