@@ -14,11 +14,12 @@ import (
 // paidMem is the paid index held in memory by a journal open for writing: ticket → what
 // Paid returns of its payout (sequence number, time, zone, offline mark: paidindex.go).
 // Paid answers from it alone, paid or not (the look-up every winner scanned makes),
-// without a bbolt transaction or a read of the payout's record. It is filled from the paid bucket in the background, from the
-// first Paid on (Paid reads the file until it is filled; the terminal's start, which asks
-// nothing of it, is not slowed by it), and kept in step by every append: a payout is added
-// once its transaction has committed, under the journal's lock (advance). The duplicate
-// check that refuses a second payout stays in the append's own transaction, on the file.
+// without a bbolt transaction or a read of the payout's record. It is filled from the
+// paid bucket in the background, from the first Paid on (Paid reads the file until it is
+// filled; the terminal's start, which asks nothing of it, is not slowed by it), and kept
+// in step by every append: a payout is added once its transaction has committed, under
+// the journal's lock (advance). The duplicate check that refuses a second payout stays
+// in the append's own transaction, on the file.
 //
 // The paid bucket is read in key order, so the fill builds two sorted arrays (24 bytes a
 // payout: the key, searched by bisection, and its packed entry) rather than a hash map
