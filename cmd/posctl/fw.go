@@ -2,13 +2,13 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/packterm/pos/firmware/bundle"
+	"github.com/packterm/pos/internal/atomicfile"
 )
 
 // fwCmd is the parent of the firmware bundle commands (fw_*.go add their subcommands).
@@ -35,28 +35,11 @@ func parseTarget(s, board string) (bundle.Target, error) {
 	return t, nil
 }
 
-// writeFileAtomic writes path through write via a temporary file renamed into place, so
-// an interrupted command never leaves a partial bundle under the final name.
-func writeFileAtomic(path string, write func(f *os.File) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	err = write(f)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
+// writeFileAtomic writes path through write via a temporary file renamed into place
+// (atomicfile: fsynced, the directory too), so an interrupted command never leaves a
+// partial bundle under the final name.
+func writeFileAtomic(path string, write func(w io.Writer) error) error {
+	return atomicfile.Write(path, 0o600, write, nil)
 }
 
 // printManifest prints a bundle's manifest for verify and inspect.

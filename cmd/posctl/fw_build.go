@@ -69,7 +69,7 @@ func init() {
 			if err != nil {
 				return err
 			}
-			if err := writeFileAtomic(o.out, func(f *os.File) error { return bundle.Write(f, m, srcs, priv) }); err != nil {
+			if err := writeFileAtomic(o.out, func(f io.Writer) error { return bundle.Write(f, m, srcs, priv) }); err != nil {
 				return err
 			}
 			state := "unsigned"

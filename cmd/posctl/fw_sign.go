@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/ed25519"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -30,7 +31,7 @@ func init() {
 				return fmt.Errorf("fw sign: %w", err)
 			}
 			defer in.Close()
-			if err := writeFileAtomic(out, func(f *os.File) error { return bundle.Sign(f, in, priv) }); err != nil {
+			if err := writeFileAtomic(out, func(f io.Writer) error { return bundle.Sign(f, in, priv) }); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s: signed by firmware key %v\n", out, fwkey.IDOf(priv.Public().(ed25519.PublicKey)))

@@ -67,7 +67,7 @@ as the ticket code, the second as the validation code.`,
 				return fmt.Errorf("ticket render: %w", err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "block %d pack %d ticket %d (game %d) in %s: %s\n", b, pack, pos, row.Game,
-				out, strings.Join(ticketart.Files, ", "))
+				out, strings.Join(ticketart.Files(), ", "))
 			return nil
 		},
 	}

@@ -78,7 +78,7 @@ func ParseGeometry(s string) (display.Geometry, error) {
 func Open(cfg Config) (*Board, error) {
 	name := cfg.Profile
 	if name == "" {
-		name = RaspberryPi.Name
+		name = RaspberryPi().Name
 	}
 	prof, err := Lookup(name)
 	if err != nil {

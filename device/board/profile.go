@@ -87,19 +87,22 @@ type Profile struct {
 //
 // The panel runs at 3.3 V logic (a 5 V panel's inputs accept 3.3 V levels; R/W to ground
 // so it never drives the Pi's pins). LCD R/W has no pin here: a Pi wired for reading the
-// panel back sets it in the configuration ([board.pins] lcd_rw).
-var RaspberryPi = Profile{
-	Name:        "rpi",
-	Description: "Raspberry Pi 40-pin header, BCM numbering",
-	Pins: PinMap{
-		LCDRS: "GPIO25", LCDE: "GPIO24", LCDD4: "GPIO23", LCDD5: "GPIO22", LCDD6: "GPIO27", LCDD7: "GPIO17",
-		LCDBacklight: "GPIO4",
-		LEDGreen:     "GPIO5", LEDRed: "GPIO6", Buzzer: "GPIO13", Drawer: "GPIO12",
-		ButtonOK: "GPIO20", ButtonCancel: "GPIO21", Tamper: "GPIO16",
-	},
+// panel back sets it in the configuration ([board.pins] lcd_rw). Each call returns a
+// fresh value: no caller can change the profile another sees.
+func RaspberryPi() Profile {
+	return Profile{
+		Name:        "rpi",
+		Description: "Raspberry Pi 40-pin header, BCM numbering",
+		Pins: PinMap{
+			LCDRS: "GPIO25", LCDE: "GPIO24", LCDD4: "GPIO23", LCDD5: "GPIO22", LCDD6: "GPIO27", LCDD7: "GPIO17",
+			LCDBacklight: "GPIO4",
+			LEDGreen:     "GPIO5", LEDRed: "GPIO6", Buzzer: "GPIO13", Drawer: "GPIO12",
+			ButtonOK: "GPIO20", ButtonCancel: "GPIO21", Tamper: "GPIO16",
+		},
+	}
 }
 
-var profiles = map[string]Profile{RaspberryPi.Name: RaspberryPi}
+var profiles = map[string]Profile{RaspberryPi().Name: RaspberryPi()}
 
 // Profiles returns the known profile names, sorted.
 func Profiles() []string {

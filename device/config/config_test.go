@@ -142,8 +142,8 @@ drawer = "P1_37"
 
 // TestLCDRWPin: the panel's R/W line has no pin unless [board.pins] lcd_rw gives one.
 func TestLCDRWPin(t *testing.T) {
-	if m := mustParse(t, minimal).PinMap(); m.LCDRW != "" || board.RaspberryPi.Pins.LCDRW != "" {
-		t.Errorf("R/W wired by default: %q, profile %q", m.LCDRW, board.RaspberryPi.Pins.LCDRW)
+	if m := mustParse(t, minimal).PinMap(); m.LCDRW != "" || board.RaspberryPi().Pins.LCDRW != "" {
+		t.Errorf("R/W wired by default: %q, profile %q", m.LCDRW, board.RaspberryPi().Pins.LCDRW)
 	}
 	if m := mustParse(t, minimal+"[board.pins]\nlcd_rw = \"GPIO26\"\n").PinMap(); m.LCDRW != "GPIO26" {
 		t.Errorf("lcd_rw = GPIO26 gives %q", m.LCDRW)

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/packterm/pos/internal/atomicfile"
 )
 
 // StateFile is the client's progress in its state directory.
@@ -45,7 +47,7 @@ func loadState(dir string) (state, error) {
 	return st, nil
 }
 
-// save writes the state atomically (temporary file, fsync, rename).
+// save writes the state atomically (temporary file, fsync, rename, fsync of the directory).
 func (st *state) save() error {
 	if st.dir == "" {
 		return nil
@@ -54,23 +56,7 @@ func (st *state) save() error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(st.dir, StateFile+".*")
-	if err != nil {
-		return fmt.Errorf("fleet: state: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return fmt.Errorf("fleet: state: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("fleet: state: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("fleet: state: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), filepath.Join(st.dir, StateFile)); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(st.dir, StateFile), b, 0o600); err != nil {
 		return fmt.Errorf("fleet: state: %w", err)
 	}
 	return nil

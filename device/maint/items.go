@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/packterm/pos/device/config"
 	"github.com/packterm/pos/firmware/flash"
+	"github.com/packterm/pos/internal/atomicfile"
 	"github.com/packterm/pos/internal/installlock"
 	"github.com/packterm/pos/internal/regularfile"
 	"github.com/packterm/pos/validate/ledger"
@@ -143,7 +145,7 @@ func (s Site) installConfig(ctx context.Context, path string) (string, error) {
 		return "", fmt.Errorf("maint: config: %w", err)
 	}
 	dir := filepath.Dir(s.ConfigPath)
-	tmp, err := writeTemp(dir, "."+filepath.Base(s.ConfigPath)+".tmp-*", data)
+	tmp, err := atomicfile.Stage(s.ConfigPath, 0o644, func(w io.Writer) error { _, err := w.Write(data); return err })
 	if err != nil {
 		return "", fmt.Errorf("maint: config: %w", err)
 	}
@@ -152,49 +154,13 @@ func (s Site) installConfig(ctx context.Context, path string) (string, error) {
 		if err := s.verifyConfig(ctx, tmp); err != nil {
 			return err
 		}
-		if err := os.Rename(tmp, s.ConfigPath); err != nil {
+		if err := atomicfile.Commit(tmp, s.ConfigPath); err != nil {
 			return fmt.Errorf("maint: config: %w", err)
 		}
-		return syncDir(dir)
+		return nil
 	})
 	if err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("%v installed (%d bytes)", flash.Config, len(data)), nil
-}
-
-// writeTemp writes data to a new temporary file of dir (pattern as os.CreateTemp) with
-// mode 0644, synced, and returns its path.
-func writeTemp(dir, pattern string, data []byte) (string, error) {
-	f, err := os.CreateTemp(dir, pattern)
-	if err != nil {
-		return "", err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return "", err
-	}
-	return f.Name(), nil
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("maint: %w", err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("maint: syncing %s: %w", dir, err)
-	}
-	return nil
 }

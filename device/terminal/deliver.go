@@ -11,6 +11,7 @@ import (
 
 	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/drivers/printer"
+	"github.com/packterm/pos/internal/atomicfile"
 	"github.com/packterm/pos/validate/journal"
 )
 
@@ -213,31 +214,10 @@ const doneFile = "done.seq"
 
 func (t *Terminal) markDone(seq uint64) error {
 	path := filepath.Join(t.cfg.StateDir, doneFile)
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
+	if err := atomicfile.WriteFile(path, []byte(strconv.FormatUint(seq, 10)+"\n"), 0o600); err != nil {
 		return fmt.Errorf("terminal: state: %w", err)
 	}
-	if _, err := f.WriteString(strconv.FormatUint(seq, 10) + "\n"); err != nil {
-		f.Close()
-		return fmt.Errorf("terminal: state: %w", err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("terminal: state: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("terminal: state: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("terminal: state: %w", err)
-	}
-	d, err := os.Open(t.cfg.StateDir)
-	if err != nil {
-		return fmt.Errorf("terminal: state: %w", err)
-	}
-	defer d.Close()
-	return d.Sync()
+	return nil
 }
 
 // lastDone reads the state file (0 when absent or damaged: everything is then redone from

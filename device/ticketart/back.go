@@ -110,8 +110,8 @@ func drawCode(img *image.RGBA, k codes.Kind, text string, y int, o barcode.Rende
 	return y + b.Dy() + 4, nil
 }
 
-// Files are the images WriteFiles writes, by name.
-var Files = []string{"front.png", "back.png", "ticket.png", "latex.png"}
+// Files are the images WriteFiles writes, by name (a fresh slice at each call).
+func Files() []string { return []string{"front.png", "back.png", "ticket.png", "latex.png"} }
 
 // WriteFiles draws row's ticket into dir: front.png and back.png (its faces), ticket.png
 // (both, side by side: Photo) and latex.png (the scratched latex area alone: Latex).
@@ -126,8 +126,9 @@ func WriteFiles(row block.Row, def *game.Definition, dir string) error {
 	}
 	l := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
 	draw.Draw(l, l.Bounds(), b, r.Min, draw.Src)
+	names := Files()
 	for i, img := range []image.Image{f, b, Photo(f, b), l} {
-		if err := writePNG(filepath.Join(dir, Files[i]), img); err != nil {
+		if err := writePNG(filepath.Join(dir, names[i]), img); err != nil {
 			return err
 		}
 	}

@@ -439,7 +439,7 @@ func (p *Printer) send(ctx context.Context, job Spooled) error {
 // interrupt drops the rest of the receipt from the printer's buffers (DLE DC4 8): it prints
 // whole again when the fault clears.
 func (p *Printer) interrupt(k error, st escpos.Status) error {
-	if _, err := p.port.Write(escpos.ClearBuffers); err != nil {
+	if _, err := p.port.Write([]byte(escpos.ClearBuffers)); err != nil {
 		return p.fault(k, st, err, true)
 	}
 	return p.fault(k, st, nil, true)

@@ -82,7 +82,7 @@ func TestConfirmationMissingThenPaperEnd(t *testing.T) {
 		{W: statusReq, R: []byte{0x12, 0x12, 0x12}}, // before: ready
 		{W: job, R: []byte{0x12, 0x12, 0x12}},       // sent: ready (still printing)
 		{W: statusReq, R: []byte{0x1A, 0x32, 0x72}}, // after the wait: paper end
-		{W: escpos.ClearBuffers, R: []byte{0x37, 0x25, 0}},
+		{W: []byte(escpos.ClearBuffers), R: []byte{0x37, 0x25, 0}},
 	}}
 	fc := clockwork.NewFakeClock()
 	tm88v, _ := printer.ProfileByName("tm-t88v") // GS ( H known: no probe
@@ -127,7 +127,7 @@ func TestPollingSeesPaperEndWhilePrinting(t *testing.T) {
 		{W: job, R: ready},       // sent: ready (still printing)
 		{W: statusReq, R: ready}, // first poll
 		{W: statusReq, R: []byte{0x1A, 0x32, 0x72}},
-		{W: escpos.ClearBuffers, R: []byte{0x37, 0x25, 0}},
+		{W: []byte(escpos.ClearBuffers), R: []byte{0x37, 0x25, 0}},
 	}}
 	fc := clockwork.NewFakeClock()
 	p, err := printer.New(pb, printer.Config{Profile: prof, SpoolDir: t.TempDir(), Clock: fc, StatusPoll: time.Second, PollSettle: 10 * time.Second})

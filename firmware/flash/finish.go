@@ -4,12 +4,13 @@ import (
 	"bufio"
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/packterm/pos/firmware/bundle"
+	"github.com/packterm/pos/internal/atomicfile"
 )
 
 // end completes the transfer: whole-file hash, then install.
@@ -87,28 +88,18 @@ func replaceFrom(path string, src *os.File, sum [32]byte) error {
 	if _, err := src.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	tmp := path + ".flash-tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	err := atomicfile.Write(path, 0o644, func(w io.Writer) error {
+		h := sha256.New()
+		if _, err := io.Copy(io.MultiWriter(w, h), src); err != nil {
+			return err
+		}
+		if [32]byte(h.Sum(nil)) != sum {
+			return errors.New("spool changed after verification")
+		}
+		return nil
+	}, nil)
 	if err != nil {
-		return fmt.Errorf("flash: install: %w", err)
-	}
-	h := sha256.New()
-	_, err = io.Copy(io.MultiWriter(f, h), src)
-	if err == nil && [32]byte(h.Sum(nil)) != sum {
-		err = fmt.Errorf("flash: install: spool changed after verification")
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
 		return fmt.Errorf("flash: install %s: %w", path, err)
 	}
-	return syncDir(filepath.Dir(path))
+	return nil
 }

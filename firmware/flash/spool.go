@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/packterm/pos/internal/atomicfile"
 )
 
 // spoolMeta is ROOT/<kind>.meta: which transfer the .part file holds and how much of it
@@ -86,15 +88,8 @@ func (t *transfer) persist() error {
 		return fmt.Errorf("flash: spool: %w", err)
 	}
 	m, _ := json.Marshal(spoolMeta{Kind: t.b.Kind, Size: t.b.Size, SHA256: hex.EncodeToString(t.b.Sum[:]), Offset: t.off})
-	tmp := t.meta + ".tmp"
-	if err := writeSync(tmp, m); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, t.meta); err != nil {
+	if err := atomicfile.WriteFile(t.meta, m, 0o600); err != nil {
 		return fmt.Errorf("flash: spool: %w", err)
-	}
-	if err := syncDir(filepath.Dir(t.meta)); err != nil {
-		return err
 	}
 	t.synced = t.off
 	return nil
@@ -113,34 +108,4 @@ func (t *transfer) discard() {
 	t.f.Close()
 	os.Remove(t.path)
 	os.Remove(t.meta)
-}
-
-func writeSync(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return fmt.Errorf("flash: %w", err)
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("flash: write %s: %w", path, err)
-	}
-	return nil
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("flash: %w", err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("flash: fsync %s: %w", dir, err)
-	}
-	return nil
 }

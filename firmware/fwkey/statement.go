@@ -6,10 +6,11 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 
+	"github.com/packterm/pos/internal/atomicfile"
 	"github.com/packterm/pos/internal/edkey"
 	"github.com/packterm/pos/internal/installlock"
 	"github.com/packterm/pos/internal/regularfile"
@@ -61,16 +62,10 @@ func (s *Statement) IDs() []ID { return s.st.IDs() }
 func (s *Statement) Signer() ID { return s.st.SignerID() }
 
 // TrustStore trusts exactly the statement's keys.
-func (s *Statement) TrustStore() *TrustStore { return &TrustStore{keys: s.st.Set()} }
+func (s *Statement) TrustStore() *TrustStore { return edkey.StoreOf[firmwareKeys](s.st.Set()) }
 
 // Verify checks that the statement was signed by a key of t (the trust in force).
-func (s *Statement) Verify(t *TrustStore) error {
-	var set edkey.Set
-	if t != nil {
-		set = t.keys
-	}
-	return verdict(s.Signer(), s.st.Verify(set, statements))
-}
+func (s *Statement) Verify(t *TrustStore) error { return t.VerifyStatement(s.st, statements) }
 
 // SignStatement returns the statement text trusting keys at version, signed by priv.
 func SignStatement(version uint64, keys []ed25519.PublicKey, priv ed25519.PrivateKey) ([]byte, error) {
@@ -162,42 +157,15 @@ func InstallStatement(path, candidate string, inForce *TrustStore) (Installed, e
 
 // writeAtomic replaces path with data: temporary file in the same directory, fsync, check
 // the copy, rename, fsync the directory.
-func writeAtomic(path string, data []byte) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("fwkey: writing %s: %w", path, err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
+func writeAtomic(path string, data []byte) error {
+	err := atomicfile.Write(path, 0o644, func(w io.Writer) error { _, err := w.Write(data); return err }, func(tmp string) error {
+		if b, rerr := regularfile.ReadFile(tmp, MaxStatementSize); rerr != nil || !bytes.Equal(b, data) {
+			return fmt.Errorf("fwkey: writing %s: the written copy differs", path)
 		}
-	}()
-	if _, err = f.Write(data); err == nil {
-		if err = f.Chmod(0o644); err == nil {
-			err = f.Sync()
-		}
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
+		return nil
+	})
 	if err != nil {
-		return fmt.Errorf("fwkey: writing %s: %w", path, err)
-	}
-	if b, rerr := regularfile.ReadFile(tmp, MaxStatementSize); rerr != nil || !bytes.Equal(b, data) {
-		return fmt.Errorf("fwkey: writing %s: the written copy differs", path)
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("fwkey: writing %s: %w", path, err)
-	}
-	d, err := os.Open(filepath.Dir(path))
-	if err != nil {
-		return fmt.Errorf("fwkey: syncing %s: %w", filepath.Dir(path), err)
-	}
-	defer d.Close()
-	if err = d.Sync(); err != nil {
-		return fmt.Errorf("fwkey: syncing %s: %w", filepath.Dir(path), err)
+		return fmt.Errorf("fwkey: %w", err)
 	}
 	return nil
 }

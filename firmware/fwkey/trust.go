@@ -15,69 +15,36 @@ var (
 	ErrBadSignature = errors.New("fwkey: bad signature")
 )
 
-// TrustStore is the set of firmware public keys a terminal accepts. An empty (or nil)
-// store trusts nothing.
-type TrustStore struct {
-	keys edkey.Set
-}
+// firmwareKeys is the trust domain of firmware signing keys (edkey.Domain).
+type firmwareKeys struct{}
 
-// NewTrustStore trusts the given keys.
-func NewTrustStore(pubs ...ed25519.PublicKey) *TrustStore {
-	return &TrustStore{keys: edkey.NewSet(pubs...)}
-}
-
-// LoadTrustStore trusts the firmware public keys of the given paths: key files, or
-// directories whose *.pub files are all read. Any malformed file is an error.
-func LoadTrustStore(paths ...string) (*TrustStore, error) {
-	s, err := keys.LoadSet(paths...)
-	if err != nil {
-		return nil, err
-	}
-	return &TrustStore{keys: s}, nil
-}
-
-// Len is the number of trusted keys.
-func (t *TrustStore) Len() int {
-	if t == nil {
-		return 0
-	}
-	return len(t.keys)
-}
-
-// Verify checks sig over msg by the trusted key named id.
-func (t *TrustStore) Verify(id ID, msg, sig []byte) error {
-	var s edkey.Set
-	if t != nil {
-		s = t.keys
-	}
-	return verdict(id, s.Verify(id, msg, sig))
-}
-
-// verdict maps a key set's verdict to the package's errors.
-func verdict(id ID, v edkey.Verdict) error {
+// Error maps a key set's verdict to the package's errors.
+func (firmwareKeys) Error(v edkey.Verdict, id ID) error {
 	switch v {
 	case edkey.NoKeys:
 		return ErrNoTrustedKey
 	case edkey.Untrusted:
 		return fmt.Errorf("key %v: %w", id, ErrUntrusted)
-	case edkey.BadSignature:
+	default:
 		return fmt.Errorf("key %v: %w", id, ErrBadSignature)
 	}
-	return nil
 }
 
-// Union trusts the keys of t and of other. posboot checks the slots already installed
-// against the anchors and the installed statement together, so that firmware installed
-// under a key a statement has since retired still boots (new bundles are checked against
-// the trust in force alone).
-func (t *TrustStore) Union(other *TrustStore) *TrustStore {
-	u := NewTrustStore()
-	for _, s := range []*TrustStore{t, other} {
-		if s != nil {
-			for id, k := range s.keys {
-				u.keys[id] = k
-			}
-		}
-	}
-	return u
+// TrustStore is the set of firmware public keys a terminal accepts: the tree's one trust
+// store (edkey.Store), of firmware keys only (operator keys are another type). An empty
+// (or nil) store trusts nothing. Verify checks a signature; Union trusts the keys of two
+// stores (posboot checks the slots already installed against the anchors and the
+// installed statement together, so that firmware installed under a key a statement has
+// since retired still boots; new bundles are checked against the trust in force alone).
+type TrustStore = edkey.Store[firmwareKeys]
+
+// NewTrustStore trusts the given keys.
+func NewTrustStore(pubs ...ed25519.PublicKey) *TrustStore {
+	return edkey.NewStore[firmwareKeys](pubs...)
+}
+
+// LoadTrustStore trusts the firmware public keys of the given paths: key files, or
+// directories whose *.pub files are all read. Any malformed file is an error.
+func LoadTrustStore(paths ...string) (*TrustStore, error) {
+	return edkey.LoadStore[firmwareKeys](keys, paths...)
 }

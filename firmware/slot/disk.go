@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/packterm/pos/internal/atomicfile"
 )
 
 // disk performs the Store's writes. Before each one it asks fault (nil in production),
@@ -79,18 +81,13 @@ func (d *disk) syncDir(dir string) error {
 
 // replace writes path atomically: a temporary file in the same directory, fsync, rename,
 // fsync of the directory. A cut at any point leaves the old file or the new one.
+// Each of its steps goes through fault (atomicfile's step names).
 func (d *disk) replace(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := d.writeFile(tmp, 0o644, bytesReader(data)); err != nil {
-		return err
-	}
-	if err := d.step("rename", path); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	w := atomicfile.Writer{Fault: func(s atomicfile.Step, name string) error { return d.step(string(s), name) }}
+	if err := w.WriteFile(path, data, 0o644); err != nil {
 		return fmt.Errorf("slot: %w", err)
 	}
-	return d.syncDir(filepath.Dir(path))
+	return nil
 }
 
 // resetDir removes dir and everything in it, then creates it empty.

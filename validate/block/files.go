@@ -13,9 +13,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/packterm/pos/internal/atomicfile"
 	"github.com/packterm/pos/internal/regularfile"
 	"github.com/packterm/pos/validate/game"
-	"github.com/packterm/pos/validate/internal/atomicfile"
 	"github.com/packterm/pos/validate/ledger"
 )
 

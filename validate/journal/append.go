@@ -140,13 +140,13 @@ func putRecord(tx *bolt.Tx, r *Record, enc []byte) error {
 		// holds two payouts of a ticket. A storage invariant, checked in this transaction.
 		k := ticketKey(r.Ticket)
 		if v := paid.Get(k); v != nil {
-			return fmt.Errorf("journal: %s: ticket %v paid by record %s/%d: %w", r.Kind, r.Ticket, r.Terminal, u64(v), ErrDuplicatePayout)
+			return fmt.Errorf("journal: %s: ticket %v paid by record %s/%d: %w", r.Kind, r.Ticket, r.Terminal, paidSeq(v), ErrDuplicatePayout)
 		}
 		if err := indexClaim(tx, r); err != nil {
 			return err
 		}
 		if r.Kind == KindPayout {
-			if err := paid.Put(k, be64(r.Seq)); err != nil {
+			if err := putPaid(paid, r); err != nil { // paidindex.go
 				return err
 			}
 		}

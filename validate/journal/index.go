@@ -47,34 +47,30 @@ func recordAt(tx *bolt.Tx, seq uint64, full bool) (Record, bool, error) {
 	return r, true, nil
 }
 
-// Paid answers "paid already? when, at which terminal, which record" from the ticket
-// index, in O(1): the payout record of ticket id.
-// A journal open for writing answers from its paid index in memory (paidmem.go): a ticket
-// not paid without reading the file, a paid one with a read of its record.
+// Paid answers "paid already? when, at which terminal, which record" from the paid
+// index alone, which holds it (paidindex.go): the payout of ticket id as a Record holding
+// its Kind, Ticket, Terminal, Seq and Time, and its Reason when it was made offline
+// (ReasonUnconfirmed; empty otherwise). At(r.Seq) reads the whole record.
+// A journal open for writing answers from its paid index in memory (paidmem.go), without
+// a read of the file; a read-only one from the paid bucket.
 func (j *Journal) Paid(id codes.TicketID) (Record, bool, error) {
-	seq, known := j.paid.lookup(id)
+	p, known := j.paid.lookup(id)
 	switch {
-	case !known:
-		return j.indexed("paid", bPaid, ticketKey(id), KindPayout)
-	case seq == 0:
+	case known && p.seq == 0:
 		return Record{}, false, nil
+	case known:
+		return p.record(j.terminal, id), true, nil
 	}
 	var r Record
-	err := j.view("paid", func(tx *bolt.Tx) error {
-		var ok bool
-		var err error
-		if r, ok, err = recordAt(tx, seq, false); err != nil {
-			return err
-		}
-		if !ok || r.Kind != KindPayout || r.Ticket != id {
-			return corrupt(seq, "paid index points at a record that is not the payout of %v", id)
-		}
-		return nil
+	var ok bool
+	err := j.view("paid", func(tx *bolt.Tx) (err error) {
+		r, ok, err = paidFromFile(tx, j.terminal, id)
+		return err
 	})
 	if err != nil {
 		return Record{}, false, err
 	}
-	return r, true, nil
+	return r, ok, nil
 }
 
 // Sold is the sale record of pack (block, pack), from the pack index.

@@ -302,7 +302,16 @@ func (j *Journal) start() error {
 			j.boot = boot
 			if n, err := ensureKindIndex(tx); err != nil || n > 0 {
 				j.log.Info("journal: kind index made", "records", n, "err", err)
-				return err
+				if err != nil {
+					return err
+				}
+			}
+			if n, err := ensurePaidTimes(tx); err != nil || n > 0 { // paidindex.go
+				j.log.Info("journal: paid index rewritten with the payouts' times", "payouts", n, "err", err)
+				if err != nil {
+					return err
+				}
+				return j.opts.cut("paid index rewritten") // tests: a kill before the commit
 			}
 			return nil
 		})

@@ -28,8 +28,11 @@ func TestAppendAndIndexes(t *testing.T) {
 	f.append(t, Entry{Kind: KindClaim, Ticket: ticketN(7), Game: 8, Amount: 500000, Receipts: []string{"C1"}})
 
 	got, ok, err := f.j.Paid(ticketN(5))
-	if err != nil || !ok || got.Seq != 2 || got.Code != payoutN(5).Code || got.Terminal != "T0042" || !got.Time.Equal(testStart) {
+	if err != nil || !ok || got.Seq != 2 || got.Terminal != "T0042" || !got.Time.Equal(testStart) {
 		t.Fatalf("Paid = %+v %v %v", got, ok, err)
+	}
+	if full, ok, err := f.j.At(got.Seq); err != nil || !ok || full.Code != payoutN(5).Code { // Paid holds what the index holds
+		t.Fatalf("At(%d) = %+v %v %v", got.Seq, full, ok, err)
 	}
 	if _, ok, err := f.j.Paid(ticketN(6)); ok || err != nil {
 		t.Fatalf("refused ticket reported paid: %v %v", ok, err)

@@ -11,7 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/packterm/pos/validate/internal/atomicfile"
+	"github.com/packterm/pos/internal/atomicfile"
 	"github.com/packterm/pos/validate/ledger"
 )
 

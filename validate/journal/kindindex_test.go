@@ -170,10 +170,10 @@ func TestPaidFromMemoryInStep(t *testing.T) {
 	p := newPaidMem(f.j.db)
 	p.note(&Record{Entry: Entry{Kind: KindPayout, Ticket: codes.TicketID{Block: 9, Pack: 1, Position: 1}}, Seq: 99})
 	p.wait()
-	if s, _ := p.lookup(codes.TicketID{Block: 9, Pack: 1, Position: 1}); s != 99 {
-		t.Errorf("payout noted during the fill lost: %d", s)
+	if s, _ := p.lookup(codes.TicketID{Block: 9, Pack: 1, Position: 1}); s.seq != 99 {
+		t.Errorf("payout noted during the fill lost: %d", s.seq)
 	}
-	if s, _ := p.lookup(ticketN(20)); s != 21 {
-		t.Errorf("payout in the file: seq %d", s)
+	if s, _ := p.lookup(ticketN(20)); s.seq != 21 {
+		t.Errorf("payout in the file: seq %d", s.seq)
 	}
 }

@@ -152,8 +152,8 @@ func walkRecords(tx *bolt.Tx, terminal string, from uint64, prev [32]byte, head 
 		}
 		switch r.Kind {
 		case KindPayout:
-			if u64(paid.Get(ticketKey(r.Ticket))) != r.Seq {
-				return last, corrupt(want, "payout of %v not in the paid index", r.Ticket)
+			if err := checkPaidIndexed(paid, &r); err != nil { // paidindex.go
+				return last, err
 			}
 		case KindSale:
 			if u64(sold.Get(packKey(r.Ticket.Block, r.Ticket.Pack))) != r.Seq {

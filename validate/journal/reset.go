@@ -10,6 +10,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/packterm/pos/internal/atomicfile"
 	"github.com/packterm/pos/validate/ledger"
 )
 
@@ -114,10 +115,7 @@ func (j *Journal) createAfter(path string, seq uint64, hash [32]byte, e Entry) (
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err == nil {
-		err = syncDir(filepath.Dir(path))
+		err = atomicfile.Commit(tmp, path) // rename, then fsync of the directory
 	}
 	if err != nil {
 		os.Remove(tmp)

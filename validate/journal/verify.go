@@ -145,7 +145,7 @@ func (j *Journal) Verify() (Report, error) {
 			return err
 		}
 		rep.vouch(sc, head)
-		if err := checkIndex(tx, bPaid, "paid", KindPayout, rep.Payouts, 7); err != nil {
+		if err := checkPaidIndex(tx, rep.Payouts); err != nil {
 			return err
 		}
 		if err := checkIndex(tx, bSold, "sold", KindSale, rep.Sales, 6); err != nil {

@@ -10,9 +10,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/packterm/pos/internal/atomicfile"
 	"github.com/packterm/pos/internal/installlock"
 	"github.com/packterm/pos/internal/regularfile"
-	"github.com/packterm/pos/validate/internal/atomicfile"
 )
 
 // Installed tells what an install did.
@@ -125,33 +125,24 @@ func installCopy(dir, src string, max int64, verify func(tmp string) error, deci
 		return fmt.Errorf("ledger: install: %w", err)
 	}
 	defer in.Close()
-	f, err := os.CreateTemp(dir, ".install-*.tmp")
+	tmp, err := atomicfile.Stage(filepath.Join(dir, "install"), 0o644, func(w io.Writer) error {
+		n, err := io.Copy(w, io.LimitReader(in, max+1))
+		if err != nil {
+			return fmt.Errorf("copying %s: %w", src, err)
+		}
+		if n > max {
+			return fmt.Errorf("%s is larger than %d bytes: %w", src, max, ErrFormat)
+		}
+		return nil
+	})
 	if err != nil {
 		return fmt.Errorf("ledger: install: %w", err)
 	}
-	tmp := f.Name()
 	defer func() {
 		if err != nil {
-			f.Close()
 			os.Remove(tmp)
 		}
 	}()
-	n, err := io.Copy(f, io.LimitReader(in, max+1))
-	if err != nil {
-		return fmt.Errorf("ledger: install: copying %s: %w", src, err)
-	}
-	if n > max {
-		return fmt.Errorf("ledger: install: %s is larger than %d bytes: %w", src, max, ErrFormat)
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return fmt.Errorf("ledger: install: %w", err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("ledger: install: %w", err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("ledger: install: %w", err)
-	}
 	if err = verify(tmp); err != nil {
 		return err
 	}

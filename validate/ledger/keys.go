@@ -65,62 +65,43 @@ func GenerateKey(dir string) (KeyID, error) {
 	return keys.Generate(dir, OperatorPrivateFile, OperatorPublicFile, "operator", rand.Reader)
 }
 
-// TrustStore is the set of operator public keys a terminal pins. An empty store trusts
-// nothing: every verification fails with ErrNoTrustedKey.
-type TrustStore struct {
-	keys edkey.Set
+// operatorKeys is the trust domain of the operator's keys (edkey.Domain).
+type operatorKeys struct{}
+
+// Error maps a key set's verdict to the package's errors.
+func (operatorKeys) Error(v edkey.Verdict, id KeyID) error {
+	switch v {
+	case edkey.NoKeys:
+		return ErrNoTrustedKey
+	case edkey.Untrusted:
+		return fmt.Errorf("key %v: %w", id, ErrUntrustedKey)
+	default:
+		return fmt.Errorf("key %v: %w", id, ErrBadSignature)
+	}
 }
+
+// TrustStore is the set of operator public keys a terminal pins: the tree's one trust
+// store (edkey.Store), of operator keys only (firmware keys are another type). An empty
+// store trusts nothing: every verification fails with ErrNoTrustedKey.
+type TrustStore = edkey.Store[operatorKeys]
 
 // NewTrustStore trusts the given keys.
 func NewTrustStore(pubs ...ed25519.PublicKey) *TrustStore {
-	return &TrustStore{keys: edkey.NewSet(pubs...)}
+	return edkey.NewStore[operatorKeys](pubs...)
 }
 
 // LoadTrustStore trusts the public keys of the given paths: a key file, or a directory
 // whose *.pub files are all read. Any unreadable or malformed key file is an error (a
 // trust store is not guessed at).
 func LoadTrustStore(paths ...string) (*TrustStore, error) {
-	s, err := keys.LoadSet(paths...)
-	if err != nil {
-		return nil, err
-	}
-	return &TrustStore{keys: s}, nil
+	return edkey.LoadStore[operatorKeys](keys, paths...)
 }
 
-// Len is the number of trusted keys.
-func (t *TrustStore) Len() int {
-	if t == nil {
-		return 0
-	}
-	return len(t.keys)
-}
-
-// IDs lists the trusted keys' ids, sorted.
-func (t *TrustStore) IDs() []KeyID {
-	if t == nil {
-		return nil
-	}
-	return t.keys.IDs()
-}
-
-// verify checks sig over msg by the trusted key named id.
-func (t *TrustStore) verify(what string, id KeyID, msg, sig []byte) error {
-	var s edkey.Set
-	if t != nil {
-		s = t.keys
-	}
-	return verdict(what, id, s.Verify(id, msg, sig))
-}
-
-// verdict maps a key set's verdict to the package's errors.
-func verdict(what string, id KeyID, v edkey.Verdict) error {
-	switch v {
-	case edkey.NoKeys:
-		return fmt.Errorf("ledger: %s: %w", what, ErrNoTrustedKey)
-	case edkey.Untrusted:
-		return fmt.Errorf("ledger: %s: key %v: %w", what, id, ErrUntrustedKey)
-	case edkey.BadSignature:
-		return fmt.Errorf("ledger: %s: key %v: %w", what, id, ErrBadSignature)
+// verifyBy checks sig over msg by t's key named id; what names the signed thing in the
+// error.
+func verifyBy(t *TrustStore, what string, id KeyID, msg, sig []byte) error {
+	if err := t.Verify(id, msg, sig); err != nil {
+		return fmt.Errorf("ledger: %s: %w", what, err)
 	}
 	return nil
 }

@@ -10,10 +10,10 @@ import (
 	"io/fs"
 	"path/filepath"
 
+	"github.com/packterm/pos/internal/atomicfile"
 	"github.com/packterm/pos/internal/edkey"
 	"github.com/packterm/pos/internal/installlock"
 	"github.com/packterm/pos/internal/regularfile"
-	"github.com/packterm/pos/validate/internal/atomicfile"
 )
 
 // Operator key statements (docs/ledger.md, "Trust: key statements"): the only way the
@@ -60,15 +60,14 @@ func (s *KeyStatement) IDs() []KeyID { return s.st.IDs() }
 func (s *KeyStatement) Signer() KeyID { return s.st.SignerID() }
 
 // TrustStore trusts exactly the statement's keys.
-func (s *KeyStatement) TrustStore() *TrustStore { return &TrustStore{keys: s.st.Set()} }
+func (s *KeyStatement) TrustStore() *TrustStore { return edkey.StoreOf[operatorKeys](s.st.Set()) }
 
 // Verify checks that the statement was signed by a key of t (the trust in force).
 func (s *KeyStatement) Verify(t *TrustStore) error {
-	var set edkey.Set
-	if t != nil {
-		set = t.keys
+	if err := t.VerifyStatement(s.st, keyStatements); err != nil {
+		return fmt.Errorf("ledger: key statement: %w", err)
 	}
-	return verdict("key statement", s.Signer(), s.st.Verify(set, keyStatements))
+	return nil
 }
 
 // SignKeyStatement returns the statement text trusting keys at version, signed by priv.

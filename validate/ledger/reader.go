@@ -87,7 +87,7 @@ func newLedger(data []byte, trust *TrustStore) (*Ledger, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := trust.verify(fmt.Sprintf("block %d ledger", fh.Block), fh.keyID, fh.signed, fh.signature); err != nil {
+	if err := verifyBy(trust, fmt.Sprintf("block %d ledger", fh.Block), fh.keyID, fh.signed, fh.signature); err != nil {
 		return nil, err
 	}
 	if err := fh.parseDefinition(); err != nil {

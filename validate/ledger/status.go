@@ -8,9 +8,9 @@ import (
 	"io"
 	"slices"
 
+	"github.com/packterm/pos/internal/atomicfile"
 	"github.com/packterm/pos/internal/regularfile"
 	"github.com/packterm/pos/validate/codes"
-	"github.com/packterm/pos/validate/internal/atomicfile"
 )
 
 // Pack status list constants (docs/ledger.md, "Pack status list").
@@ -267,7 +267,7 @@ func ParseStatus(data []byte, trust *TrustStore) (*StatusList, error) {
 		return nil, err
 	}
 	body := len(data) - signatureSize
-	if err := trust.verify(fmt.Sprintf("status list of retailer %d", h.retailer), h.keyID, data[:body], data[body:]); err != nil {
+	if err := verifyBy(trust, fmt.Sprintf("status list of retailer %d", h.retailer), h.keyID, data[:body], data[body:]); err != nil {
 		return nil, err
 	}
 	return decodeStatus(data, h)
@@ -286,7 +286,7 @@ func InspectStatus(data []byte, trust *TrustStore) (s *StatusList, sigErr error,
 		return nil, nil, err
 	}
 	body := len(data) - signatureSize
-	return s, trust.verify(fmt.Sprintf("status list of retailer %d", h.retailer), h.keyID, data[:body], data[body:]), nil
+	return s, verifyBy(trust, fmt.Sprintf("status list of retailer %d", h.retailer), h.keyID, data[:body], data[body:]), nil
 }
 
 // decodeStatus reads the records of a list whose header h was parsed.

@@ -35,7 +35,7 @@ func inspectStream(r io.Reader, size int64, trust *TrustStore, strict bool) (*In
 	if err != nil {
 		return nil, err
 	}
-	sig := trust.verify(fmt.Sprintf("block %d ledger", fh.Block), fh.keyID, fh.signed, fh.signature)
+	sig := verifyBy(trust, fmt.Sprintf("block %d ledger", fh.Block), fh.keyID, fh.signed, fh.signature)
 	if strict && sig != nil {
 		return nil, sig
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/packterm/pos/validate/internal/atomicfile"
+	"github.com/packterm/pos/internal/atomicfile"
 )
 
 // FileName is the name of block b's ledger file: "block-B.ledger".

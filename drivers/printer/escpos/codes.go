@@ -43,12 +43,14 @@ const (
 	StatusPaper   = 4 // roll paper sensor
 )
 
-// ClearBuffers is DLE DC4 fn=8 (TM-T88IV and later): clears the receive and print buffers
-// while the printer is offline or in error; the printer answers 37h 25h 00h.
-var ClearBuffers = []byte{DLE, DC4, 8, 1, 3, 20, 1, 6, 2, 8}
+// ClearBuffers is DLE DC4 fn=8 (TM-T88IV and later): DLE DC4 8 1 3 20 1 6 2 8. It clears
+// the receive and print buffers while the printer is offline or in error; the printer
+// answers ClearBuffersReply. The byte sequences here are constant strings: no caller can
+// change them ([]byte(ClearBuffers) is a fresh copy).
+const ClearBuffers = "\x10\x14\x08\x01\x03\x14\x01\x06\x02\x08"
 
-// ClearBuffersReply is the printer's answer to ClearBuffers.
-var ClearBuffersReply = []byte{0x37, 0x25, 0x00}
+// ClearBuffersReply is the printer's answer to ClearBuffers: 37h 25h 00h.
+const ClearBuffersReply = "\x37\x25\x00"
 
 // ProcessIDReply is the header of the answer to GS ( H fn=48 (then d1…d4 and NUL).
-var ProcessIDReply = []byte{0x37, 0x22}
+const ProcessIDReply = "\x37\x22"

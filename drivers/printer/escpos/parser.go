@@ -403,7 +403,7 @@ func parseDLE(b []byte) (Command, int, error) {
 			if err := need(b, len(ClearBuffers)); err != nil {
 				return Command{}, 0, err
 			}
-			if string(b[:len(ClearBuffers)]) == string(ClearBuffers) {
+			if string(b[:len(ClearBuffers)]) == ClearBuffers {
 				return Command{Op: OpClearBuffers}, len(ClearBuffers), nil
 			}
 			return unknown(3, "DLE DC4 8 with a bad key")

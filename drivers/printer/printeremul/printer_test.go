@@ -182,7 +182,7 @@ func TestStatusAndFaults(t *testing.T) {
 	// Clear buffers (DLE DC4 8) tears the paper off and answers 37 25 00.
 	p.PaperOutAfter(1)
 	p.Write([]byte("one\ntwo\n"))
-	if r := p.Write(escpos.ClearBuffers); !bytes.Equal(r, escpos.ClearBuffersReply) {
+	if r := p.Write([]byte(escpos.ClearBuffers)); string(r) != escpos.ClearBuffersReply {
 		t.Fatalf("clear buffers reply % X", r)
 	}
 	rs := p.Receipts()
