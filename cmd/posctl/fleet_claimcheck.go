@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
 	"github.com/packterm/pos/device/fleet/server"
@@ -18,6 +21,8 @@ type claimCheck struct {
 	pubs    []string
 	rate    float64
 	burst   int
+	setup   time.Duration // how long the stores' setup is retried (SetupStores)
+	poll    time.Duration // how often terminals.json is looked at (WatchRegistry)
 }
 
 func (cc *claimCheck) flags(c *cobra.Command) {
@@ -25,6 +30,8 @@ func (cc *claimCheck) flags(c *cobra.Command) {
 	c.Flags().StringArrayVar(&cc.pubs, "pub", nil, "operator public key the ledgers and status lists are verified with (repeatable)")
 	c.Flags().Float64Var(&cc.rate, "claim-rate", server.DefaultClaimRate, "claims per second a terminal may make, sustained")
 	c.Flags().IntVar(&cc.burst, "claim-burst", server.DefaultClaimBurst, "claims a terminal may make at once")
+	c.Flags().DurationVar(&cc.setup, "setup-timeout", 2*time.Minute, "how long to retry creating the streams and buckets (a cluster electing its leader, services started together)")
+	c.Flags().DurationVar(&cc.poll, "registry-poll", server.DefaultRegistryPoll, "how often terminals.json is read again: terminals added or removed are taken without a restart")
 	c.MarkFlagRequired("ledgers")
 	c.MarkFlagRequired("pub")
 }
@@ -46,4 +53,16 @@ func (cc *claimCheck) options(reg *server.Registry, c *cobra.Command) (server.Se
 	}
 	fmt.Fprintf(c.OutOrStdout(), "claims checked against the ledgers of blocks %v in %s\n", ls.Blocks(), cc.ledgers)
 	return server.ServiceOptions{Registry: reg, Ledgers: ls, Trust: trust, ClaimRate: cc.rate, ClaimBurst: cc.burst, Logger: log}, nil
+}
+
+// setupStores creates or updates the streams and buckets, retried for --setup-timeout.
+func (cc *claimCheck) setupStores(ctx context.Context, js jetstream.JetStream, replicas int, log *slog.Logger) (*server.Stores, error) {
+	ctx, cancel := context.WithTimeout(ctx, cc.setup)
+	defer cancel()
+	return server.SetupStores(ctx, js, server.SetupOptions{Replicas: replicas, Logger: log})
+}
+
+// watch applies each new version of DIR/terminals.json until ctx ends (in a goroutine).
+func (cc *claimCheck) watch(ctx context.Context, dir string, log *slog.Logger, apply ...func(*server.Registry) error) {
+	go server.WatchRegistry(ctx, dir, server.WatchOptions{Every: cc.poll, Logger: log, Apply: apply})
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jonboulle/clockwork"
@@ -56,7 +57,35 @@ type Service struct {
 	o     ServiceOptions
 	check Checker
 	limit *Limiter
+	reg   atomic.Pointer[registryView] // the registry in force (SetRegistry replaces it)
 }
+
+// registryView is a registry and its terminals' retailers by id.
+type registryView struct {
+	reg       *Registry
+	retailers map[string]uint32
+}
+
+func newRegistryView(r *Registry) *registryView {
+	v := &registryView{reg: r, retailers: map[string]uint32{}}
+	if r != nil {
+		for _, t := range r.Terminals {
+			v.retailers[t.ID] = t.Retailer
+		}
+	}
+	return v
+}
+
+// SetRegistry puts r in force for the claims and status requests that follow: a
+// terminal added is answered, one removed is refused (unregistered). A nil r is ignored.
+func (s *Service) SetRegistry(r *Registry) {
+	if r != nil {
+		s.reg.Store(newRegistryView(r))
+	}
+}
+
+// registry is the registry in force (nil: none given).
+func (s *Service) registry() *Registry { return s.reg.Load().reg }
 
 // NewService prepares a service on an operator connection.
 func NewService(nc *nats.Conn, st *Stores, o ServiceOptions) *Service {
@@ -71,17 +100,12 @@ func NewService(nc *nats.Conn, st *Stores, o ServiceOptions) *Service {
 	}
 	s := &Service{nc: nc, st: st, o: o, limit: NewLimiter(o.ClaimRate, o.ClaimBurst, o.Clock)}
 	s.js, _ = jetstream.New(nc) // fails only on bad options
-	retailers := map[string]uint32{}
-	if o.Registry != nil {
-		for _, t := range o.Registry.Terminals {
-			retailers[t.ID] = t.Retailer
-		}
-	}
+	s.reg.Store(newRegistryView(o.Registry))
 	status := o.Status
 	if status == nil && o.Trust != nil && st != nil {
 		status = NewStatusLists(st.Status, o.Trust, o.StatusMaxAge, o.Clock)
 	}
-	s.check = Checker{Retailer: func(id string) (uint32, bool) { r, ok := retailers[id]; return r, ok },
+	s.check = Checker{Retailer: func(id string) (uint32, bool) { r, ok := s.reg.Load().retailers[id]; return r, ok },
 		Ledgers: o.Ledgers, Status: status}
 	return s
 }
@@ -92,7 +116,7 @@ var ErrServiceConfig = errors.New("fleet service: incomplete configuration")
 // Run serves until ctx is done, then drains its subscriptions.
 func (s *Service) Run(ctx context.Context) error {
 	switch {
-	case s.o.Registry == nil:
+	case s.registry() == nil:
 		return fmt.Errorf("%w: no registry", ErrServiceConfig)
 	case s.check.Ledgers == nil:
 		return fmt.Errorf("%w: no ledgers", ErrServiceConfig)
@@ -336,8 +360,8 @@ func (s *Service) handleStatus(ctx context.Context, terminal string, m *nats.Msg
 		s.replyError(m, fmt.Errorf("status request: retailer %.20q", m.Data))
 		return
 	}
-	if s.o.Registry != nil {
-		if t, ok := s.o.Registry.Terminal(terminal); !ok || t.Retailer != uint32(retailer) {
+	if v := s.reg.Load(); v.reg != nil {
+		if r, ok := v.retailers[terminal]; !ok || r != uint32(retailer) {
 			s.replyError(m, fmt.Errorf("status request: terminal %s is not registered for retailer %d", terminal, retailer))
 			return
 		}
