@@ -272,4 +272,3 @@ func TestSecondServerRefused(t *testing.T) {
 	}
 	l2.Release()
 }
-
