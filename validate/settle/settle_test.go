@@ -102,7 +102,7 @@ func TestReport(t *testing.T) {
 	}
 	var out bytes.Buffer
 	rep.WriteText(&out)
-	if !strings.Contains(out.String(), "CONFLICTS") || !strings.Contains(out.String(), "gap: terminal TB records 2..2") {
+	if !strings.Contains(out.String(), "conflict: ticket") || strings.Count(out.String(), "conflict: ticket") != 1 || !strings.Contains(out.String(), "gap: terminal TB records 2..2") {
 		t.Fatalf("report text:\n%s", out.String())
 	}
 }
