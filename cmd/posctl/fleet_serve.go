@@ -57,6 +57,9 @@ func init() {
 			}
 			ctx, stop := interruptible(c.Context())
 			defer stop()
+			if err := cc.serveMetrics(ctx, &so, c.OutOrStdout()); err != nil {
+				return err
+			}
 			return serveFleet(ctx, c, o, data, so, &cc)
 		},
 	}

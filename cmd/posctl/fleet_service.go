@@ -31,6 +31,9 @@ func init() {
 			}
 			ctx, stop := interruptible(c.Context())
 			defer stop()
+			if err := cc.serveMetrics(ctx, &so, c.OutOrStdout()); err != nil {
+				return err
+			}
 			nc, err := server.ConnectOperator(fc.url, fc.credsFile(), fc.ca)
 			if err != nil {
 				return err

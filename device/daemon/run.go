@@ -59,6 +59,8 @@ type Options struct {
 	// StartFault, when set, sees the rows shown on the panel when the daemon cannot start
 	// (a read-only data tree, …), before Run returns the error.
 	StartFault func(lines []string)
+	// Observer sees the terminal's scans, records and faults (posd's metrics); nil: none.
+	Observer terminal.Observer
 }
 
 // run is one run of the daemon: its parts, opened by open and released by close.
@@ -197,7 +199,7 @@ func (d *run) openDevices() error {
 	d.t, err = terminal.New(terminal.Config{
 		Terminal: cfg.TerminalID, RetailerName: cfg.RetailerName, PerTicket: cfg.Limits.PerTicket, PerDay: cfg.Limits.PerDay,
 		OfflineLimit: cfg.Limits.Offline, OfflineTotal: cfg.Limits.OfflineTotal, StateDir: filepath.Join(cfg.DataDir, "state"), UnlockTokenSHA256: cfg.Technician.TokenSHA256, DataRefused: d.data.Refused != nil, Logger: d.log,
-		OnJournalReset: func() { d.restart.request("journal started afresh by a technician") },
+		OnJournalReset: func() { d.restart.request("journal started afresh by a technician") }, Observer: d.o.Observer,
 	}, terminal.Parts{Screen: d.b.Display, Printer: d.pr, Green: d.b.Green, Red: d.b.Red, Buzzer: d.b.Buzzer, Drawer: d.b.Drawer, Tamper: d.b.Tamper},
 		terminal.Data{Ledgers: d.data.Ledgers, Status: d.data.Status, Journal: d.j, Fleet: d.claimer()})
 	if err != nil {

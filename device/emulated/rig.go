@@ -69,6 +69,8 @@ type Options struct {
 	// ReceiptsDir, when set, gets each receipt as NNNN.txt and NNNN.png (numbering goes on
 	// from the files already there).
 	ReceiptsDir string
+	// Observer sees the terminal's scans, records and faults (device/metrics); nil: none.
+	Observer terminal.Observer
 }
 
 // Rig is a whole terminal on emulated hardware.
@@ -146,7 +148,7 @@ func Start(ctx context.Context, o Options) (r *Rig, err error) {
 		Buzzer: r.Board.Buzzer, Drawer: r.Board.Drawer, Tamper: r.Board.Tamper}
 	cfg := terminal.Config{Terminal: o.Terminal, RetailerName: o.RetailerName, PerTicket: o.PerTicket, PerDay: o.PerDay,
 		StateDir: filepath.Join(o.Dir, "state"), Throttle: o.Throttle, LongPress: o.LongPress, UnlockTokenSHA256: o.UnlockTokenSHA256, OpenUnlock: true, AllDelivered: o.AllDelivered,
-		OfflineLimit: o.OfflineLimit, OfflineTotal: o.OfflineTotal, Clock: o.Clock, Logger: o.Logger}
+		OfflineLimit: o.OfflineLimit, OfflineTotal: o.OfflineTotal, Observer: o.Observer, Clock: o.Clock, Logger: o.Logger}
 	if r.Ledgers, err = ledger.NewSet(o.Ledgers...); err != nil {
 		return nil, fmt.Errorf("emulated: %w", err)
 	}

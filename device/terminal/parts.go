@@ -110,8 +110,10 @@ type Config struct {
 	// refused one (journal.Journal.Reset): the daemon restarts to open it. nil: the
 	// terminal says to restart it (the emulator).
 	OnJournalReset func()
-	Clock          clockwork.Clock
-	Logger         *slog.Logger
+	// Observer sees scans, records and faults (metrics); nil: none.
+	Observer Observer
+	Clock    clockwork.Clock
+	Logger   *slog.Logger
 }
 
 // Data are the ledgers, the pack status list and the journal the terminal decides with.

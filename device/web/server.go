@@ -54,6 +54,9 @@ type Options struct {
 	Clock   clockwork.Clock
 	// Poll is how often the event stream looks for changes (default 100 ms).
 	Poll time.Duration
+	// Metrics, when set, is served at /metrics (Prometheus text format), under the same
+	// token rules as the status page (device/metrics).
+	Metrics http.Handler
 }
 
 // Server is the web page's handler.
@@ -99,6 +102,9 @@ func New(o Options) (*Server, error) {
 	s.mux.HandleFunc("GET /status", s.handleStatusPage)
 	s.mux.HandleFunc("GET /status.json", s.handleStatusJSON)
 	s.mux.HandleFunc("GET /font.json", s.handleFont)
+	if o.Metrics != nil {
+		s.mux.Handle("GET /metrics", o.Metrics)
+	}
 	if o.Emulator != nil {
 		s.emu = &emulator{rig: o.Emulator, s: s}
 		s.emu.ctx, s.emu.cancel = context.WithCancel(context.Background())

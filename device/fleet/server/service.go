@@ -41,10 +41,21 @@ type ServiceOptions struct {
 	ClaimRate  float64
 	ClaimBurst int
 
+	// Observer, when set, sees each claim's answer and latency and each journal record
+	// the terminals publish (metrics.Fleet).
+	Observer ServiceObserver
+
 	Workers int             // concurrent handlers per kind of request (default 16)
 	Ready   chan<- struct{} // closed once Run's subscriptions are in place (tests, posctl)
 	Clock   clockwork.Clock
 	Logger  *slog.Logger
+}
+
+// ServiceObserver sees the service's work (device/metrics: the service's metrics).
+// Calls are made on the handlers' goroutines and must not block.
+type ServiceObserver interface {
+	ClaimDecided(terminal, result, reason string, d time.Duration)
+	JournalRecord(terminal string)
 }
 
 // Service answers the terminals' requests: claims, conflicts and status lists. Several
@@ -146,6 +157,17 @@ func (s *Service) Run(ctx context.Context) error {
 			mu.Unlock()
 		}
 	}
+	if s.o.Observer != nil { // every instance sees every record (no queue group): a count, not a store
+		sub, err := s.nc.Subscribe("journal.>", func(m *nats.Msg) {
+			if t, _, ok := strings.Cut(strings.TrimPrefix(m.Subject, "journal."), "."); ok {
+				s.o.Observer.JournalRecord(t)
+			}
+		})
+		if err != nil {
+			return fmt.Errorf("fleet service: subscribe: %w", err)
+		}
+		subs = append(subs, sub)
+	}
 	if err := s.nc.Flush(); err != nil {
 		return fmt.Errorf("fleet service: %w", err)
 	}
@@ -181,9 +203,18 @@ const opTimeout = 5 * time.Second
 // whatever its epoch: the holder's epoch goes back with it and the terminal decides
 // (fleet.EarlierJournal: a claim from its earlier journal is a ticket it paid before).
 func (s *Service) handleClaim(ctx context.Context, terminal string, m *nats.Msg) {
+	start := s.o.Clock.Now()
+	rep := s.decideClaim(ctx, terminal, m)
+	s.reply(m, rep)
+	if s.o.Observer != nil {
+		s.o.Observer.ClaimDecided(terminal, rep.Result, rep.Reason, s.o.Clock.Since(start))
+	}
+}
+
+// decideClaim is handleClaim's answer.
+func (s *Service) decideClaim(ctx context.Context, terminal string, m *nats.Msg) fleet.ClaimReply {
 	if err := fleet.CheckTerminal(terminal); err != nil {
-		s.reply(m, fleet.ClaimReply{Result: fleet.ResultError, Error: err.Error()})
-		return
+		return fleet.ClaimReply{Result: fleet.ResultError, Error: err.Error()}
 	}
 	ok, record, n := s.limit.Allow(terminal) // malformed requests count too
 	req, err := fleet.DecodeClaimRequest(m.Data)
@@ -204,39 +235,33 @@ func (s *Service) handleClaim(ctx context.Context, terminal string, m *nats.Msg)
 		s.recordRefusal(ctx, r)
 	}
 	if !ok {
-		s.reply(m, fleet.ClaimReply{Result: fleet.ResultRefused, Reason: fleet.RefusedRateLimited, Error: "over the terminal's claim rate limit"})
-		return
+		return fleet.ClaimReply{Result: fleet.ResultRefused, Reason: fleet.RefusedRateLimited, Error: "over the terminal's claim rate limit"}
 	}
 	if err != nil {
-		s.reply(m, fleet.ClaimReply{Result: fleet.ResultError, Error: err.Error()})
-		return
+		return fleet.ClaimReply{Result: fleet.ResultError, Error: err.Error()}
 	}
 	v := s.check.Check(ctx, terminal, req)
 	if v.Err != nil {
 		s.o.Logger.Warn("fleet service: claim undecided", "terminal", terminal, "ticket", req.Ticket.String(), "err", v.Err)
-		s.reply(m, fleet.ClaimReply{Result: fleet.ResultError, Error: v.Err.Error()})
-		return
+		return fleet.ClaimReply{Result: fleet.ResultError, Error: v.Err.Error()}
 	}
 	if v.Reason != "" {
 		refusal.At, refusal.Retailer, refusal.Reason, refusal.Detail, refusal.Lot = s.o.Clock.Now(), v.Retailer, v.Reason, v.Detail, v.Lot
 		s.recordRefusal(ctx, refusal)
-		s.reply(m, fleet.ClaimReply{Result: fleet.ResultRefused, Reason: v.Reason, Error: v.Detail})
-		return
+		return fleet.ClaimReply{Result: fleet.ResultRefused, Reason: v.Reason, Error: v.Detail}
 	}
 	mine := fleet.Claim{Terminal: terminal, At: req.At, Amount: v.Lot, Unconfirmed: req.Unconfirmed, Record: req.Record, Epoch: req.Epoch}
 	rep, err := s.claim(ctx, req.Ticket, mine)
 	if err != nil {
 		s.o.Logger.Warn("fleet service: claim undecided", "terminal", terminal, "ticket", req.Ticket.String(), "err", err)
-		s.reply(m, fleet.ClaimReply{Result: fleet.ResultError, Error: err.Error()})
-		return
+		return fleet.ClaimReply{Result: fleet.ResultError, Error: err.Error()}
 	}
 	if rep.Result == fleet.ResultTaken && req.Unconfirmed {
 		if err := s.recordConflict(ctx, fleet.Conflict{Ticket: req.Ticket, Holder: rep.Holder, Other: mine}); err != nil {
-			s.reply(m, fleet.ClaimReply{Result: fleet.ResultError, Error: err.Error()})
-			return
+			return fleet.ClaimReply{Result: fleet.ResultError, Error: err.Error()}
 		}
 	}
-	s.reply(m, rep)
+	return rep
 }
 
 func (s *Service) claim(ctx context.Context, id codes.TicketID, mine fleet.Claim) (fleet.ClaimReply, error) {
