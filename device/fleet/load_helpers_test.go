@@ -131,7 +131,7 @@ func connectLight(t *testing.T, f *testFleet, kps []nkeys.KeyPair, urls []string
 // not answered in 2 s (as a terminal's client) is asked again until decided (at most
 // 60 s). kill, if set, is called half way. won sees each ticket won.
 func runStage(terms []*lightTerminal, rate int, d time.Duration, next *atomic.Int64, kill func() time.Time, won func(codes.TicketID, string)) stageResult {
-	res := stageResult{rate: rate}
+	res := stageResult{rate: rate, errs: map[string]int{}}
 	var mu sync.Mutex
 	var lat, pub []time.Duration
 	var killedAt time.Time
@@ -142,7 +142,6 @@ func runStage(terms []*lightTerminal, rate int, d time.Duration, next *atomic.In
 	start := time.Now()
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
-	owed := 0.0
 	killed := kill == nil
 	for now := range tick.C {
 		el := now.Sub(start)
@@ -155,12 +154,13 @@ func runStage(terms []*lightTerminal, rate int, d time.Duration, next *atomic.In
 			killedAt = kill()
 			mu.Unlock()
 		}
-		owed += float64(rate) * 0.005
-		for ; owed >= 1; owed-- {
+		// Paced by the clock, not by the ticks (a loaded machine drops ticks).
+		for owed := int(float64(rate)*el.Seconds()) - res.sent - res.dropped; owed > 0; owed-- {
 			select {
 			case sem <- struct{}{}:
 			default:
-				continue // saturated: not sent
+				res.dropped++ // saturated: 4,000 in flight, not sent
+				continue
 			}
 			n := next.Add(1) - 1
 			l := terms[int(n)%len(terms)]
@@ -172,7 +172,6 @@ func runStage(terms []*lightTerminal, rate int, d time.Duration, next *atomic.In
 				defer func() { <-sem }()
 				sent := time.Now()
 				r, err := l.claim(id, 2*time.Second)
-				first := err == nil
 				for deadline := time.Now().Add(60 * time.Second); (err != nil || r == fleet.ResultError) && time.Now().Before(deadline); {
 					time.Sleep(100 * time.Millisecond)
 					r, err = l.claim(id, 2*time.Second)
@@ -202,8 +201,12 @@ func runStage(terms []*lightTerminal, rate int, d time.Duration, next *atomic.In
 				default:
 					res.undecided++
 				}
-				if first && !killedAt.IsZero() && sent.After(killedAt) && (firstAfter.IsZero() || sent.Add(took).Before(firstAfter)) {
-					firstAfter = sent.Add(took)
+				if err != nil {
+					res.errs[errKind(err)]++
+				}
+				if done := sent.Add(took); (r == fleet.ResultWon || r == fleet.ResultYours) && !killedAt.IsZero() && done.After(killedAt) &&
+					(firstAfter.IsZero() || done.Before(firstAfter)) {
+					firstAfter = done // the first claim written after the kill: a new leader
 				}
 			}()
 		}
@@ -262,4 +265,13 @@ func checkBucket(t *testing.T, f *testFleet, won map[codes.TicketID]string) {
 	if lost.Load() > 0 || unread.Load() > 0 {
 		t.Fatalf("%d acknowledged claims lost, %d unreadable", lost.Load(), unread.Load())
 	}
+}
+
+// errKind is an undecided claim's last error, short.
+func errKind(err error) string {
+	s := err.Error()
+	if len(s) > 40 {
+		s = s[:40]
+	}
+	return s
 }

@@ -101,10 +101,11 @@ func (c *loadCluster) rss() string {
 
 // stageResult is one rate's outcome.
 type stageResult struct {
-	rate, sent, won, undecided int
-	decidedPerSec              float64
-	p50, p99, pubP50, pubP99   time.Duration
-	failover                   time.Duration
+	rate, sent, dropped, won, undecided int
+	decidedPerSec                       float64
+	p50, p99, pubP50, pubP99            time.Duration
+	failover                            time.Duration
+	errs                                map[string]int // undecided claims' last errors
 }
 
 func pct(d []time.Duration, p float64) time.Duration {
@@ -121,7 +122,8 @@ func pct(d []time.Duration, p float64) time.Duration {
 // rate of FLEETLOAD_RATES (claims/s, open loop, default 250,500,1000) for
 // FLEETLOAD_STAGE seconds (default 20), each winning claim followed by its payout
 // record published and acknowledged; the claims bucket's leader killed (SIGKILL) half
-// way through the last stage. Every claim answered "won" must be in the bucket.
+// way through stage FLEETLOAD_KILL (1-based; default the last). Every claim answered
+// "won" must be in the bucket.
 func TestFleetLoad(t *testing.T) {
 	if os.Getenv("FLEETLOAD") != "1" {
 		t.Skip("FLEETLOAD=1 runs the load test")
@@ -163,7 +165,7 @@ func TestFleetLoad(t *testing.T) {
 	var wonMu sync.Mutex
 	for si, rate := range rates {
 		var kill func() time.Time
-		if si == len(rates)-1 {
+		if si == envInt("FLEETLOAD_KILL", len(rates))-1 {
 			kill = func() time.Time {
 				leader := streamLeader(cl.mon, "KV_"+fleet.ClaimsBucket)
 				if p := cl.procs[leader]; p != nil {
@@ -178,8 +180,8 @@ func TestFleetLoad(t *testing.T) {
 			won[id] = term
 			wonMu.Unlock()
 		})
-		t.Logf("load: %d claims/s asked: %d sent, %d won, %d undecided after retries; %.0f decided/s; claim p50 %v p99 %v; journal publish p50 %v p99 %v; failover %v; memory %s; load average %s",
-			res.rate, res.sent, res.won, res.undecided, res.decidedPerSec, res.p50, res.p99, res.pubP50, res.pubP99, res.failover, cl.rss(), loadAvg())
+		t.Logf("load: %d claims/s asked: %d sent (%d not sent: 4,000 in flight), %d won, %d undecided after retries; %.0f decided/s; claim p50 %v p99 %v; journal publish p50 %v p99 %v; failover %v; undecided by error %v; memory %s; load average %s",
+			res.rate, res.sent, res.dropped, res.won, res.undecided, res.decidedPerSec, res.p50, res.p99, res.pubP50, res.pubP99, res.failover, res.errs, cl.rss(), loadAvg())
 	}
 	checkBucket(t, f, won)
 }
