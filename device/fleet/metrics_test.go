@@ -120,3 +120,27 @@ func TestServiceMetrics(t *testing.T) {
 		t.Log(body)
 	}
 }
+
+// TestServiceDropsStaleClaims: a claim that waited for a handler longer than StaleAfter
+// is dropped unanswered (its terminal gave up) and counted "stale"; nothing is claimed.
+// Here every claim is stale (StaleAfter 1 ns).
+func TestServiceDropsStaleClaims(t *testing.T) {
+	f := newRegistry(t, 1)
+	m := metrics.NewFleet()
+	f.svc = func(o *server.ServiceOptions) { o.StaleAfter, o.Observer = time.Nanosecond, m }
+	f.start(t, 1, nil)
+	tm := f.terminal(t, "T000", f.urls[0], func(o *fleet.Options) { o.Timeout = 300 * time.Millisecond })
+	waitOnline(t, tm.c)
+	id := ticketN(4)
+	if _, err := tm.c.Claim(context.Background(), codeOf(id), lotOf(id)); !errors.Is(err, fleet.ErrOffline) {
+		t.Fatalf("stale claim: %v, want no answer (offline)", err)
+	}
+	if _, err := f.stores.Claims.Get(context.Background(), fleet.ClaimKey(id)); !errors.Is(err, jetstream.ErrKeyNotFound) {
+		t.Fatalf("stale claim stored: %v", err)
+	}
+	hs := httptest.NewServer(m.Handler())
+	defer hs.Close()
+	if got := sample(t, scrape(t, hs.URL), `fleet_claims_total{result="stale"}`); got != 1 {
+		t.Fatalf("stale claims counted %v", got)
+	}
+}

@@ -45,6 +45,11 @@ type ServiceOptions struct {
 	// the terminals publish (metrics.Fleet).
 	Observer ServiceObserver
 
+	// StaleAfter: a request that waited longer than this for a handler is dropped
+	// unanswered (its terminal gave up: the client's timeout, 2 s by default); default
+	// DefaultStaleAfter, negative: never.
+	StaleAfter time.Duration
+
 	Workers int             // concurrent handlers per kind of request (default 16)
 	Ready   chan<- struct{} // closed once Run's subscriptions are in place (tests, posctl)
 	Clock   clockwork.Clock
@@ -103,6 +108,9 @@ func NewService(nc *nats.Conn, st *Stores, o ServiceOptions) *Service {
 	if o.Workers <= 0 {
 		o.Workers = 16
 	}
+	if o.StaleAfter == 0 {
+		o.StaleAfter = DefaultStaleAfter
+	}
 	if o.Clock == nil {
 		o.Clock = clockwork.NewRealClock()
 	}
@@ -120,6 +128,9 @@ func NewService(nc *nats.Conn, st *Stores, o ServiceOptions) *Service {
 		Ledgers: o.Ledgers, Status: status}
 	return s
 }
+
+// DefaultStaleAfter is ServiceOptions.StaleAfter's default: the terminals' claim timeout.
+const DefaultStaleAfter = 2 * time.Second
 
 // ErrServiceConfig: the service lacks what it decides claims with (fail closed).
 var ErrServiceConfig = errors.New("fleet service: incomplete configuration")
@@ -145,16 +156,21 @@ func (s *Service) Run(ctx context.Context) error {
 		prefix string
 		fn     func(ctx context.Context, terminal string, m *nats.Msg)
 	}{{fleet.ClaimPrefix, s.handleClaim}, {fleet.ConflictsPrefix, s.handleConflicts}, {fleet.StatusPrefix, s.handleStatus}} {
-		for range s.o.Workers {
-			sub, err := s.nc.QueueSubscribe(h.prefix+"*", "fleet-service", func(m *nats.Msg) {
-				h.fn(ctx, strings.TrimPrefix(m.Subject, h.prefix), m)
-			})
-			if err != nil {
-				return fmt.Errorf("fleet service: subscribe: %w", err)
+		queue := make(chan queued, max(1024, 64*s.o.Workers)) // its wait is measured from here
+		sub, err := s.nc.QueueSubscribe(h.prefix+"*", "fleet-service", func(m *nats.Msg) {
+			select {
+			case queue <- queued{m: m, at: s.o.Clock.Now()}:
+			case <-ctx.Done():
 			}
-			mu.Lock()
-			subs = append(subs, sub)
-			mu.Unlock()
+		})
+		if err != nil {
+			return fmt.Errorf("fleet service: subscribe: %w", err)
+		}
+		mu.Lock()
+		subs = append(subs, sub)
+		mu.Unlock()
+		for range s.o.Workers {
+			go s.work(ctx, queue, h.prefix, h.fn)
 		}
 	}
 	if s.o.Observer != nil { // every instance sees every record (no queue group): a count, not a store
@@ -177,6 +193,37 @@ func (s *Service) Run(ctx context.Context) error {
 	<-ctx.Done()
 	return nil
 }
+
+// queued is a request taken off the subscription, and when.
+type queued struct {
+	m  *nats.Msg
+	at time.Time
+}
+
+// work handles queued requests until ctx ends. A request that waited longer than
+// StaleAfter is dropped unanswered: its terminal has given up (its client's timeout) and
+// asks again or pays within its offline limit; working through such requests after a
+// stall (a leader election under load) only delays the fresh ones (a retry storm).
+func (s *Service) work(ctx context.Context, queue <-chan queued, prefix string, fn func(context.Context, string, *nats.Msg)) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case q := <-queue:
+			terminal := strings.TrimPrefix(q.m.Subject, prefix)
+			if waited := s.o.Clock.Since(q.at); s.o.StaleAfter > 0 && waited > s.o.StaleAfter {
+				if s.o.Observer != nil && prefix == fleet.ClaimPrefix {
+					s.o.Observer.ClaimDecided(terminal, ResultStale, "", waited)
+				}
+				continue
+			}
+			fn(ctx, terminal, q.m)
+		}
+	}
+}
+
+// ResultStale is the observer's result for a claim dropped unanswered (StaleAfter).
+const ResultStale = "stale"
 
 func (s *Service) reply(m *nats.Msg, v any) {
 	b, _ := json.Marshal(v)
