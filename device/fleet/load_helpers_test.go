@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -135,7 +136,7 @@ func runStage(terms []*lightTerminal, rate int, d time.Duration, next *atomic.In
 	var mu sync.Mutex
 	var lat, pub []time.Duration
 	var killedAt time.Time
-	var firstAfter time.Time
+	var after []time.Time // answers of claims written after the kill
 	var decided atomic.Int64
 	sem := make(chan struct{}, 4000)
 	var wg sync.WaitGroup
@@ -204,9 +205,8 @@ func runStage(terms []*lightTerminal, rate int, d time.Duration, next *atomic.In
 				if err != nil {
 					res.errs[errKind(err)]++
 				}
-				if done := sent.Add(took); (r == fleet.ResultWon || r == fleet.ResultYours) && !killedAt.IsZero() && done.After(killedAt) &&
-					(firstAfter.IsZero() || done.Before(firstAfter)) {
-					firstAfter = done // the first claim written after the kill: a new leader
+				if done := sent.Add(took); (r == fleet.ResultWon || r == fleet.ResultYours) && !killedAt.IsZero() && done.After(killedAt) {
+					after = append(after, done)
 				}
 			}()
 		}
@@ -214,8 +214,12 @@ func runStage(terms []*lightTerminal, rate int, d time.Duration, next *atomic.In
 	wg.Wait()
 	res.decidedPerSec = float64(decided.Load()) / d.Seconds()
 	res.p50, res.p99, res.pubP50, res.pubP99 = pct(lat, .5), pct(lat, .99), pct(pub, .5), pct(pub, .99)
-	if !killedAt.IsZero() && !firstAfter.IsZero() {
-		res.failover = firstAfter.Sub(killedAt)
+	// Failover: the longest time after the kill without a claim written (answered won).
+	slices.SortFunc(after, func(a, b time.Time) int { return a.Compare(b) })
+	prev := killedAt
+	for _, at := range after {
+		res.failover = max(res.failover, at.Sub(prev))
+		prev = at
 	}
 	return res
 }
