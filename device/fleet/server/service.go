@@ -145,11 +145,15 @@ func (s *Service) Run(ctx context.Context) error {
 	case s.check.Status == nil:
 		return fmt.Errorf("%w: no operator key for the status lists", ErrServiceConfig)
 	}
+	ctx, cancel := context.WithCancel(ctx) // ends the workers however Run returns
 	var subs []*nats.Subscription
+	var workers sync.WaitGroup
 	defer func() {
 		for _, sub := range subs {
 			sub.Drain()
 		}
+		cancel()
+		workers.Wait()
 	}()
 	var mu sync.Mutex
 	for _, h := range []struct {
@@ -170,7 +174,8 @@ func (s *Service) Run(ctx context.Context) error {
 		subs = append(subs, sub)
 		mu.Unlock()
 		for range s.o.Workers {
-			go s.work(ctx, queue, h.prefix, h.fn)
+			workers.Add(1)
+			go func() { defer workers.Done(); s.work(ctx, queue, h.prefix, h.fn) }()
 		}
 	}
 	if s.o.Observer != nil { // every instance sees every record (no queue group): a count, not a store
