@@ -1,13 +1,20 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
+	"net/http"
+	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
 	"github.com/packterm/pos/device/fleet/server"
+	"github.com/packterm/pos/device/metrics"
 	"github.com/packterm/pos/validate/ledger"
 )
 
@@ -18,6 +25,9 @@ type claimCheck struct {
 	pubs    []string
 	rate    float64
 	burst   int
+	setup   time.Duration // how long the stores' setup is retried (SetupStores)
+	poll    time.Duration // how often terminals.json is looked at (WatchRegistry)
+	metrics string        // HOST:PORT of the Prometheus metrics ("": none)
 }
 
 func (cc *claimCheck) flags(c *cobra.Command) {
@@ -25,6 +35,9 @@ func (cc *claimCheck) flags(c *cobra.Command) {
 	c.Flags().StringArrayVar(&cc.pubs, "pub", nil, "operator public key the ledgers and status lists are verified with (repeatable)")
 	c.Flags().Float64Var(&cc.rate, "claim-rate", server.DefaultClaimRate, "claims per second a terminal may make, sustained")
 	c.Flags().IntVar(&cc.burst, "claim-burst", server.DefaultClaimBurst, "claims a terminal may make at once")
+	c.Flags().DurationVar(&cc.setup, "setup-timeout", 2*time.Minute, "how long to retry creating the streams and buckets (a cluster electing its leader, services started together)")
+	c.Flags().DurationVar(&cc.poll, "registry-poll", server.DefaultRegistryPoll, "how often terminals.json is read again: terminals added or removed are taken without a restart")
+	c.Flags().StringVar(&cc.metrics, "metrics", "", "serve the claim service's metrics (Prometheus text format) on HOST:PORT at /metrics")
 	c.MarkFlagRequired("ledgers")
 	c.MarkFlagRequired("pub")
 }
@@ -46,4 +59,37 @@ func (cc *claimCheck) options(reg *server.Registry, c *cobra.Command) (server.Se
 	}
 	fmt.Fprintf(c.OutOrStdout(), "claims checked against the ledgers of blocks %v in %s\n", ls.Blocks(), cc.ledgers)
 	return server.ServiceOptions{Registry: reg, Ledgers: ls, Trust: trust, ClaimRate: cc.rate, ClaimBurst: cc.burst, Logger: log}, nil
+}
+
+// setupStores creates or updates the streams and buckets, retried for --setup-timeout.
+func (cc *claimCheck) setupStores(ctx context.Context, js jetstream.JetStream, replicas int, log *slog.Logger) (*server.Stores, error) {
+	ctx, cancel := context.WithTimeout(ctx, cc.setup)
+	defer cancel()
+	return server.SetupStores(ctx, js, server.SetupOptions{Replicas: replicas, Logger: log})
+}
+
+// watch applies each new version of DIR/terminals.json until ctx ends (in a goroutine).
+func (cc *claimCheck) watch(ctx context.Context, dir string, log *slog.Logger, apply ...func(*server.Registry) error) {
+	go server.WatchRegistry(ctx, dir, server.WatchOptions{Every: cc.poll, Logger: log, Apply: apply})
+}
+
+// serveMetrics serves the claim service's metrics on --metrics until ctx ends, and makes
+// them so's observer; nothing without --metrics.
+func (cc *claimCheck) serveMetrics(ctx context.Context, so *server.ServiceOptions, w io.Writer) error {
+	if cc.metrics == "" {
+		return nil
+	}
+	m := metrics.NewFleet()
+	so.Observer = m
+	ln, err := net.Listen("tcp", cc.metrics)
+	if err != nil {
+		return fmt.Errorf("fleet: metrics: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", m.Handler())
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go hs.Serve(ln)
+	go func() { <-ctx.Done(); hs.Close() }()
+	fmt.Fprintf(w, "metrics on http://%s/metrics\n", ln.Addr())
+	return nil
 }

@@ -147,7 +147,7 @@ func startFleet(t *testing.T, terminals [][]string, so server.ServiceOptions) (d
 	so.Ready = ready
 	fleetCmd.SetOut(&bytes.Buffer{})
 	go func() {
-		served <- serveFleet(ctx, fleetCmd, server.Options{DataDir: data, Listen: listen, Registry: reg, SyncAlways: true}, data, so)
+		served <- serveFleet(ctx, fleetCmd, server.Options{DataDir: data, Listen: listen, Registry: reg, SyncAlways: true}, data, so, &claimCheck{setup: time.Minute, poll: server.DefaultRegistryPoll})
 	}()
 	select {
 	case <-ready:

@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/packterm/pos/device/fleet/server"
+	"github.com/packterm/pos/validate/codes"
 	"github.com/packterm/pos/validate/journal"
 	"github.com/packterm/pos/validate/settle"
 )
@@ -16,7 +19,9 @@ import (
 // reportJSON is fleet report's --json output.
 type reportJSON struct {
 	Flagged    bool                    `json:"flagged"`
+	Findings   int                     `json:"findings"` // the text's finding lines
 	Report     settle.Report           `json:"report"`
+	Terminals  []settle.TerminalLine   `json:"terminals"`
 	Settlement *settle.Settlement      `json:"settlement"`
 	Claims     claimsJSON              `json:"claims"`
 	Conflicts  []settle.BucketConflict `json:"conflicts_bucket"`
@@ -34,27 +39,80 @@ func (r *reportJSON) flagged() bool {
 	return !r.Settlement.Clean() || r.Report.Flagged() || r.Claims.Flagged() || len(r.Conflicts) > 0 || len(r.Refused) > 0
 }
 
-func (r *reportJSON) writeText(w io.Writer) error {
-	writeRefused(w, r.Refused)
-	if err := r.Report.WriteText(w); err != nil {
+// findings is one line per finding, each fact once: a refused message; a conflicted
+// ticket (the bucket's entry and both terminals' records on one line); a gap, fork (the
+// report's and the settlement's are the same record ids) or unknown terminal; a claim
+// with no payout; a flagged payout with all its reasons (a payout not claimed by its
+// terminal is one of them, so it is not listed again).
+func (r *reportJSON) findings() []string {
+	var out []string
+	for _, b := range r.Refused {
+		out = append(out, fmt.Sprintf("refused message %d on %s: %s", b.Seq, b.Subject, b.Error))
+	}
+	groups := map[codes.TicketID]settle.ConflictGroup{}
+	for _, g := range r.Report.ConflictGroups() {
+		groups[g.Ticket] = g
+	}
+	for _, cf := range r.Conflicts {
+		line := fmt.Sprintf("conflict: ticket %v: claim held by %s since %s, also paid offline by %s (record %s)",
+			cf.Ticket, cf.Holder, cf.HolderAt.Format(time.RFC3339), cf.Other, cf.OtherRecord)
+		if g, ok := groups[cf.Ticket]; ok {
+			recs := make([]string, 0, len(g.Records))
+			for _, c := range g.Records {
+				recs = append(recs, c.Record+" "+c.Reason)
+			}
+			line += "; journalled " + strings.Join(recs, ", ")
+			delete(groups, cf.Ticket)
+		}
+		out = append(out, line)
+	}
+	for _, g := range r.Report.ConflictGroups() {
+		if _, ok := groups[g.Ticket]; ok { // records without a bucket entry
+			out = append(out, g.Line())
+		}
+	}
+	for _, g := range r.Report.Gaps {
+		out = append(out, fmt.Sprintf("gap: terminal %s records %d..%d not published", g.Terminal, g.First, g.Last))
+	}
+	forks := map[string]bool{}
+	for _, f := range append(slices.Clone(r.Report.Forks), r.Settlement.Forks...) {
+		if !forks[f] {
+			forks[f] = true
+			out = append(out, settle.ForkLine(f))
+		}
+	}
+	for _, u := range r.Report.Unknown {
+		out = append(out, fmt.Sprintf("unknown terminal: %s (not in the registry)", u))
+	}
+	for _, m := range r.Claims.ClaimedNotPaid {
+		out = append(out, fmt.Sprintf("claimed, not paid: ticket %v by %s (no payout published by the holder)", m.Ticket, m.Claimant))
+	}
+	return append(out, r.Settlement.FlaggedLines()...)
+}
+
+func (r *reportJSON) writeText(w io.Writer, lines []string) error {
+	if err := r.Report.WriteTable(w); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	if err := settle.WriteTerminals(w, r.Terminals); err != nil {
 		return err
 	}
 	cc := r.Claims
-	fmt.Fprintf(w, "claims: %d; claimed but no payout published: %d; payouts not claimed by their terminal: %d\n",
-		cc.Count, len(cc.ClaimedNotPaid), len(cc.PaidNotClaimed))
-	for _, m := range cc.ClaimedNotPaid {
-		fmt.Fprintf(w, "  claimed, not paid: ticket %v by %s\n", m.Ticket, m.Claimant)
+	fmt.Fprintf(w, "\nclaims: %d; claimed but no payout published: %d; payouts not claimed by their terminal: %d; conflicts: %d\n",
+		cc.Count, len(cc.ClaimedNotPaid), len(cc.PaidNotClaimed), len(r.Conflicts))
+	if err := r.Settlement.WriteTotals(w); err != nil {
+		return err
 	}
-	for _, m := range cc.PaidNotClaimed {
-		fmt.Fprintf(w, "  paid, not claimed: %s ticket %v (claim held by %q)\n", m.Record, m.Ticket, m.Claimant)
+	if len(lines) == 0 {
+		_, err := fmt.Fprintln(w, "\nFINDINGS: none (every payout proven)")
+		return err
 	}
-	fmt.Fprintf(w, "conflicts bucket: %d conflicts (each stored under both terminals' keys, shown once)\n", len(r.Conflicts))
-	for _, cf := range r.Conflicts {
-		fmt.Fprintf(w, "  ticket %v: claim held by %s since %s, also paid offline by %s (record %s)\n",
-			cf.Ticket, cf.Holder, cf.HolderAt.Format(time.RFC3339), cf.Other, cf.OtherRecord)
+	fmt.Fprintf(w, "\nFINDINGS: %d (one line each)\n", len(lines))
+	for _, l := range lines {
+		fmt.Fprintf(w, "  %s\n", l)
 	}
-	fmt.Fprintln(w)
-	return r.Settlement.WriteText(w)
+	return nil
 }
 
 func init() {
@@ -96,28 +154,37 @@ messages the reader refused, and the check of the claims bucket against the payo
 			if err != nil {
 				return err
 			}
+			registered := make([]settle.Registered, 0, len(reg.Terminals))
+			retailers := map[string]uint32{}
+			for _, t := range reg.Terminals {
+				registered = append(registered, settle.Registered{ID: t.ID, Retailer: t.Retailer})
+				retailers[t.ID] = t.Retailer
+			}
 			out := reportJSON{
 				Report: settle.BuildSettled(ff.recs, func(id string) (uint32, bool) {
-					t, ok := reg.Terminal(id)
-					return t.Retailer, ok
+					r, ok := retailers[id]
+					return r, ok
 				}, s),
+				Terminals:  settle.Terminals(registered, ff.recs, func(i int) time.Time { return ff.received[i] }, ff.claims),
 				Settlement: s,
 				Claims:     claimsJSON{Count: len(ff.claims), ClaimCheck: settle.CheckClaims(ff.claims, ff.recs)},
 				Conflicts:  settle.DistinctConflicts(bucket),
 				Refused:    ff.bad,
 			}
 			out.Flagged = out.flagged()
+			lines := out.findings()
+			out.Findings = len(lines)
 			if sf.json {
 				err = writeJSON(c.OutOrStdout(), out)
 			} else {
-				err = out.writeText(c.OutOrStdout())
+				err = out.writeText(c.OutOrStdout(), lines)
 			}
 			if err != nil {
 				return err
 			}
 			if out.Flagged {
-				return &exitError{code: exitFlagged, err: fmt.Errorf("fleet report: %d payouts flagged (%s EUR), %d conflicts, %d gaps, %d forks",
-					s.Totals.Flagged, journal.Euros(s.Totals.FlaggedAmount), len(out.Conflicts)+len(out.Report.Conflicts), len(out.Report.Gaps), len(out.Report.Forks))}
+				return &exitError{code: exitFlagged, err: fmt.Errorf("fleet report: %d findings: %d payouts flagged (%s EUR), %d conflicts, %d gaps, %d forks",
+					len(lines), s.Totals.Flagged, journal.Euros(s.Totals.FlaggedAmount), len(out.Conflicts), len(out.Report.Gaps), len(out.Report.Forks))}
 			}
 			return nil
 		},

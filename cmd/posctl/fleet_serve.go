@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -20,7 +21,8 @@ func init() {
 		Long: "Run an embedded NATS server with JetStream on DIR (file storage, fsync on every write), create\n" +
 			"the journal stream and the claims, conflicts and status buckets, and serve the terminals' claims.\n" +
 			"DIR/operator.nk (created once) is the operator's key; DIR/terminals.json lists the terminals\n" +
-			"(posctl fleet add-terminal; restart to take new ones). TLS is on with --tls-cert and --tls-key.\n" +
+			"(posctl fleet add-terminal; read again every --registry-poll: no restart). One server per DIR\n" +
+			"(a second is refused). TLS is on with --tls-cert and --tls-key.\n" +
 			"Every claim must carry the ticket's validation code: it is checked against the block ledgers of\n" +
 			"--ledgers (verified with the --pub keys; a file that does not verify stops the service), the\n" +
 			"amount is the ledger's, the pack must be delivered to the terminal's retailer per its status list\n" +
@@ -29,6 +31,14 @@ func init() {
 			"For a real cluster of 3 or more nodes see docs/fleet.md.",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if err := os.MkdirAll(data, 0o700); err != nil {
+				return fmt.Errorf("fleet serve: %w", err)
+			}
+			lock, err := server.LockData(data)
+			if err != nil {
+				return err
+			}
+			defer lock.Release()
 			reg, err := server.InitData(data)
 			if err != nil {
 				return err
@@ -47,7 +57,10 @@ func init() {
 			}
 			ctx, stop := interruptible(c.Context())
 			defer stop()
-			return serveFleet(ctx, c, o, data, so)
+			if err := cc.serveMetrics(ctx, &so, c.OutOrStdout()); err != nil {
+				return err
+			}
+			return serveFleet(ctx, c, o, data, so, &cc)
 		},
 	}
 	c.Flags().StringVar(&data, "data", "", "data directory")
@@ -61,7 +74,7 @@ func init() {
 
 // serveFleet runs the server and the service (so: its ledgers, keys, limits; so.Ready,
 // if set, is closed once it answers) until ctx is done.
-func serveFleet(ctx context.Context, c *cobra.Command, o server.Options, data string, so server.ServiceOptions) error {
+func serveFleet(ctx context.Context, c *cobra.Command, o server.Options, data string, so server.ServiceOptions, cc *claimCheck) error {
 	s, err := server.Start(o)
 	if err != nil {
 		return err
@@ -76,11 +89,13 @@ func serveFleet(ctx context.Context, c *cobra.Command, o server.Options, data st
 	if err != nil {
 		return err
 	}
-	st, err := server.EnsureStores(ctx, js, 1)
+	st, err := cc.setupStores(ctx, js, 1, so.Logger)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(c.OutOrStdout(), "fleet server on %s (%d terminals registered)\n", s.URL(), len(o.Registry.Terminals))
 	so.Registry = o.Registry
-	return server.NewService(nc, st, so).Run(ctx)
+	svc := server.NewService(nc, st, so)
+	cc.watch(ctx, data, so.Logger, s.SetRegistry, func(r *server.Registry) error { svc.SetRegistry(r); return nil })
+	return svc.Run(ctx)
 }

@@ -31,6 +31,9 @@ func init() {
 			}
 			ctx, stop := interruptible(c.Context())
 			defer stop()
+			if err := cc.serveMetrics(ctx, &so, c.OutOrStdout()); err != nil {
+				return err
+			}
 			nc, err := server.ConnectOperator(fc.url, fc.credsFile(), fc.ca)
 			if err != nil {
 				return err
@@ -40,12 +43,14 @@ func init() {
 			if err != nil {
 				return err
 			}
-			st, err := server.EnsureStores(ctx, js, replicas)
+			st, err := cc.setupStores(ctx, js, replicas, so.Logger)
 			if err != nil {
 				return err
 			}
 			fmt.Fprintf(c.OutOrStdout(), "claim service on %s (replicas %d)\n", fc.url, replicas)
-			return server.NewService(nc, st, so).Run(ctx)
+			svc := server.NewService(nc, st, so)
+			cc.watch(ctx, fc.data, so.Logger, func(r *server.Registry) error { svc.SetRegistry(r); return nil })
+			return svc.Run(ctx)
 		},
 	}
 	fc.flags(c)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -143,9 +144,10 @@ func writeRefused(w io.Writer, bad []refused) {
 // fleetFacts is what the operator's tools read from the fleet: the journal stream's
 // records, the refused messages, and the claims bucket (ticket → holding terminal).
 type fleetFacts struct {
-	recs   []journal.Record
-	bad    []refused
-	claims map[codes.TicketID]string
+	recs     []journal.Record
+	received []time.Time // when the stream stored each of recs
+	bad      []refused
+	claims   map[codes.TicketID]string
 }
 
 func readFleetFacts(ctx context.Context, fc *fleetConn, also func(*server.Stores) error) (*fleetFacts, error) {
@@ -154,7 +156,12 @@ func readFleetFacts(ctx context.Context, fc *fleetConn, also func(*server.Stores
 		return nil, err
 	}
 	defer nc.Close()
-	recs, bad, err := fleetRecords(ctx, js)
+	var recs []journal.Record
+	var received []time.Time
+	bad, err := server.ReadJournalAt(ctx, js, func(r journal.Record, at time.Time) error {
+		recs, received = append(recs, r), append(received, at)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -167,12 +174,13 @@ func readFleetFacts(ctx context.Context, fc *fleetConn, also func(*server.Stores
 			return nil, err
 		}
 	}
-	return &fleetFacts{recs: recs, bad: refusedOf(bad), claims: claims}, nil
+	return &fleetFacts{recs: recs, received: received, bad: refusedOf(bad), claims: claims}, nil
 }
 
 // settleJSON is fleet settle's --json output.
 type settleJSON struct {
 	Flagged    bool               `json:"flagged"`
+	Findings   int                `json:"findings"` // the text's finding lines: flagged payouts, forks, refused messages
 	Settlement *settle.Settlement `json:"settlement"`
 	Refused    []refused          `json:"refused_messages"`
 }
@@ -216,7 +224,7 @@ and flagged. No validation code is ever printed.
 			flagged := !res.Clean() || len(ff.bad) > 0
 			w := c.OutOrStdout()
 			if sf.json {
-				err = writeJSON(w, settleJSON{Flagged: flagged, Settlement: res, Refused: ff.bad})
+				err = writeJSON(w, settleJSON{Flagged: flagged, Findings: len(res.Flagged) + len(res.Forks) + len(ff.bad), Settlement: res, Refused: ff.bad})
 			} else {
 				writeRefused(w, ff.bad)
 				err = res.WriteText(w)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -76,23 +77,48 @@ func TestFleetCommands(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// The conflict and the forged payout are flagged: exit status 3. Each conflict of the
-	// bucket is shown once (issue 33: it held, and the report printed, one entry per side).
+	// A terminal registered after the start that never sends anything: silent.
+	if out, err := runNet(t, "fleet", "add-terminal", "--data", data, "--id", "T3", "--retailer", "6", "--out", filepath.Join(creds, "T3.nk")); err != nil {
+		t.Fatalf("add-terminal: %v\n%s", err, out)
+	}
+	// The conflict and the forged payout are flagged: exit status 3. One line per finding
+	// (issue 33: the report printed each conflict on two lines, its two records, besides
+	// the bucket's entry; the unclaimed payouts twice, as claim check and as flags).
 	out, err := runNet(t, "fleet", "report", "--data", data, "--url", url, "--manifest", blk.Manifest, "--definition", blk.DefFile)
 	var ee *exitError
 	if !errors.As(err, &ee) || ee.code != exitFlagged {
 		t.Fatalf("report: %v\n%s", err, out)
 	}
-	for _, want := range []string{"fleet report: 6 records", "CONFLICTS", "T1/4", "T2/2", "paid-elsewhere", "conflicts bucket: 1 conflicts",
-		"claims: 1; claimed but no payout published: 0; payouts not claimed by their terminal: 2", "paid, not claimed: T2/1",
-		"paid, not claimed: T1/3", // the forged payout: its claim was refused
-		"FLAGGED PAYOUTS: 3"} {
+	for _, want := range []string{"fleet report: 6 records", "FINDINGS: 4 (one line each)",
+		"journalled T1/4 paid-offline-elsewhere, T2/2 paid-elsewhere",
+		"claims: 1; claimed but no payout published: 0; payouts not claimed by their terminal: 2; conflicts: 1",
+		"flagged payout T1/3  terminal T1", "wrong-code: wrong secret; not-claimed: no claim in the fleet's claims bucket",
+		"terminals: 3 (1 silent: no record received)", "T3           retailer 6       SILENT",
+		"T2           retailer 6       last record 2 at ", "unconfirmed not claimed 1 30,00 EUR",
+	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
 	}
-	if n := strings.Count(out, "also paid offline by T2"); n != 1 {
-		t.Errorf("the bucket's conflict shown %d times:\n%s", n, out)
+	for what, n := range map[string]int{"also paid offline by T2": 1, "T1/4": 1, "flagged payout T2/1": 1} {
+		if got := strings.Count(out, what); got != n {
+			t.Errorf("%q shown %d times, want %d:\n%s", what, got, n, out)
+		}
+	}
+	jout, err := runNet(t, "fleet", "report", "--json", "--data", data, "--url", url, "--manifest", blk.Manifest, "--definition", blk.DefFile)
+	var rj struct {
+		Flagged   bool `json:"flagged"`
+		Findings  int  `json:"findings"`
+		Terminals []struct {
+			Terminal    string `json:"terminal"`
+			LastSeq     uint64 `json:"last_seq"`
+			Silent      bool   `json:"silent"`
+			Unconfirmed int64  `json:"unconfirmed_unclaimed_cents"`
+		} `json:"terminals"`
+	}
+	if !errors.As(err, &ee) || ee.code != exitFlagged || json.Unmarshal([]byte(jout), &rj) != nil || !rj.Flagged || rj.Findings != 4 ||
+		len(rj.Terminals) != 3 || rj.Terminals[1].LastSeq != 2 || rj.Terminals[1].Unconfirmed != blk.Prize(good) || !rj.Terminals[2].Silent {
+		t.Fatalf("report --json: %v %+v\n%s", err, rj, jout)
 	}
 	paid := blk.Prize(good) + blk.Prize(forged)
 	row := fmt.Sprintf("%-9d %-5d %7d %12s %7d %12s %7d %12s %7d %12s %11d %12s %9d", 5, 7, 1, "40,00", 2, journal.Euros(paid), 2, journal.Euros(paid),
@@ -105,9 +131,9 @@ func TestFleetCommands(t *testing.T) {
 		t.Fatalf("settle: %v\n%s", err, out)
 	}
 	// The forged payout: its code is wrong and, its claim refused, nothing claims it.
-	forgedFlags := regexp.MustCompile(`T1/3  terminal T1 .*\n(      .*\n)*`).FindString(out)
+	forgedFlags := regexp.MustCompile(`flagged payout T1/3  terminal T1 .*\n`).FindString(out)
 	if !strings.Contains(forgedFlags, "wrong-code: wrong secret") || !strings.Contains(forgedFlags, "not-claimed: no claim in the fleet's claims bucket") {
-		t.Errorf("settle: the forged payout's reasons %q:\n%s", forgedFlags, out)
+		t.Errorf("settle: the forged payout's reasons (one line) %q:\n%s", forgedFlags, out)
 	}
 	if strings.Contains(out, codes.ValidationCodeOf(forged, bad).String()) {
 		t.Fatal("settle printed a validation code")

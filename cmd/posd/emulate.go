@@ -129,14 +129,19 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 	} else {
 		opts.AllDelivered = true
 	}
+	pm := newPosdMetrics()
+	opts.Observer = pm
 	rig, err := emulated.Start(ctx, opts)
 	if err != nil {
 		return startFail(err)
 	}
 	defer rig.Close()
+	pm.sources(rig.Journal, nil)
 	var page *web.Server
 	if f.http != "" {
-		if page, err = serveWeb(ctx, f.http, emulatedWeb(rig, opts, f, cfg.HTTPHosts, log), stderr); err != nil {
+		wo := emulatedWeb(rig, opts, f, cfg.HTTPHosts, log)
+		wo.Metrics = pm.Handler()
+		if page, err = serveWeb(ctx, f.http, wo, stderr); err != nil {
 			return fail(err)
 		}
 	}

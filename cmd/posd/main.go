@@ -103,15 +103,21 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 		var webErr error
+		pm := newPosdMetrics()
 		started := func(r daemon.Running) {
+			pm.sources(r.Journal, r.Fleet)
 			if addr != "" {
-				_, webErr = serveWeb(ctx, addr, boardWeb(r, f.logs, log), stderr)
+				wo := boardWeb(r, f.logs, log)
+				wo.Metrics = pm.Handler()
+				_, webErr = serveWeb(ctx, addr, wo, stderr)
 				if webErr != nil {
 					log.Error("posd: web page", "err", webErr)
 				}
 			}
 		}
-		err = daemon.Run(ctx, c, boardOptions(f.config, log, started))
+		bo := boardOptions(f.config, log, started)
+		bo.Observer = pm
+		err = daemon.Run(ctx, c, bo)
 		switch {
 		case errors.Is(err, daemon.ErrRestart):
 			fmt.Fprintf(stderr, "posd: %v: exiting with status %d for the service manager to start it again\n", err, daemon.ExitRestart)

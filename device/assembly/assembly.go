@@ -63,6 +63,8 @@ type Options struct {
 	Alone bool
 	// OnJournalReset: see terminal.Config (nil: the terminal says to restart it).
 	OnJournalReset func()
+	// Observer sees the terminal's scans, records and faults (metrics; nil: none).
+	Observer terminal.Observer
 	// Screen, when set, wraps the board's panel the terminal shows its screens on (the
 	// emulator reports each change).
 	Screen func(*board.Board) display.Screen
@@ -149,7 +151,7 @@ func TerminalConfig(cfg *config.Config, o Options) terminal.Config {
 		OpenUnlock: o.OpenUnlock, Throttle: o.Throttle, LongPress: o.LongPress,
 		AllDelivered: o.Data.AllDelivered, DataRefused: o.Data.Refused != nil,
 		OnJournalReset: o.OnJournalReset, Clock: o.Clock, Logger: o.Logger,
-		Language: cfg.Language,
+		Language: cfg.Language, Observer: o.Observer,
 	}
 }
 

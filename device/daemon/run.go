@@ -60,6 +60,8 @@ type Options struct {
 	// StartFault, when set, sees the rows shown on the panel when the daemon cannot start
 	// (a read-only data tree, …), before Run returns the error.
 	StartFault func(lines []string)
+	// Observer sees the terminal's scans, records and faults (posd's metrics); nil: none.
+	Observer terminal.Observer
 }
 
 // run is one run of the daemon: its parts, opened by open and released by close.
@@ -160,6 +162,7 @@ func (d *run) assemble() error {
 		FleetStatus: &fleet.StatusOptions{Retailer: d.retailer, Dir: d.cfg.DataDir, Trust: d.trust,
 			Every: d.o.FleetStatusEvery, Installed: d.statusFromFleet},
 		OnJournalReset: func() { d.restart.request("journal started afresh by a technician") },
+		Observer:       d.o.Observer,
 	})
 	if err != nil {
 		return err

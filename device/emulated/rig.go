@@ -85,6 +85,8 @@ type Options struct {
 	// ReceiptsDir, when set, gets each receipt as NNNN.txt and NNNN.png (numbering goes on
 	// from the files already there).
 	ReceiptsDir string
+	// Observer sees the terminal's scans, records and faults (device/metrics); nil: none.
+	Observer terminal.Observer
 }
 
 // Rig is a whole terminal on emulated hardware.
@@ -172,7 +174,7 @@ func Start(ctx context.Context, o Options) (r *Rig, err error) {
 		Screen: func(b *board.Board) display.Screen {
 			return &watchedScreen{Dev: b.Display, lcd: b.Emulator.LCD, on: o.OnScreen}
 		},
-		OpenUnlock: true, Throttle: o.Throttle, LongPress: o.LongPress,
+		OpenUnlock: true, Throttle: o.Throttle, LongPress: o.LongPress, Observer: o.Observer,
 		// Every line of a script is meant: no de-duplication of repeated codes.
 		ScanDedup: -1, ScanMaxLen: ScanMaxLen, SpoolFS: o.SpoolFS,
 	}); err != nil {

@@ -82,6 +82,13 @@ func freePort(t testing.TB) string {
 // start starts n nodes (1: single node; 3: a cluster), the stores and one service per node.
 func (f *testFleet) start(t testing.TB, n int, mod func(*server.Options)) {
 	t.Helper()
+	f.startNodes(t, n, mod)
+	f.startServices(t, n)
+}
+
+// startNodes starts n nodes (1: single node; 3: a cluster) and connects the operator.
+func (f *testFleet) startNodes(t testing.TB, n int, mod func(*server.Options)) {
+	t.Helper()
 	var routes []string
 	if n > 1 {
 		for range n {
@@ -107,6 +114,12 @@ func (f *testFleet) start(t testing.TB, n int, mod func(*server.Options)) {
 	}
 	f.op = f.operator(t, f.urls)
 	f.js, _ = jetstream.New(f.op)
+}
+
+// startServices makes the stores (retrying while the cluster elects its leader),
+// publishes the status lists and runs one service per node.
+func (f *testFleet) startServices(t testing.TB, n int) {
+	t.Helper()
 	var err error
 	for deadline := time.Now().Add(30 * time.Second); ; {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)

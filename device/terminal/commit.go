@@ -76,6 +76,7 @@ func (t *Terminal) recordWithReceipts(e journal.Entry, letters []string, render 
 			st.Discard()
 			return recorded{}, err
 		}
+		t.observer().Recorded(rec)
 		if t.data.Fleet != nil {
 			t.data.Fleet.Notify() // published at once (see record)
 		}

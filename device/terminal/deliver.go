@@ -137,6 +137,7 @@ type fault struct {
 func (fault) Name() string { return "fault" }
 
 func (s fault) Run(ctx context.Context, t *Terminal) State {
+	t.observer().Fault(FaultPart(s.kind))
 	t.show(retail.FaultScreen(s.kind, s.pending))
 	t.signal(ctx, retail.SignalAttention)
 	for {

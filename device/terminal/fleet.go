@@ -117,6 +117,9 @@ func (t *Terminal) journalPaid(id codes.TicketID) (journal.Record, bool) {
 // is published at once (it would otherwise wait for the client's next round).
 func (t *Terminal) record(e journal.Entry) (journal.Record, error) {
 	r, err := t.data.Journal.Append(e)
+	if err == nil {
+		t.observer().Recorded(r)
+	}
 	if err == nil && t.data.Fleet != nil {
 		t.data.Fleet.Notify()
 	}

@@ -155,6 +155,7 @@ func (t *Terminal) printerFault(ctx context.Context) (k retail.Fault, pending, o
 
 // scanned decides what a code is and where it leads.
 func (t *Terminal) scanned(ev Event) State {
+	t.observer().Scanned()
 	kind, c, err := codemap.Parse(ev.Text, ev.Symbology)
 	if err != nil {
 		v := retail.Verdict{Outcome: retail.Invalid, Err: err}

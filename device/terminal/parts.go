@@ -114,6 +114,8 @@ type Config struct {
 	// Language of the screens and receipts: "fr" (the default when empty) or "en"
 	// (device/locale); another is an error.
 	Language string
+	// Observer sees scans, records and faults (metrics); nil: none.
+	Observer Observer
 	Clock    clockwork.Clock
 	Logger   *slog.Logger
 }

@@ -56,6 +56,9 @@ type Options struct {
 	Poll time.Duration
 	// Language writes the amounts the page shows ([terminal] language; "": French).
 	Language string
+	// Metrics, when set, is served at /metrics (Prometheus text format), under the same
+	// token rules as the status page (device/metrics).
+	Metrics http.Handler
 }
 
 // Server is the web page's handler.
@@ -104,6 +107,9 @@ func New(o Options) (*Server, error) {
 	s.mux.HandleFunc("/login", s.handleLogin)
 	s.mux.HandleFunc("GET /status", s.handleStatusPage)
 	s.mux.HandleFunc("GET /status.json", s.handleStatusJSON)
+	if o.Metrics != nil {
+		s.mux.Handle("GET /metrics", o.Metrics)
+	}
 	if !s.routeEmulator() {
 		s.mux.HandleFunc("GET /{$}", s.handleStatusPage)
 	}

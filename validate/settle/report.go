@@ -172,8 +172,23 @@ func gaps(seqs map[string][]uint64) []Gap {
 	return out
 }
 
-// WriteText writes the report for the operator (English; amounts in euros).
+// WriteText writes the report for the operator (English; amounts in euros): the table,
+// then one line per finding (ReportLines).
 func (rep *Report) WriteText(w io.Writer) error {
+	if err := rep.WriteTable(w); err != nil {
+		return err
+	}
+	var b strings.Builder
+	for _, l := range rep.Lines() {
+		fmt.Fprintf(&b, "  %s\n", l)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteTable writes the report's rows: per retailer and block, sales, payouts (flagged
+// among them), claims above the limit, unconfirmed payouts, conflict records.
+func (rep *Report) WriteTable(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "fleet report: %d records\n", rep.Records)
 	fmt.Fprintf(&b, "%-9s %-5s %7s %12s %7s %12s %7s %12s %7s %12s %11s %12s %9s\n", "retailer", "block",
@@ -183,23 +198,64 @@ func (rep *Report) WriteText(w io.Writer) error {
 			r.Sales, journal.Euros(r.SalesAmount), r.Payouts, journal.Euros(r.PayoutsAmount), r.Flagged, journal.Euros(r.FlaggedAmount),
 			r.Claims, journal.Euros(r.ClaimsAmount), r.Unconfirmed, journal.Euros(r.UnconfirmedAmount), r.Conflicts)
 	}
-	if len(rep.Conflicts) > 0 {
-		fmt.Fprintf(&b, "\nCONFLICTS (a ticket paid at two terminals; nothing resolved automatically): %d records\n", len(rep.Conflicts))
-		for _, c := range rep.Conflicts {
-			fmt.Fprintf(&b, "  retailer %d  %s  ticket %v  %s: %s\n", c.Retailer, c.Record, c.Ticket, c.Reason, c.Detail)
-		}
-	}
-	for _, g := range rep.Gaps {
-		fmt.Fprintf(&b, "gap: terminal %s records %d..%d not published\n", g.Terminal, g.First, g.Last)
-	}
-	for _, f := range rep.Forks {
-		fmt.Fprintf(&b, "fork: record %s published with two different contents (journal reset or replaced)\n", f)
-	}
-	for _, u := range rep.Unknown {
-		fmt.Fprintf(&b, "unknown terminal: %s (not in the registry)\n", u)
-	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// Lines is one line per finding of the report: each conflicted ticket once (both
+// terminals' conflict records on its line), each gap, fork and unknown terminal.
+func (rep *Report) Lines() []string {
+	var out []string
+	for _, g := range rep.ConflictGroups() {
+		out = append(out, g.Line())
+	}
+	for _, g := range rep.Gaps {
+		out = append(out, fmt.Sprintf("gap: terminal %s records %d..%d not published", g.Terminal, g.First, g.Last))
+	}
+	for _, f := range rep.Forks {
+		out = append(out, ForkLine(f))
+	}
+	for _, u := range rep.Unknown {
+		out = append(out, fmt.Sprintf("unknown terminal: %s (not in the registry)", u))
+	}
+	return out
+}
+
+// ConflictGroup is one ticket's conflict records (each terminal writes its own side).
+type ConflictGroup struct {
+	Ticket  codes.TicketID
+	Records []ConflictLine
+}
+
+// ConflictGroups groups the conflict records by ticket, in ticket order.
+func (rep *Report) ConflictGroups() []ConflictGroup {
+	idx := map[codes.TicketID]int{}
+	var out []ConflictGroup
+	for _, c := range rep.Conflicts {
+		i, ok := idx[c.Ticket]
+		if !ok {
+			i = len(out)
+			idx[c.Ticket] = i
+			out = append(out, ConflictGroup{Ticket: c.Ticket})
+		}
+		out[i].Records = append(out[i].Records, c)
+	}
+	slices.SortFunc(out, func(a, b ConflictGroup) int { return compareTickets(a.Ticket, b.Ticket) })
+	return out
+}
+
+// Line is the group's line: "conflict: ticket T journalled by R1/4 (retailer 5,
+// paid-offline-elsewhere: detail), …".
+func (g ConflictGroup) Line() string {
+	parts := make([]string, 0, len(g.Records))
+	for _, c := range g.Records {
+		parts = append(parts, fmt.Sprintf("%s (retailer %d, %s: %s)", c.Record, c.Retailer, c.Reason, c.Detail))
+	}
+	return fmt.Sprintf("conflict: ticket %v paid at two terminals; journalled %s", g.Ticket, strings.Join(parts, ", "))
+}
+
+func compareTickets(a, b codes.TicketID) int {
+	return cmp.Or(cmp.Compare(a.Block, b.Block), cmp.Compare(a.Pack, b.Pack), cmp.Compare(a.Position, b.Position))
 }
 
 // recordKeyT identifies a record's content: its id and hash (the same record published

@@ -102,7 +102,7 @@ func TestReport(t *testing.T) {
 	}
 	var out bytes.Buffer
 	rep.WriteText(&out)
-	if !strings.Contains(out.String(), "CONFLICTS") || !strings.Contains(out.String(), "gap: terminal TB records 2..2") {
+	if !strings.Contains(out.String(), "conflict: ticket") || strings.Count(out.String(), "conflict: ticket") != 1 || !strings.Contains(out.String(), "gap: terminal TB records 2..2") {
 		t.Fatalf("report text:\n%s", out.String())
 	}
 }
@@ -147,5 +147,38 @@ func TestDistinctConflicts(t *testing.T) {
 	b, _ := json.Marshal(got[0])
 	if !strings.Contains(string(b), `"ticket":"0007/0000001/3"`) || !strings.Contains(string(b), `"other_record":"TB/4"`) {
 		t.Fatalf("JSON %s", b)
+	}
+}
+
+// TestTerminals: every registered terminal once, a silent one said so, the last record
+// and when it was received, payouts, and the unconfirmed payouts its own claims do not
+// cover; a terminal not registered is listed too.
+func TestTerminals(t *testing.T) {
+	a, b := codes.TicketID{Block: 7, Pack: 5, Position: 2}, codes.TicketID{Block: 7, Pack: 6, Position: 2}
+	recs := journalRecords(t, "TA", []journal.Entry{
+		pay(a, trueSecret(t, a), journal.ReasonUnconfirmed), // claimed at reconciliation
+		pay(b, trueSecret(t, b), journal.ReasonUnconfirmed), // not yet
+	})
+	recs = append(recs, recs[0]) // published twice: counted once
+	recs = append(recs, journalRecords(t, "TX", []journal.Entry{{Kind: journal.KindRefused, Reason: "forged"}})...)
+	at := time.Date(2026, 6, 1, 10, 0, 0, 0, time.UTC)
+	ts := Terminals([]Registered{{"TA", 1}, {"TS", 2}}, recs, func(i int) time.Time { return at.Add(time.Duration(i) * time.Minute) },
+		map[codes.TicketID]string{a: "TA"})
+	if len(ts) != 3 || ts[0].Terminal != "TA" || ts[1].Terminal != "TS" || ts[2].Terminal != "TX" {
+		t.Fatalf("%+v", ts)
+	}
+	ta := ts[0]
+	if ta.Records != 2 || ta.LastSeq != 2 || ta.Payouts != 2 || ta.Unconfirmed != 1 || ta.UnconfirmedAmt != recs[1].Amount ||
+		!ta.Seen.Equal(at.Add(time.Minute)) || ta.Silent || !ta.Registered {
+		t.Fatalf("TA %+v", ta)
+	}
+	if !ts[1].Silent || ts[1].Retailer != 2 || ts[2].Registered || ts[2].Silent {
+		t.Fatalf("TS %+v TX %+v", ts[1], ts[2])
+	}
+	var out bytes.Buffer
+	WriteTerminals(&out, ts)
+	if !strings.Contains(out.String(), "terminals: 3 (1 silent") || !strings.Contains(out.String(), "TS           retailer 2       SILENT") ||
+		!strings.Contains(out.String(), "NOT REGISTERED") || strings.Count(out.String(), "\n") != 4 {
+		t.Fatalf("text:\n%s", out.String())
 	}
 }

@@ -14,14 +14,40 @@ import (
 )
 
 // WriteText writes the settlement for the operator (English, amounts in euros): the
-// totals split into proven and flagged, then every flagged payout with its terminal,
-// record and reasons, then the forks. It never shows a validation code.
+// totals split into proven and flagged, then one line per flagged payout (its terminal,
+// record, amounts and every reason), then one per fork. It never shows a validation code.
 func (s *Settlement) WriteText(w io.Writer) error {
 	var b strings.Builder
+	s.writeTotals(&b)
+	if len(s.Flagged) > 0 {
+		fmt.Fprintf(&b, "FLAGGED PAYOUTS: %d\n", len(s.Flagged))
+		for _, l := range s.FlaggedLines() {
+			fmt.Fprintf(&b, "  %s\n", l)
+		}
+	}
+	for _, f := range s.Forks {
+		fmt.Fprintf(&b, "  %s\n", ForkLine(f))
+	}
+	if s.Clean() {
+		b.WriteString("every payout proven\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteTotals writes the settlement's totals alone (the report lists its findings).
+func (s *Settlement) WriteTotals(w io.Writer) error {
+	var b strings.Builder
+	s.writeTotals(&b)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func (s *Settlement) writeTotals(b *strings.Builder) {
 	t := &s.Totals
-	fmt.Fprintf(&b, "settlement: %d payouts, %s EUR; blocks proven against their seed: %v\n", t.Payouts, journal.Euros(t.Amount), s.Blocks)
-	fmt.Fprintf(&b, "  proven:  %7d payouts %14s EUR\n", t.Proven, journal.Euros(t.ProvenAmount))
-	fmt.Fprintf(&b, "  flagged: %7d payouts %14s EUR (paid above the tickets' prizes: %s EUR)\n", t.Flagged, journal.Euros(t.FlaggedAmount), journal.Euros(t.Excess))
+	fmt.Fprintf(b, "settlement: %d payouts, %s EUR; blocks proven against their seed: %v\n", t.Payouts, journal.Euros(t.Amount), s.Blocks)
+	fmt.Fprintf(b, "  proven:  %7d payouts %14s EUR\n", t.Proven, journal.Euros(t.ProvenAmount))
+	fmt.Fprintf(b, "  flagged: %7d payouts %14s EUR (paid above the tickets' prizes: %s EUR)\n", t.Flagged, journal.Euros(t.FlaggedAmount), journal.Euros(t.Excess))
 	if len(t.ByReason) > 0 {
 		reasons := make([]string, 0, len(t.ByReason))
 		for r := range t.ByReason {
@@ -30,32 +56,34 @@ func (s *Settlement) WriteText(w io.Writer) error {
 		slices.Sort(reasons)
 		b.WriteString("  by reason:")
 		for _, r := range reasons {
-			fmt.Fprintf(&b, " %s %d", r, t.ByReason[r])
+			fmt.Fprintf(b, " %s %d", r, t.ByReason[r])
 		}
 		b.WriteString("\n")
 	}
-	if len(s.Flagged) > 0 {
-		fmt.Fprintf(&b, "FLAGGED PAYOUTS: %d\n", len(s.Flagged))
-		for _, p := range s.Flagged {
-			prize := "unknown"
-			if p.PrizeKnown {
-				prize = journal.Euros(p.Prize)
-			}
-			fmt.Fprintf(&b, "  %s  terminal %s  ticket %s  paid %s EUR  prize %s  %s\n", p.Record, p.Terminal, p.Ticket,
-				journal.Euros(p.Amount), prize, p.Time.Format("2006-01-02 15:04:05 -07:00"))
-			for _, f := range p.Flags {
-				fmt.Fprintf(&b, "      %s: %s\n", f.Reason, f.Detail)
-			}
+}
+
+// FlaggedLines is one line per flagged payout: record, terminal, ticket, amount paid,
+// true prize, time, then each reason with its detail.
+func (s *Settlement) FlaggedLines() []string {
+	out := make([]string, 0, len(s.Flagged))
+	for _, p := range s.Flagged {
+		prize := "unknown"
+		if p.PrizeKnown {
+			prize = journal.Euros(p.Prize)
 		}
+		reasons := make([]string, 0, len(p.Flags))
+		for _, f := range p.Flags {
+			reasons = append(reasons, f.Reason+": "+f.Detail)
+		}
+		out = append(out, fmt.Sprintf("flagged payout %s  terminal %s  ticket %s  paid %s EUR  prize %s  %s  %s", p.Record, p.Terminal, p.Ticket,
+			journal.Euros(p.Amount), prize, p.Time.Format("2006-01-02 15:04:05 -07:00"), strings.Join(reasons, "; ")))
 	}
-	for _, f := range s.Forks {
-		fmt.Fprintf(&b, "FORK: record %s published with two different contents (journal reset or replaced)\n", f)
-	}
-	if s.Clean() {
-		b.WriteString("every payout proven\n")
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return out
+}
+
+// ForkLine is the line of a forked record id.
+func ForkLine(id string) string {
+	return fmt.Sprintf("fork: record %s published with two different contents (journal reset or replaced)", id)
 }
 
 // BucketConflict is one entry of the fleet's conflicts bucket: a ticket whose claim

@@ -37,12 +37,18 @@ type BadMessage struct {
 // ReadJournal calls fn with every record of the journal stream present when it starts,
 // in stream order, and returns the messages it refused.
 func ReadJournal(ctx context.Context, js jetstream.JetStream, fn func(journal.Record) error) ([]BadMessage, error) {
-	return readStream(ctx, js, fleet.JournalStream, "journal", func(subject string, data []byte) error {
+	return ReadJournalAt(ctx, js, func(r journal.Record, _ time.Time) error { return fn(r) })
+}
+
+// ReadJournalAt is ReadJournal with the time the stream stored each record (when the
+// fleet received it; the record's own Time is the terminal's clock).
+func ReadJournalAt(ctx context.Context, js jetstream.JetStream, fn func(r journal.Record, received time.Time) error) ([]BadMessage, error) {
+	return readStream(ctx, js, fleet.JournalStream, "journal", func(subject string, data []byte, at time.Time) error {
 		r, err := fleet.DecodeJournalMsg(subject, data)
 		if err != nil {
 			return &badMsgError{err}
 		}
-		return fn(r)
+		return fn(r, at)
 	})
 }
 
@@ -54,7 +60,7 @@ func (e *badMsgError) Error() string { return e.err.Error() }
 // readStream calls each with every message of stream present when it starts, in stream
 // order (what names the stream in errors). A *badMsgError from each is listed in the
 // BadMessages returned and the read goes on; any other error stops it.
-func readStream(ctx context.Context, js jetstream.JetStream, stream, what string, each func(subject string, data []byte) error) ([]BadMessage, error) {
+func readStream(ctx context.Context, js jetstream.JetStream, stream, what string, each func(subject string, data []byte, at time.Time) error) ([]BadMessage, error) {
 	s, err := js.Stream(ctx, stream)
 	if err != nil {
 		return nil, fmt.Errorf("fleet: %s stream: %w", what, err)
@@ -85,7 +91,7 @@ func readStream(ctx context.Context, js jetstream.JetStream, stream, what string
 				return bad, err
 			}
 			var be *badMsgError
-			if err := each(m.Subject(), m.Data()); errors.As(err, &be) {
+			if err := each(m.Subject(), m.Data(), md.Timestamp); errors.As(err, &be) {
 				bad = append(bad, BadMessage{Seq: md.Sequence.Stream, Subject: m.Subject(), Err: be.err})
 			} else if err != nil {
 				return bad, err

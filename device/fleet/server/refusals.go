@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -13,7 +14,7 @@ import (
 // ReadRefusals calls fn with every refused claim the service recorded in the refusals
 // stream, present when it starts, in order; messages that do not decode are returned.
 func ReadRefusals(ctx context.Context, js jetstream.JetStream, fn func(fleet.Refusal) error) ([]BadMessage, error) {
-	return readStream(ctx, js, fleet.RefusalStream, "refusals", func(subject string, data []byte) error {
+	return readStream(ctx, js, fleet.RefusalStream, "refusals", func(subject string, data []byte, _ time.Time) error {
 		r, err := fleet.DecodeRefusal(data)
 		if err == nil && fleet.RefusalPrefix+r.Terminal != subject {
 			err = fmt.Errorf("fleet: refusal of %s on %.80q: %w", r.Terminal, subject, fleet.ErrMessage)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -39,6 +40,8 @@ type Options struct {
 // Server is a running embedded server.
 type Server struct {
 	ns  *server.Server
+	mu  sync.Mutex
+	so  *server.Options // in force: SetRegistry reloads a copy with the new users
 	tls bool
 }
 
@@ -92,7 +95,7 @@ func Start(o Options) (*Server, error) {
 		ns.Shutdown()
 		return nil, errors.New("fleet server: not ready after 10 s")
 	}
-	return &Server{ns: ns, tls: o.TLS != nil}, nil
+	return &Server{ns: ns, so: so, tls: o.TLS != nil}, nil
 }
 
 func hostPort(s string) (string, int, error) {
@@ -108,6 +111,24 @@ func hostPort(s string) (string, int, error) {
 		n = server.RANDOM_PORT
 	}
 	return h, n, nil
+}
+
+// SetRegistry reloads the server's users from r: a terminal added may connect, one
+// removed is disconnected and may not connect again.
+func (s *Server) SetRegistry(r *Registry) error {
+	if err := r.Check(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	so := s.so.Clone()
+	so.Nkeys = r.users()
+	keep := so.Clone()
+	if err := s.ns.ReloadOptions(so); err != nil {
+		return fmt.Errorf("fleet server: reloading the registry: %w", err)
+	}
+	s.so = keep
+	return nil
 }
 
 // URL is the client URL (nats://, or tls:// when TLS is on).

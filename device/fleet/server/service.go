@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jonboulle/clockwork"
@@ -40,10 +41,26 @@ type ServiceOptions struct {
 	ClaimRate  float64
 	ClaimBurst int
 
+	// Observer, when set, sees each claim's answer and latency and each journal record
+	// the terminals publish (metrics.Fleet).
+	Observer ServiceObserver
+
+	// StaleAfter: a request that waited longer than this for a handler is dropped
+	// unanswered (its terminal gave up: the client's timeout, 2 s by default); default
+	// DefaultStaleAfter, negative: never.
+	StaleAfter time.Duration
+
 	Workers int             // concurrent handlers per kind of request (default 16)
 	Ready   chan<- struct{} // closed once Run's subscriptions are in place (tests, posctl)
 	Clock   clockwork.Clock
 	Logger  *slog.Logger
+}
+
+// ServiceObserver sees the service's work (device/metrics: the service's metrics).
+// Calls are made on the handlers' goroutines and must not block.
+type ServiceObserver interface {
+	ClaimDecided(terminal, result, reason string, d time.Duration)
+	JournalRecord(terminal string)
 }
 
 // Service answers the terminals' requests: claims, conflicts and status lists. Several
@@ -56,12 +73,43 @@ type Service struct {
 	o     ServiceOptions
 	check Checker
 	limit *Limiter
+	reg   atomic.Pointer[registryView] // the registry in force (SetRegistry replaces it)
 }
+
+// registryView is a registry and its terminals' retailers by id.
+type registryView struct {
+	reg       *Registry
+	retailers map[string]uint32
+}
+
+func newRegistryView(r *Registry) *registryView {
+	v := &registryView{reg: r, retailers: map[string]uint32{}}
+	if r != nil {
+		for _, t := range r.Terminals {
+			v.retailers[t.ID] = t.Retailer
+		}
+	}
+	return v
+}
+
+// SetRegistry puts r in force for the claims and status requests that follow: a
+// terminal added is answered, one removed is refused (unregistered). A nil r is ignored.
+func (s *Service) SetRegistry(r *Registry) {
+	if r != nil {
+		s.reg.Store(newRegistryView(r))
+	}
+}
+
+// registry is the registry in force (nil: none given).
+func (s *Service) registry() *Registry { return s.reg.Load().reg }
 
 // NewService prepares a service on an operator connection.
 func NewService(nc *nats.Conn, st *Stores, o ServiceOptions) *Service {
 	if o.Workers <= 0 {
 		o.Workers = 16
+	}
+	if o.StaleAfter == 0 {
+		o.StaleAfter = DefaultStaleAfter
 	}
 	if o.Clock == nil {
 		o.Clock = clockwork.NewRealClock()
@@ -71,20 +119,18 @@ func NewService(nc *nats.Conn, st *Stores, o ServiceOptions) *Service {
 	}
 	s := &Service{nc: nc, st: st, o: o, limit: NewLimiter(o.ClaimRate, o.ClaimBurst, o.Clock)}
 	s.js, _ = jetstream.New(nc) // fails only on bad options
-	retailers := map[string]uint32{}
-	if o.Registry != nil {
-		for _, t := range o.Registry.Terminals {
-			retailers[t.ID] = t.Retailer
-		}
-	}
+	s.reg.Store(newRegistryView(o.Registry))
 	status := o.Status
 	if status == nil && o.Trust != nil && st != nil {
 		status = NewStatusLists(st.Status, o.Trust, o.StatusMaxAge, o.Clock)
 	}
-	s.check = Checker{Retailer: func(id string) (uint32, bool) { r, ok := retailers[id]; return r, ok },
+	s.check = Checker{Retailer: func(id string) (uint32, bool) { r, ok := s.reg.Load().retailers[id]; return r, ok },
 		Ledgers: o.Ledgers, Status: status}
 	return s
 }
+
+// DefaultStaleAfter is ServiceOptions.StaleAfter's default: the terminals' claim timeout.
+const DefaultStaleAfter = 2 * time.Second
 
 // ErrServiceConfig: the service lacks what it decides claims with (fail closed).
 var ErrServiceConfig = errors.New("fleet service: incomplete configuration")
@@ -92,35 +138,56 @@ var ErrServiceConfig = errors.New("fleet service: incomplete configuration")
 // Run serves until ctx is done, then drains its subscriptions.
 func (s *Service) Run(ctx context.Context) error {
 	switch {
-	case s.o.Registry == nil:
+	case s.registry() == nil:
 		return fmt.Errorf("%w: no registry", ErrServiceConfig)
 	case s.check.Ledgers == nil:
 		return fmt.Errorf("%w: no ledgers", ErrServiceConfig)
 	case s.check.Status == nil:
 		return fmt.Errorf("%w: no operator key for the status lists", ErrServiceConfig)
 	}
+	ctx, cancel := context.WithCancel(ctx) // ends the workers however Run returns
 	var subs []*nats.Subscription
+	var workers sync.WaitGroup
 	defer func() {
 		for _, sub := range subs {
 			sub.Drain()
 		}
+		cancel()
+		workers.Wait()
 	}()
 	var mu sync.Mutex
 	for _, h := range []struct {
 		prefix string
 		fn     func(ctx context.Context, terminal string, m *nats.Msg)
 	}{{fleet.ClaimPrefix, s.handleClaim}, {fleet.ConflictsPrefix, s.handleConflicts}, {fleet.StatusPrefix, s.handleStatus}} {
-		for range s.o.Workers {
-			sub, err := s.nc.QueueSubscribe(h.prefix+"*", "fleet-service", func(m *nats.Msg) {
-				h.fn(ctx, strings.TrimPrefix(m.Subject, h.prefix), m)
-			})
-			if err != nil {
-				return fmt.Errorf("fleet service: subscribe: %w", err)
+		queue := make(chan queued, max(1024, 64*s.o.Workers)) // its wait is measured from here
+		sub, err := s.nc.QueueSubscribe(h.prefix+"*", "fleet-service", func(m *nats.Msg) {
+			select {
+			case queue <- queued{m: m, at: s.o.Clock.Now()}:
+			case <-ctx.Done():
 			}
-			mu.Lock()
-			subs = append(subs, sub)
-			mu.Unlock()
+		})
+		if err != nil {
+			return fmt.Errorf("fleet service: subscribe: %w", err)
 		}
+		mu.Lock()
+		subs = append(subs, sub)
+		mu.Unlock()
+		for range s.o.Workers {
+			workers.Add(1)
+			go func() { defer workers.Done(); s.work(ctx, queue, h.prefix, h.fn) }()
+		}
+	}
+	if s.o.Observer != nil { // every instance sees every record (no queue group): a count, not a store
+		sub, err := s.nc.Subscribe("journal.>", func(m *nats.Msg) {
+			if t, _, ok := strings.Cut(strings.TrimPrefix(m.Subject, "journal."), "."); ok {
+				s.o.Observer.JournalRecord(t)
+			}
+		})
+		if err != nil {
+			return fmt.Errorf("fleet service: subscribe: %w", err)
+		}
+		subs = append(subs, sub)
 	}
 	if err := s.nc.Flush(); err != nil {
 		return fmt.Errorf("fleet service: %w", err)
@@ -131,6 +198,37 @@ func (s *Service) Run(ctx context.Context) error {
 	<-ctx.Done()
 	return nil
 }
+
+// queued is a request taken off the subscription, and when.
+type queued struct {
+	m  *nats.Msg
+	at time.Time
+}
+
+// work handles queued requests until ctx ends. A request that waited longer than
+// StaleAfter is dropped unanswered: its terminal has given up (its client's timeout) and
+// asks again or pays within its offline limit; working through such requests after a
+// stall (a leader election under load) only delays the fresh ones (a retry storm).
+func (s *Service) work(ctx context.Context, queue <-chan queued, prefix string, fn func(context.Context, string, *nats.Msg)) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case q := <-queue:
+			terminal := strings.TrimPrefix(q.m.Subject, prefix)
+			if waited := s.o.Clock.Since(q.at); s.o.StaleAfter > 0 && waited > s.o.StaleAfter {
+				if s.o.Observer != nil && prefix == fleet.ClaimPrefix {
+					s.o.Observer.ClaimDecided(terminal, ResultStale, "", waited)
+				}
+				continue
+			}
+			fn(ctx, terminal, q.m)
+		}
+	}
+}
+
+// ResultStale is the observer's result for a claim dropped unanswered (StaleAfter).
+const ResultStale = "stale"
 
 func (s *Service) reply(m *nats.Msg, v any) {
 	b, _ := json.Marshal(v)
@@ -157,9 +255,18 @@ const opTimeout = 5 * time.Second
 // whatever its epoch: the holder's epoch goes back with it and the terminal decides
 // (fleet.EarlierJournal: a claim from its earlier journal is a ticket it paid before).
 func (s *Service) handleClaim(ctx context.Context, terminal string, m *nats.Msg) {
+	start := s.o.Clock.Now()
+	rep := s.decideClaim(ctx, terminal, m)
+	s.reply(m, rep)
+	if s.o.Observer != nil {
+		s.o.Observer.ClaimDecided(terminal, rep.Result, rep.Reason, s.o.Clock.Since(start))
+	}
+}
+
+// decideClaim is handleClaim's answer.
+func (s *Service) decideClaim(ctx context.Context, terminal string, m *nats.Msg) fleet.ClaimReply {
 	if err := fleet.CheckTerminal(terminal); err != nil {
-		s.reply(m, fleet.ClaimReply{Result: fleet.ResultError, Error: err.Error()})
-		return
+		return fleet.ClaimReply{Result: fleet.ResultError, Error: err.Error()}
 	}
 	ok, record, n := s.limit.Allow(terminal) // malformed requests count too
 	req, err := fleet.DecodeClaimRequest(m.Data)
@@ -180,39 +287,33 @@ func (s *Service) handleClaim(ctx context.Context, terminal string, m *nats.Msg)
 		s.recordRefusal(ctx, r)
 	}
 	if !ok {
-		s.reply(m, fleet.ClaimReply{Result: fleet.ResultRefused, Reason: fleet.RefusedRateLimited, Error: "over the terminal's claim rate limit"})
-		return
+		return fleet.ClaimReply{Result: fleet.ResultRefused, Reason: fleet.RefusedRateLimited, Error: "over the terminal's claim rate limit"}
 	}
 	if err != nil {
-		s.reply(m, fleet.ClaimReply{Result: fleet.ResultError, Error: err.Error()})
-		return
+		return fleet.ClaimReply{Result: fleet.ResultError, Error: err.Error()}
 	}
 	v := s.check.Check(ctx, terminal, req)
 	if v.Err != nil {
 		s.o.Logger.Warn("fleet service: claim undecided", "terminal", terminal, "ticket", req.Ticket.String(), "err", v.Err)
-		s.reply(m, fleet.ClaimReply{Result: fleet.ResultError, Error: v.Err.Error()})
-		return
+		return fleet.ClaimReply{Result: fleet.ResultError, Error: v.Err.Error()}
 	}
 	if v.Reason != "" {
 		refusal.At, refusal.Retailer, refusal.Reason, refusal.Detail, refusal.Lot = s.o.Clock.Now(), v.Retailer, v.Reason, v.Detail, v.Lot
 		s.recordRefusal(ctx, refusal)
-		s.reply(m, fleet.ClaimReply{Result: fleet.ResultRefused, Reason: v.Reason, Error: v.Detail})
-		return
+		return fleet.ClaimReply{Result: fleet.ResultRefused, Reason: v.Reason, Error: v.Detail}
 	}
 	mine := fleet.Claim{Terminal: terminal, At: req.At, Amount: v.Lot, Unconfirmed: req.Unconfirmed, Record: req.Record, Epoch: req.Epoch}
 	rep, err := s.claim(ctx, req.Ticket, mine)
 	if err != nil {
 		s.o.Logger.Warn("fleet service: claim undecided", "terminal", terminal, "ticket", req.Ticket.String(), "err", err)
-		s.reply(m, fleet.ClaimReply{Result: fleet.ResultError, Error: err.Error()})
-		return
+		return fleet.ClaimReply{Result: fleet.ResultError, Error: err.Error()}
 	}
 	if rep.Result == fleet.ResultTaken && req.Unconfirmed {
 		if err := s.recordConflict(ctx, fleet.Conflict{Ticket: req.Ticket, Holder: rep.Holder, Other: mine}); err != nil {
-			s.reply(m, fleet.ClaimReply{Result: fleet.ResultError, Error: err.Error()})
-			return
+			return fleet.ClaimReply{Result: fleet.ResultError, Error: err.Error()}
 		}
 	}
-	s.reply(m, rep)
+	return rep
 }
 
 func (s *Service) claim(ctx context.Context, id codes.TicketID, mine fleet.Claim) (fleet.ClaimReply, error) {
@@ -336,8 +437,8 @@ func (s *Service) handleStatus(ctx context.Context, terminal string, m *nats.Msg
 		s.replyError(m, fmt.Errorf("status request: retailer %.20q", m.Data))
 		return
 	}
-	if s.o.Registry != nil {
-		if t, ok := s.o.Registry.Terminal(terminal); !ok || t.Retailer != uint32(retailer) {
+	if v := s.reg.Load(); v.reg != nil {
+		if r, ok := v.retailers[terminal]; !ok || r != uint32(retailer) {
 			s.replyError(m, fmt.Errorf("status request: terminal %s is not registered for retailer %d", terminal, retailer))
 			return
 		}

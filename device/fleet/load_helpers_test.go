@@ -1,0 +1,281 @@
+package fleet_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nkeys"
+
+	"github.com/packterm/pos/device/fleet"
+	"github.com/packterm/pos/device/fleet/server"
+	"github.com/packterm/pos/validate/codes"
+)
+
+// startLoadCluster writes the nodes' files with ClusterConfig (no TLS: the load is the
+// claims, not 10,000 handshakes) and starts three nats-server processes.
+func startLoadCluster(t *testing.T, bin, dir string, reg *server.Registry) *loadCluster {
+	t.Helper()
+	cp, rp, hp := freeBase(t, 3)
+	cc := server.ClusterConfig{Nodes: 3, ClientPort: cp, ClusterPort: rp, HTTPPort: hp, StoreDir: filepath.Join(dir, "store")}
+	confs, err := cc.Write(reg, filepath.Join(dir, "conf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	urls, _ := cc.ClientURLs()
+	cl := &loadCluster{urls: strings.Split(urls, ","), procs: map[string]*exec.Cmd{}}
+	cl.mon, _ = cc.MonitorURLs()
+	for i, conf := range confs {
+		cmd := exec.Command("nice", "-n", "10", bin, "-c", conf)
+		logf, _ := os.Create(filepath.Join(dir, fmt.Sprintf("node-%d.log", i+1)))
+		cmd.Stdout, cmd.Stderr = logf, logf
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cl.procs[fmt.Sprintf("fleet-%d", i+1)] = cmd
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait(); logf.Close() })
+	}
+	waitListening(t, cl.mon, dir)
+	return cl
+}
+
+// startLoadServices sets up the stores (3 replicas) and runs two claim services, on
+// nodes 1 and 2, and publishes every retailer's status list.
+func startLoadServices(t *testing.T, f *testFleet) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	t.Cleanup(func() { cancel(); wg.Wait() })
+	for i := range 2 {
+		nc := f.operator(t, rotate(f.urls, i))
+		js, _ := jetstream.New(nc)
+		sctx, scancel := context.WithTimeout(ctx, 2*time.Minute)
+		st, err := server.SetupStores(sctx, js, server.SetupOptions{Replicas: 3})
+		scancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			f.op, f.js, f.stores = nc, js, st
+			for _, r := range f.retailers() {
+				f.publishStatus(t, f.block.Status(t, r, 1, f.block.Delivered()))
+			}
+		}
+		so := f.serviceOptions(t)
+		so.Workers = 64
+		ready := make(chan struct{})
+		so.Ready = ready
+		wg.Add(1)
+		go func() { defer wg.Done(); server.NewService(nc, st, so).Run(ctx) }()
+		<-ready
+	}
+}
+
+// connectLight connects one light terminal per key, 64 at a time, each to the nodes in
+// its own order.
+func connectLight(t *testing.T, f *testFleet, kps []nkeys.KeyPair, urls []string) []*lightTerminal {
+	t.Helper()
+	terms := make([]*lightTerminal, len(kps))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	start := time.Now()
+	for range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(kps) {
+					return
+				}
+				kp := kps[i]
+				pub, _ := kp.PublicKey()
+				id := f.reg.Terminals[i].ID
+				nc, err := nats.Connect(joinURLs(rotate(urls, i)), nats.Nkey(pub, kp.Sign), nats.CustomInboxPrefix(fleet.InboxPrefix+id),
+					nats.MaxReconnects(-1), nats.ReconnectWait(250*time.Millisecond), nats.RetryOnFailedConnect(false), nats.Timeout(20*time.Second))
+				if err != nil {
+					errs <- fmt.Errorf("%s: %w", id, err)
+					return
+				}
+				terms[i] = &lightTerminal{id: id, nc: nc}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for _, l := range terms {
+			l.nc.Close()
+		}
+	})
+	t.Logf("load: %d connections in %v", len(terms), time.Since(start).Round(time.Millisecond))
+	return terms
+}
+
+// runStage sends rate claims a second for d (open loop: each claim in its own goroutine,
+// at most 4,000 in flight), each of a new winning ticket by the next terminal; a claim
+// not answered in 2 s (as a terminal's client) is asked again until decided (at most
+// 60 s). kill, if set, is called half way. won sees each ticket won.
+func runStage(terms []*lightTerminal, rate int, d time.Duration, next *atomic.Int64, kill func() time.Time, won func(codes.TicketID, string)) stageResult {
+	res := stageResult{rate: rate, errs: map[string]int{}}
+	var mu sync.Mutex
+	var lat, pub []time.Duration
+	var killedAt time.Time
+	var after []time.Time // answers of claims written after the kill
+	var decided atomic.Int64
+	sem := make(chan struct{}, 4000)
+	var wg sync.WaitGroup
+	start := time.Now()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	killed := kill == nil
+	for now := range tick.C {
+		el := now.Sub(start)
+		if el >= d {
+			break
+		}
+		if !killed && el >= d/2 {
+			killed = true
+			mu.Lock()
+			killedAt = kill()
+			mu.Unlock()
+		}
+		// Paced by the clock, not by the ticks (a loaded machine drops ticks).
+		for owed := int(float64(rate)*el.Seconds()) - res.sent - res.dropped; owed > 0; owed-- {
+			select {
+			case sem <- struct{}{}:
+			default:
+				res.dropped++ // saturated: 4,000 in flight, not sent
+				continue
+			}
+			n := next.Add(1) - 1
+			l := terms[int(n)%len(terms)]
+			id := ticketN(int(n))
+			res.sent++
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer func() { <-sem }()
+				sent := time.Now()
+				r, err := l.claim(id, 2*time.Second)
+				for deadline := time.Now().Add(60 * time.Second); (err != nil || r == fleet.ResultError) && time.Now().Before(deadline); {
+					time.Sleep(100 * time.Millisecond)
+					r, err = l.claim(id, 2*time.Second)
+				}
+				took := time.Since(sent)
+				if time.Since(start) <= d {
+					decided.Add(1)
+				}
+				var pt time.Duration
+				if r == fleet.ResultWon || r == fleet.ResultYours {
+					won(id, l.id)
+					ps := time.Now()
+					for try := 0; try < 30; try++ {
+						if l.publish(id, 2*time.Second) == nil {
+							break
+						}
+						time.Sleep(100 * time.Millisecond)
+					}
+					pt = time.Since(ps)
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				switch r {
+				case fleet.ResultWon, fleet.ResultYours:
+					res.won++
+					lat, pub = append(lat, took), append(pub, pt)
+				default:
+					res.undecided++
+				}
+				if err != nil {
+					res.errs[errKind(err)]++
+				}
+				if done := sent.Add(took); (r == fleet.ResultWon || r == fleet.ResultYours) && !killedAt.IsZero() && done.After(killedAt) {
+					after = append(after, done)
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	res.decidedPerSec = float64(decided.Load()) / d.Seconds()
+	res.p50, res.p99, res.pubP50, res.pubP99 = pct(lat, .5), pct(lat, .99), pct(pub, .5), pct(pub, .99)
+	// Failover: the longest time after the kill without a claim written (answered won).
+	slices.SortFunc(after, func(a, b time.Time) int { return a.Compare(b) })
+	prev := killedAt
+	for _, at := range after {
+		res.failover = max(res.failover, at.Sub(prev))
+		prev = at
+	}
+	return res
+}
+
+// checkBucket: every ticket answered "won" (or "yours" on a retry) is in the claims
+// bucket, held by its terminal: nothing acknowledged was lost (read key by key, 16 at a
+// time, each read retried while the cluster settles).
+func checkBucket(t *testing.T, f *testFleet, won map[codes.TicketID]string) {
+	t.Helper()
+	ids := make(chan codes.TicketID)
+	var lost, unread atomic.Int64
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for id := range ids {
+				var c fleet.Claim
+				var err error
+				for try := 0; try < 20; try++ {
+					ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+					var e jetstream.KeyValueEntry
+					if e, err = f.stores.Claims.Get(ctx, fleet.ClaimKey(id)); err == nil {
+						c, err = fleet.DecodeClaim(e.Value())
+					}
+					cancel()
+					if err == nil || errors.Is(err, jetstream.ErrKeyNotFound) {
+						break
+					}
+					time.Sleep(250 * time.Millisecond)
+				}
+				switch {
+				case errors.Is(err, jetstream.ErrKeyNotFound) || err == nil && c.Terminal != won[id]:
+					lost.Add(1)
+				case err != nil:
+					unread.Add(1)
+				}
+			}
+		}()
+	}
+	for id := range won {
+		ids <- id
+	}
+	close(ids)
+	wg.Wait()
+	t.Logf("load: %d tickets won, %d lost, %d unreadable", len(won), lost.Load(), unread.Load())
+	if lost.Load() > 0 || unread.Load() > 0 {
+		t.Fatalf("%d acknowledged claims lost, %d unreadable", lost.Load(), unread.Load())
+	}
+}
+
+// errKind is an undecided claim's last error, short.
+func errKind(err error) string {
+	s := err.Error()
+	if len(s) > 40 {
+		s = s[:40]
+	}
+	return s
+}

@@ -1,0 +1,304 @@
+#!/usr/bin/env bash
+# The fleet as an operator runs it, in one command: an embedded fleet (posctl fleet serve)
+# and N emulated terminals (posd --emulate --config with [fleet], default 3) of two
+# retailers on one whole block of the règlement. The terminals race on the same winners
+# (each ticket must be paid once: the others answer DÉJÀ PAYÉ AILLEURS), the server is
+# killed mid-run (the terminals pay small winners unconfirmed, refuse large ones), then
+# started again on its data (the terminals reconcile: every offline payout is claimed),
+# and the operator's report and settlement run. It prints a summary and exits non-zero
+# if a ticket was paid twice, a journal record did not reach the fleet, an offline payout
+# was not claimed, or settlement flags anything. It removes what it made (KEEP=1 keeps
+# the working directory and says where).
+#
+#   bash scripts/fleet-demo.sh                 # 3 terminals, 4 races, 2 offline payouts each
+#   N=5 RACES=8 bash scripts/fleet-demo.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+N=${N:-3}
+RACES=${RACES:-4}
+OFFLINE=${OFFLINE:-2}
+WAIT=${WAIT:-90} # seconds any one step may take (a loaded CI machine is slow)
+case "$N" in '' | *[!0-9]* | 0 | 1) echo "fleet-demo: N=$N: want 2 terminals or more" >&2; exit 2 ;; esac
+
+work=$(mktemp -d)
+pids=()
+server_pid=
+cleanup() {
+	local rc=$?
+	for fd in "${fds[@]:-}"; do [ -n "$fd" ] && eval "exec $fd>&-" 2>/dev/null || true; done
+	for p in "${pids[@]:-}" $server_pid; do [ -n "$p" ] && kill "$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	if [ "${KEEP:-0}" = 1 ]; then
+		echo "fleet-demo: kept $work"
+	else
+		rm -rf "$work"
+	fi
+	exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+say() { printf '\n== %s\n' "$*"; }
+die() {
+	echo "fleet-demo: $*" >&2
+	exit 1
+}
+
+# wait_for FILE REGEX COUNT: until FILE has COUNT lines matching REGEX (or WAIT seconds).
+wait_for() {
+	local i
+	for ((i = 0; i < WAIT * 10; i++)); do
+		[ "$(grep -cE "$2" "$1" 2>/dev/null || true)" -ge "$3" ] && return 0
+		sleep 0.1
+	done
+	echo "fleet-demo: waited ${WAIT}s for $3 × /$2/ in $1; it ends:" >&2
+	tail -20 "$1" >&2
+	return 1
+}
+
+bin=$work/bin
+say "building posctl and posd"
+go build -o "$bin/posctl" ./cmd/posctl
+go build -o "$bin/posd" ./cmd/posd
+posctl() { "$bin/posctl" "$@"; }
+
+say "operator: keys and one whole block (block 42, 12,000,000 tickets)"
+if [ -n "${BLOCK:-}" ]; then # a kept run's keys and block (KEEP=1), to run again faster
+	cp -r "$BLOCK/keys" "$BLOCK/block" "$work/"
+else
+	posctl keys gen --out "$work/keys" >/dev/null
+	posctl ledger gen --key "$work/keys/operator.key" --block 42 --out "$work/block" | tail -2
+fi
+pub=$work/keys/operator.pub
+# Winners of 2 to 50 € from the printer's file (the terminals' offline limit is 50 €),
+# and winners of 60 to 150 € (paid online only): ticket code per line.
+(
+	set +o pipefail
+	gzip -dc "$work/block/block-42.print.csv.gz" | awk -F, -v races="$RACES" -v small="$((N * OFFLINE))" -v n="$N" '
+		NR > 1 && $4 >= 200 && $4 <= 5000 && s < races + small { print "small," $5; s++ }
+		NR > 1 && $4 >= 6000 && $4 <= 15000 && b < races + n { print "big," $5; b++ }
+		s >= races + small && b >= races + n { exit }'
+) >"$work/winners.csv"
+mapfile -t small < <(grep '^small,' "$work/winners.csv" | cut -d, -f2)
+mapfile -t big < <(grep '^big,' "$work/winners.csv" | cut -d, -f2)
+[ "${#small[@]}" -eq $((RACES + N * OFFLINE)) ] && [ "${#big[@]}" -eq $((RACES + N)) ] || die "not enough winners in the printer's file"
+
+say "operator: the fleet's registry, $N terminals of two retailers, their status lists"
+fleet=$work/fleet
+mkdir -p "$fleet"
+for r in 7001 7002; do
+	posctl status gen --key "$work/keys/operator.key" --retailer $r --version 1 \
+		--delivered 42:0-1499999 --out "$work/status-$r.list" >/dev/null
+done
+ids=()
+for ((i = 1; i <= N; i++)); do
+	id=$(printf 'T%04d' "$i")
+	retailer=$((i % 2 == 1 ? 7001 : 7002))
+	ids+=("$id")
+	mkdir -p "$work/$id"
+	posctl fleet add-terminal --data "$fleet" --id "$id" --retailer $retailer --out "$work/$id/fleet.nk" >/dev/null
+	echo "$id: retailer $retailer"
+done
+
+start_server() {
+	"$bin/posctl" fleet serve --data "$fleet" --ledgers "$work/block" --pub "$pub" --listen "$1" \
+		>>"$work/server.out" 2>>"$work/server.err" &
+	server_pid=$!
+	local n
+	n=$(grep -c 'fleet server on' "$work/server.out" 2>/dev/null || true)
+	wait_for "$work/server.out" 'fleet server on' $((n + 1)) || die "the fleet server did not start"
+}
+say "fleet: posctl fleet serve"
+: >"$work/server.out"
+start_server 127.0.0.1:0
+url=$(grep -o 'nats://[^ ]*' "$work/server.out" | tail -1)
+listen=${url#nats://}
+echo "fleet server on $url"
+for r in 7001 7002; do
+	posctl fleet publish-status --data "$fleet" --url "$url" --pub "$pub" "$work/status-$r.list"
+done
+
+say "terminals: $N × posd --emulate --config (each with its [fleet] credentials)"
+fds=()
+for id in "${ids[@]}"; do
+	d=$work/$id
+	retailer=$((${id#T} % 2 == 1 ? 7001 : 7002))
+	cat >"$d/posd.toml" <<EOF
+[terminal]
+id = "$id"
+retailer = "$retailer"
+retailer_name = "TABAC $id"
+[limits]
+pay_per_ticket = "150,00"
+offline_per_ticket = "50,00"
+offline_total = "500,00"
+[keys]
+operator = ["$pub"]
+[http]
+listen = ""
+[fleet]
+url = "$url"
+credentials = "$d/fleet.nk"
+EOF
+	mkfifo "$d/in"
+	"$bin/posd" --emulate --config "$d/posd.toml" --data "$d/data" --ledger "$work/block/block-42.ledger" \
+		--packs "$work/status-$retailer.list" <"$d/in" >"$d/out" 2>"$d/err" &
+	pids+=($!)
+	exec {fd}>"$d/in"
+	fds+=("$fd")
+done
+for id in "${ids[@]}"; do
+	wait_for "$work/$id/out" 'SCANNEZ' 1 || die "$id did not start: $(tail -3 "$work/$id/err")"
+done
+echo "all $N terminals ready"
+
+# send I LINE: one input line to terminal number I (0-based).
+send() { printf '%s\n' "$2" >&"${fds[$1]}"; }
+results='REÇUS IMPRIMÉS|AILLEURS|RÉSEAU INJOIGNABLE|PAIEMENT REFUSÉ|DÉJÀ PAYÉ'
+declare -A seen
+count() { grep -cE "$2" "$work/${ids[$1]}/out" 2>/dev/null || true; }
+
+# race CODE: every terminal scans CODE, then OK is pressed on all of them at once.
+race() {
+	local i before
+	for ((i = 0; i < N; i++)); do
+		before=$(count $i 'GAGNANT')
+		send $i "$1"
+		wait_for "$work/${ids[$i]}/out" 'GAGNANT' $((before + 1))
+	done
+	for ((i = 0; i < N; i++)); do seen[$i]=$(count $i "$results"); done
+	for ((i = 0; i < N; i++)); do send $i '!ok'; done
+	for ((i = 0; i < N; i++)); do wait_for "$work/${ids[$i]}/out" "$results" $((seen[$i] + 1)); done
+}
+
+# pay I CODE: terminal I scans CODE and presses OK; waits for its answer.
+pay() {
+	local before
+	before=$(count "$1" 'GAGNANT')
+	send "$1" "$2"
+	wait_for "$work/${ids[$1]}/out" 'GAGNANT' $((before + 1))
+	before=$(count "$1" "$results")
+	send "$1" '!ok'
+	wait_for "$work/${ids[$1]}/out" "$results" $((before + 1))
+}
+
+say "online: $N terminals race on $RACES winners of 2–50 € and $RACES of 60–150 €"
+for ((k = 0; k < RACES; k++)); do
+	race "${small[$k]}"
+	race "${big[$k]}"
+done
+
+say "the fleet server goes down (kill -9)"
+kill -9 "$server_pid"
+wait "$server_pid" 2>/dev/null || true
+server_pid=
+echo "each terminal pays $OFFLINE winners of at most 50 € unconfirmed, and refuses one above"
+k=$RACES
+for ((i = 0; i < N; i++)); do
+	for ((o = 0; o < OFFLINE; o++)); do
+		pay $i "${small[$k]}"
+		k=$((k + 1))
+	done
+done
+bigoff=0
+for ((i = 0; i < N; i++)); do
+	pay $i "${big[RACES + i]}" # above the offline limit: refused while the fleet is out of reach
+	bigoff=$((bigoff + 1))
+done
+
+say "the fleet server comes back on its data"
+start_server "$listen"
+echo "waiting for every terminal to publish its journal and claim its offline payouts"
+unclaimed=
+for ((t = 0; t < WAIT; t++)); do
+	if "$bin/posctl" fleet report --data "$fleet" --url "$url" --json >"$work/report.json" 2>"$work/report.err" ||
+		[ -s "$work/report.json" ]; then
+		unclaimed=$(python3 - "$work/report.json" <<'PY' 2>/dev/null || echo x
+import json, sys
+r = json.load(open(sys.argv[1]))
+def find(o, k):
+    if isinstance(o, dict):
+        for kk, v in o.items():
+            if kk == k: yield v
+            yield from find(v, k)
+    elif isinstance(o, list):
+        for v in o: yield from find(v, k)
+n = sum(len(v or []) for v in find(r, "paid_not_claimed"))
+print(n)
+PY
+)
+		[ "$unclaimed" = 0 ] && break
+	fi
+	sleep 1
+done
+
+say "closing the terminals"
+for fd in "${fds[@]}"; do eval "exec $fd>&-"; done
+fds=()
+for p in "${pids[@]}"; do wait "$p" || true; done
+pids=()
+
+say "journals and the fleet"
+paid_total=0
+fail=0
+: >"$work/payouts.csv"
+for id in "${ids[@]}"; do
+	posctl journal export --format jsonl "$work/$id/data" >"$work/$id/journal.jsonl"
+done
+python3 - "$work" "${ids[@]}" <<'PY' || fail=1
+import json, os, sys
+work, ids = sys.argv[1], sys.argv[2:]
+paid, elsewhere, unconfirmed, refused_off, heads = {}, 0, 0, 0, {}
+for t in ids:
+    rows = [json.loads(l) for l in open(os.path.join(work, t, "journal.jsonl")) if l.strip()]
+    heads[t] = max((int(r.get("seq") or 0) for r in rows), default=0)
+    for r in rows:
+        kind, reason = r.get("kind", ""), r.get("reason", "")
+        if kind == "payout":
+            paid.setdefault(r.get("ticket"), []).append((t, r.get("amount_cents"), reason))
+            if reason == "unconfirmed":
+                unconfirmed += 1
+        elif kind == "refused" and reason == "paid-elsewhere":
+            elsewhere += 1
+        elif kind == "refused" and reason.startswith("fleet-offline"):
+            refused_off += 1
+twice = {k: v for k, v in paid.items() if len(v) > 1}
+print(f"tickets paid: {len(paid)}, each once: {'yes' if not twice else 'NO'}")
+for k, v in twice.items():
+    print(f"  PAID TWICE: ticket {k}: {v}")
+print(f"DÉJÀ PAYÉ AILLEURS answers: {elsewhere}")
+print(f"offline payouts (unconfirmed): {unconfirmed}; refused while the fleet was down: {refused_off}")
+json.dump({"heads": heads, "twice": len(twice), "paid": len(paid), "unconfirmed": unconfirmed}, open(os.path.join(work, "journals.json"), "w"))
+sys.exit(1 if twice else 0)
+PY
+echo "offline payouts not claimed by the fleet: ${unclaimed:-unknown}"
+[ "${unclaimed:-x}" = 0 ] || fail=1
+
+say "posctl fleet report"
+rc=0
+posctl fleet report --data "$fleet" --url "$url" --manifest "$work/block" >"$work/report.txt" 2>&1 || rc=$?
+cat "$work/report.txt"
+echo "(exit $rc)"
+[ $rc = 0 ] || fail=1
+say "posctl fleet settle"
+rc=0
+posctl fleet settle --data "$fleet" --url "$url" --manifest "$work/block" >"$work/settle.txt" 2>&1 || rc=$?
+tail -15 "$work/settle.txt"
+echo "(exit $rc)"
+[ $rc = 0 ] || fail=1
+
+say "summary"
+python3 - "$work/journals.json" "$work/report.json" <<'PY' || fail=1
+import json, sys
+j = json.load(open(sys.argv[1]))
+print(f"terminals: {len(j['heads'])}; tickets paid: {j['paid']} (paid twice: {j['twice']}); offline payouts: {j['unconfirmed']}")
+PY
+kill "$server_pid" 2>/dev/null || true
+wait "$server_pid" 2>/dev/null || true
+server_pid=
+if [ $fail != 0 ]; then
+	echo "fleet-demo: FAILED (working directory: KEEP=1 keeps it)"
+	exit 1
+fi
+echo "fleet-demo: ok"
