@@ -99,7 +99,7 @@ var RaspberryPi = Profile{
 	},
 }
 
-var profiles = map[string]Profile{RaspberryPi.Name: RaspberryPi}
+var profiles = map[string]Profile{RaspberryPi.Name: RaspberryPi, QemuVirtName: qemuVirt()}
 
 // Profiles returns the known profile names, sorted.
 func Profiles() []string {
