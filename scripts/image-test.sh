@@ -62,7 +62,7 @@ for f in vmlinuz initrd.img cmdline.txt; do MTOOLS_SKIP_CHECK=1 mcopy -n -i "$IM
 qemu-img create -q -f qcow2 -b "$IMG" -F raw "$t/disk.qcow2"
 
 # The host's emulated printer and scanner, on pseudo-terminals qemu connects to the
-# terminal's virtio consoles (hvc1 scanner, hvc2 printer); hvc3 presses the buttons.
+# terminal's virtio consoles (hvc0 scanner, hvc1 printer); hvc2 presses the buttons.
 mkfifo "$t/scan.in" "$t/ctl.in" "$t/ctl.out"
 "$posctl" printer emulate --link "$t/ttyPRN" --out "$t/receipts" >"$t/printer.log" 2>&1 &
 pids+=($!)
@@ -165,11 +165,11 @@ say "posd ready ${boot_to_ready}s after power-on ($(grep -o 'since_power_on=[^ ]
 say "display before provisioning: $(grep 'display:' "$console" | tail -1)"
 
 # --- 2. first provisioning: the ledger ------------------------------------------------
-"$posctl" keys gen --out "$t/op" >/dev/null 2>&1 || true
 cp "$KEYS/operator.key" "$t/operator.key" 2>/dev/null || fail "the image's operator key is not in $KEYS (test keys)"
 "$posctl" ledger gen --key "$t/operator.key" --block 42 --definition cmd/posd/testdata/crash-definition.json --out "$t/block" >/dev/null
-say "provisioning the ledger over $link"
-"$posctl" provision --to "$link" --ledger "$t/block/block-42.ledger" >&2
+"$posctl" status gen --key "$t/operator.key" --retailer 1 --version 1 --delivered 42:0-39 --out "$t/status.list" >/dev/null
+say "provisioning the ledger and the pack status list over $link"
+"$posctl" provision --to "$link" --ledger "$t/block/block-42.ledger" --status "$t/status.list" >&2
 ready 2
 say "posd restarted with its ledger"
 

@@ -142,7 +142,7 @@ keys() {
 # The configuration the image carries: its trust settings (keys, token, data_dir,
 # retailer) are the image's; a technician provisions the rest over the link.
 config() {
-	local scanner=/dev/hvc1 printer=/dev/hvc2
+	local scanner=/dev/hvc0 printer=/dev/hvc1
 	[ "$BOARD" = rpi ] && scanner=/dev/ttyACM0 printer=/dev/ttyUSB0
 	cat <<-EOF
 	# posd configuration carried by the image (scripts/image.sh, board $BOARD). Its trust

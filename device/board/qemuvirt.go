@@ -23,14 +23,14 @@ import (
 //
 //	display: |BIENVENUE           |SCANNEZ UN BILLET   |…|
 //
-// The scanner and the printer are real serial ports (virtio consoles, /dev/hvc1 and
-// /dev/hvc2) whose other ends are the host's emulators. The buttons and the case switch
-// are pressed from the host through a third virtio console, /dev/hvc3 (QemuVirtControl),
+// The scanner and the printer are real serial ports (virtio consoles, /dev/hvc0 and
+// /dev/hvc1) whose other ends are the host's emulators. The buttons and the case switch
+// are pressed from the host through a third virtio console, /dev/hvc2 (QemuVirtControl),
 // one word a line: ok, cancel, tamper-open, tamper-close.
 const QemuVirtName = "qemu-virt"
 
 // QemuVirtControl is the port the qemu-virt board reads its button presses from.
-const QemuVirtControl = "/dev/hvc3"
+const QemuVirtControl = "/dev/hvc2"
 
 // pressTime is how long a button pressed from the control port is held (the drivers
 // debounce: a press must last).
@@ -132,7 +132,7 @@ func control(ctx context.Context, em *Emulator, r io.Reader, clk clockwork.Clock
 func mirror(ctx context.Context, b *Board, w io.Writer) {
 	last := ""
 	show := func() {
-		lines := b.Emulator.LCD.Visible()
+		lines := b.Emulator.LCD.Screen()
 		s := "|" + strings.Join(lines, "|") + "|"
 		if s != last {
 			last = s

@@ -55,10 +55,10 @@ func Stage2(ctx context.Context, log *slog.Logger, l Layout) error {
 			return fmt.Errorf("pid1: mount %s: %w", m.dst, err)
 		}
 	}
-	if err := mountData(c.Slots, l.SlotRoot); err != nil {
+	if err := mountData(c.Slots, l.SlotRoot, 0); err != nil { // posd runs from its slot
 		return err
 	}
-	if err := mountData(c.Data, l.Data); err != nil {
+	if err := mountData(c.Data, l.Data, unix.MS_NOEXEC); err != nil {
 		return err
 	}
 	for _, b := range l.Binds {
@@ -89,11 +89,11 @@ func Stage2(ctx context.Context, log *slog.Logger, l Layout) error {
 
 // mountData mounts an ext4 partition read-write; the journal replays what a power cut
 // left (synchronous directory updates: the slot store and the journal fsync anyway).
-func mountData(dev, dst string) error {
+func mountData(dev, dst string, flags uintptr) error {
 	if err := waitDevice(dev, 10*time.Second); err != nil {
 		return err
 	}
-	if err := unix.Mount(dev, dst, "ext4", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC|unix.MS_NOATIME|unix.MS_DIRSYNC, "data=ordered"); err != nil {
+	if err := unix.Mount(dev, dst, "ext4", flags|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOATIME|unix.MS_DIRSYNC, "data=ordered"); err != nil {
 		return fmt.Errorf("pid1: mount %s on %s: %w", dev, dst, err)
 	}
 	return nil
