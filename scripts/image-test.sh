@@ -124,6 +124,23 @@ wait_receipts() {
 	done
 }
 
+# committed VERSION: the slot booted on trial with VERSION is marked good (posinit logs the
+# slot state as it changes).
+committed() {
+	local slot
+	slot=$(grep "posboot: starting.*version=$1 trial=true" "$console" | tail -1 | grep -o 'slot=[ab]' | cut -d= -f2)
+	wait_console "msg=\"slot state\" active=$slot .*trial=false" 240
+}
+
+# wait_after PAT1 PAT2 TIMEOUT: until a line matching PAT2 follows one matching PAT1.
+wait_after() {
+	local start=$SECONDS
+	until awk -v a="$1" -v b="$2" '$0 ~ a { seen = 1 } seen && $0 ~ b { found = 1 } END { exit !found }' "$console"; do
+		[ $((SECONDS - start)) -lt "$3" ] || fail "no /$2/ after /$1/ within $3s"
+		sleep 0.5
+	done
+}
+
 # ready: posd said READY=1 to posinit on this boot (the Nth time: restarts).
 ready() { wait_console 'msg="service ready"' "$BOOT_TIMEOUT" "${1:-1}"; }
 
@@ -193,7 +210,7 @@ say "flashing 1.0.1 ($(du -k "$b2" | cut -f1) KiB) over $link"
 flash_start=$EPOCHREALTIME
 "$posctl" flash "$b2" --to "$link" >&2
 wait_console 'posboot: starting.*version=1.0.1 trial=true' 180
-wait_console 'trial slot marked good.*1.0.1' 180
+committed 1.0.1
 flash_to_committed=$(elapsed "$flash_start")
 say "1.0.1 on trial, then committed: ${flash_to_committed}s from the flash's start"
 
@@ -202,8 +219,7 @@ b3=$(bundle 1.0.2 ./scripts/testdata/badposd)
 "$posctl" flash "$b3" --to "$link" >&2
 wait_console 'version=1.0.2 trial=true' 180
 wait_console 'posboot: starting.*version=1.0.1 trial=false.*rolled_back=true' 300
-ready_count=$(grep -c 'msg="service ready"' "$console")
-ready $((ready_count + 0))
+wait_after 'rolled_back=true' 'msg="service ready"' 120
 say "1.0.2 failed its trial ($(grep -c 'fails its trial on purpose' "$console") starts) and 1.0.1 came back"
 
 # --- 6. power cuts during flash, install and commit --------------------------------------
@@ -211,30 +227,31 @@ power_cut
 before=$(journal_records)
 say "journal: $before records before the power cuts"
 survived=0
+for i in $(seq "$POWER_CUTS"); do bundle "1.1.$i" >/dev/null; done
+boot
 for i in $(seq "$POWER_CUTS"); do
-	v=1.1.$i
-	bi=$(bundle "$v")
-	boot
 	ready
-	if grep -q 'trial=true' "$console"; then wait_console 'trial slot marked good' 180; fi
-	"$posctl" flash "$bi" --to "$link" >"$t/flash-$i.log" 2>&1 &
+	last=$(grep 'posboot: starting' "$console" | tail -1)
+	case $last in *trial=true*) committed "$(echo "$last" | grep -o 'version=[0-9.]*' | cut -d= -f2)" ;; esac
+	"$posctl" flash "$t/fw-1.1.$i.bundle" --to "$link" >"$t/flash-$i.log" 2>&1 &
 	fpid=$!
-	cut=$(awk -v s="$RANDOM" 'BEGIN { srand(s); printf "%.1f", rand() * 45 }')
+	cut=$(awk -v s="$RANDOM" -v m="${CUT_WINDOW:-$flash_to_committed}" 'BEGIN { srand(s); printf "%.1f", rand() * m }')
 	sleep "$cut"
+	stage=flash
+	grep -q 'installed in slot' "$t/flash-$i.log" && stage=install
+	grep -q "version=1.1.$i trial=true" "$console" && stage=trial
+	grep -q "msg=\"slot state\" .*trial=false boots=0 high_water=1.1.$i" "$console" && stage=committed
 	power_cut
 	kill "$fpid" 2>/dev/null || true
 	wait "$fpid" 2>/dev/null || true
-	stage=flash
-	grep -q 'version=1.1.'"$i"' trial=true' "$console" && stage=trial
-	grep -q 'trial slot marked good.*1.1.'"$i" "$console" && stage=committed
 	boot
-	ready
+	wait_console 'posboot: starting' "$BOOT_TIMEOUT"
 	line=$(grep 'posboot: starting' "$console" | tail -1)
-	[ -n "$line" ] || fail "cut $i: no slot booted"
 	survived=$((survived + 1))
 	say "cut $i after ${cut}s (during $stage): booted $(echo "$line" | grep -o 'slot=[ab] version=[0-9.]* trial=[a-z]*')"
-	power_cut
 done
+ready
+power_cut
 after=$(journal_records)
 say "journal: $after records after $POWER_CUTS power cuts (before: $before)"
 [ "$after" -ge "$before" ] || fail "the journal lost records: $before before, $after after"

@@ -74,6 +74,7 @@ func Stage2(ctx context.Context, log *slog.Logger, l Layout) error {
 	} else if c.Addr.IsValid() {
 		log.Info("network up", "iface", c.Iface, "addr", c.Addr.String())
 	}
+	go WatchSlots(ctx, l.SlotRoot, time.Second, clockwork.NewRealClock(), log)
 	notify, err := listenNotify(ctx, l.Notify, log)
 	if err != nil {
 		return err
