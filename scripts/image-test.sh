@@ -129,7 +129,7 @@ wait_receipts() {
 committed() {
 	local slot
 	slot=$(grep "posboot: starting.*version=$1 trial=true" "$console" | tail -1 | grep -o 'slot=[ab]' | cut -d= -f2)
-	wait_console "msg=\"slot state\" active=$slot .*trial=false" 240
+	wait_console "msg=\"slot state\" .*active=$slot .*trial=false" 240
 }
 
 # wait_after PAT1 PAT2 TIMEOUT: until a line matching PAT2 follows one matching PAT1.
