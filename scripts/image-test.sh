@@ -10,8 +10,8 @@
 #      printer (posctl printer emulate);
 #   4. posctl flash of a newer bundle: the restart into the trial slot and its commit;
 #   5. a bundle whose posd fails its trial: rolled back to the previous slot;
-#   6. POWER_CUTS (10) power cuts (qemu killed) at random moments during flash, install
-#      and commit: every boot comes up on a good slot, and the journal loses nothing
+#   6. POWER_CUTS (10) power cuts (qemu killed) at random moments, in turn during the
+#      transfer, around its end (hash, install, restart) and during the trial and commit: every boot comes up on a good slot, and the journal loses nothing
 #      (the paid winner is still paid: DÉJÀ PAYÉ; the journal read back from the disk
 #      holds every record it held before).
 #
@@ -95,6 +95,9 @@ power_cut() {
 	wait "$qemu_pid" 2>/dev/null || true
 	qemu_pid=""
 }
+
+# rnd MAX [FRACTION]: a random number of seconds in [0, MAX × FRACTION).
+rnd() { awk -v s="$RANDOM" -v m="$1" -v f="${2:-1}" 'BEGIN { srand(s); printf "%.1f", rand() * m * f }'; }
 
 elapsed() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
 
@@ -235,8 +238,17 @@ for i in $(seq "$POWER_CUTS"); do
 	case $last in *trial=true*) committed "$(echo "$last" | grep -o 'version=[0-9.]*' | cut -d= -f2)" ;; esac
 	"$posctl" flash "$t/fw-1.1.$i.bundle" --to "$link" >"$t/flash-$i.log" 2>&1 &
 	fpid=$!
-	cut=$(awk -v s="$RANDOM" -v m="${CUT_WINDOW:-$flash_to_committed}" 'BEGIN { srand(s); printf "%.1f", rand() * m }')
-	sleep "$cut"
+	# the moment: in turn during the transfer, around its end (the terminal hashes the
+	# spool, installs, restarts) and during the trial start and its commit
+	cut_start=$EPOCHREALTIME
+	case $((i % 3)) in
+	1) sleep "$(rnd "${CUT_WINDOW:-$flash_to_committed}" 0.7)" ;;
+	2) until grep -Eq 'firmware: .*\((9[0-9]|100)\.' "$t/flash-$i.log" || ! kill -0 "$fpid" 2>/dev/null; do sleep 0.5; done
+	   sleep "$(rnd 15)" ;;
+	0) wait_console "version=1.1.$i trial=true" 300
+	   sleep "$(rnd 20)" ;;
+	esac
+	cut=$(elapsed "$cut_start")
 	stage=flash
 	grep -q 'installed in slot' "$t/flash-$i.log" && stage=install
 	grep -q "version=1.1.$i trial=true" "$console" && stage=trial

@@ -52,7 +52,7 @@ say() { printf 'image.sh: %s\n' "$*" >&2; }
 # --- tools -------------------------------------------------------------------------
 need_tools() {
 	local missing="" t
-	for t in mkfs.vfat:dosfstools mcopy:mtools mke2fs:e2fsprogs sfdisk:fdisk cpio:cpio depmod:kmod; do
+	for t in mkfs.vfat:dosfstools mcopy:mtools mke2fs:e2fsprogs debugfs:e2fsprogs sfdisk:fdisk cpio:cpio depmod:kmod; do
 		command -v "${t%%:*}" >/dev/null || missing+=" ${t#*:}"
 	done
 	[ -z "$missing" ] && return 0
@@ -97,7 +97,7 @@ fetch_kernel() {
 
 # Modules stage 1 loads, per board (each with what modules.dep says it needs).
 modules_qemu="crc32c_generic libcrc32c ext4 virtio_pci virtio_blk virtio_console virtio_net virtio_rng"
-modules_rpi="crc32c_generic libcrc32c ext4 sdhci-iproc bcm2835 dwc2 xhci-pci genet smsc95xx lan78xx cdc-acm ftdi_sio pl2303 ch341 cp210x bcm2835-rng"
+modules_rpi="crc32c_generic libcrc32c ext4 reset-raspberrypi sdhci-iproc bcm2835 dwc2 xhci-pci genet broadcom smsc95xx lan78xx cdc-acm ftdi_sio pl2303 ch341 cp210x bcm2835-rng"
 
 # copy_modules DEST NAME...: each module and its dependencies, deps first, as NN-name.ko.
 copy_modules() {
@@ -188,6 +188,10 @@ mkext4() {
 	rm -f "$img"
 	E2FSPROGS_FAKE_TIME=$SOURCE_DATE_EPOCH mke2fs -q -t ext4 -F -L "$label" -U "$uuid" \
 		-E "hash_seed=$uuid,root_owner=0:0,lazy_itable_init=0" -m 0 -I 256 "$@" -d "$dir" "$img" "${size}M"
+	# mke2fs -d copies each file's ctime, which touch cannot set: set it to the epoch too
+	(cd "$dir" && find . | sort | sed -e 's|^\.||' -e 's|^$|/|' -e "s|.*|sif & ctime @$SOURCE_DATE_EPOCH|") >"$img.ctime"
+	E2FSPROGS_FAKE_TIME=$SOURCE_DATE_EPOCH debugfs -w -f "$img.ctime" "$img" >/dev/null 2>&1
+	rm -f "$img.ctime"
 }
 
 stage_boot() {
