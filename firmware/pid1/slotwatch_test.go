@@ -39,13 +39,14 @@ func TestWatchSlots(t *testing.T) {
 		defer close(done)
 		WatchSlots(ctx, root, time.Second, clk, slog.New(slog.NewTextHandler(&out, nil)))
 	}()
-	step := func() {
+	// each step lets the watcher read the file once and wait again
+	wait := func() {
 		if err := clk.BlockUntilContext(ctx, 1); err != nil {
 			t.Fatal(err)
 		}
-		clk.Advance(time.Second)
 	}
-	step()
+	step := func() { clk.Advance(time.Second); wait() }
+	wait()
 	write(`{"active":"b","previous":"a","high_water":"1.0.1"}`)
 	step()
 	write(`{"active":"x"`)
