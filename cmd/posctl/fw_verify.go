@@ -14,8 +14,8 @@ import (
 func init() {
 	var pubs []string
 	cmd := &cobra.Command{
-		Use:   "verify --trust firmware.pub BUNDLE",
-		Short: "Verify a firmware bundle as a terminal would: signature by a trusted firmware key, every file's hash",
+		Use:   "verify --trust firmware.pub BUNDLE|IMAGE",
+		Short: "Verify a firmware bundle as a terminal would (signature by a trusted firmware key, every file's hash), or a sealed disk image",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(pubs) == 0 {
@@ -30,6 +30,9 @@ func init() {
 				return fmt.Errorf("fw verify: %w", err)
 			}
 			defer f.Close()
+			if isImage(f) {
+				return verifyImage(cmd, f, trust)
+			}
 			r, err := bundle.NewReader(bufio.NewReaderSize(f, 1<<16), trust)
 			if err != nil {
 				return err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -59,6 +60,8 @@ type Board struct {
 	// Emulator is set on an emulated board: the parts a test or a technician's
 	// `--emulate` run looks at and presses.
 	Emulator *Emulator
+
+	stopMirror func() // the qemu-virt console mirror, stopped by Close
 }
 
 // ParseGeometry reads "16x2" or "20x4".
@@ -94,6 +97,9 @@ func Open(cfg Config) (*Board, error) {
 	}
 	if cfg.DisplayClock == nil {
 		cfg.DisplayClock = cfg.Clock
+	}
+	if prof.Name == QemuVirtName {
+		return openConsoleBoard(prof, cfg, os.Stderr)
 	}
 	if cfg.Emulate {
 		return openEmulated(prof, geo, cfg)
@@ -202,5 +208,9 @@ func (b *Board) Run(ctx context.Context) error {
 // Close leaves the board safe: LEDs off, display and backlight off (the drawer and the
 // buzzer are never left on by their drivers).
 func (b *Board) Close() error {
-	return errors.Join(b.Green.Set(false), b.Red.Set(false), b.Display.Halt())
+	err := errors.Join(b.Green.Set(false), b.Red.Set(false), b.Display.Halt())
+	if b.stopMirror != nil {
+		b.stopMirror()
+	}
+	return err
 }

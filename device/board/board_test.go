@@ -127,7 +127,7 @@ func TestLCDRWPin(t *testing.T) {
 }
 
 func TestConfigErrors(t *testing.T) {
-	if _, err := board.Open(board.Config{Profile: "beaglebone", Emulate: true}); err == nil || !strings.Contains(err.Error(), "known: rpi") {
+	if _, err := board.Open(board.Config{Profile: "beaglebone", Emulate: true}); err == nil || !strings.Contains(err.Error(), "rpi") {
 		t.Errorf("unknown profile: %v", err)
 	}
 	if _, err := board.Open(board.Config{Display: "40x2", Emulate: true}); err == nil {

@@ -102,7 +102,7 @@ func RaspberryPi() Profile {
 	}
 }
 
-var profiles = map[string]Profile{RaspberryPi().Name: RaspberryPi()}
+var profiles = map[string]Profile{RaspberryPi().Name: RaspberryPi(), QemuVirtName: qemuVirt()}
 
 // Profiles returns the known profile names, sorted.
 func Profiles() []string {

@@ -62,7 +62,7 @@ func TestProblemKinds(t *testing.T) {
 		{"per day below default per ticket", "[limits]\npay_per_day = 100",
 			[]want{{7, "limits.pay_per_ticket", "above the limit per day"}}, false},
 		{"offline above per ticket", "[limits]\noffline_per_ticket = 200", []want{{7, "limits.offline_per_ticket", "above the limit per ticket"}}, false},
-		{"unknown board profile", "[board]\nprofile = \"beaglebone\"", []want{{7, "board.profile", `unknown board profile "beaglebone" (known: rpi)`}}, false},
+		{"unknown board profile", "[board]\nprofile = \"beaglebone\"", []want{{7, "board.profile", `unknown board profile "beaglebone" (known: qemu-virt, rpi)`}}, false},
 		{"unknown part", "[board.pins]\nbuzer = \"GPIO26\"", []want{{7, "board.pins.buzer", `did you mean "buzzer"?`}}, false},
 		{"part in [board]", "[board]\nbuzzer = \"GPIO26\"", []want{{7, "board.buzzer", "pins go under [board.pins]"}}, false},
 		{"bad pin name", "[board.pins]\nbuzzer = \"pin26\"", []want{{7, "board.pins.buzzer", `want a BCM name such as "GPIO25"`}}, false},
