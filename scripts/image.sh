@@ -38,8 +38,10 @@ VERSION=${VERSION:-1.0.0}
 KEYS=${KEYS:-$repo/dist/image-keys}
 CACHE=${POS_IMAGE_CACHE:-$HOME/.cache/pos-image}
 case $BOARD in
-qemu-virt) OUT=${OUT:-$repo/dist/pos-arm64.img} disk=/dev/vda part=/dev/vda ;;
-rpi) OUT=${OUT:-$repo/dist/pos-arm64-rpi.img} disk=/dev/mmcblk0 part=/dev/mmcblk0p ;;
+# The qemu-virt board's GPIO parts are emulated inside posd, so its image carries the lab
+# posd (built without -tags production); a Raspberry Pi's carries the production posd.
+qemu-virt) OUT=${OUT:-$repo/dist/pos-arm64.img} disk=/dev/vda part=/dev/vda tags= ;;
+rpi) OUT=${OUT:-$repo/dist/pos-arm64-rpi.img} disk=/dev/mmcblk0 part=/dev/mmcblk0p tags=production ;;
 *) echo "image.sh: BOARD=$BOARD: want qemu-virt or rpi" >&2; exit 2 ;;
 esac
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 1764547200)}
@@ -124,8 +126,8 @@ copy_modules() {
 build_go() {
 	local pkg=github.com/packterm/pos/internal/version
 	local ldflags="-s -w -buildid= -X $pkg.Version=$VERSION -X $pkg.Commit=$commit -X $pkg.stamp=@(#)pos-stamp;version=$VERSION;commit=$commit;"
-	say "building posinit, posboot, posd, posctl for linux/arm64 ($VERSION)"
-	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 go build -trimpath -buildvcs=false -ldflags "$ldflags" \
+	say "building posinit, posboot, posd, posctl for linux/arm64 ($VERSION${tags:+, -tags $tags})"
+	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 go build -trimpath -buildvcs=false -tags "$tags" -ldflags "$ldflags" \
 		-o "$work/arm64/" ./cmd/posinit ./cmd/posboot ./cmd/posd ./cmd/posctl
 	CGO_ENABLED=0 go build -trimpath -buildvcs=false -ldflags "$ldflags" -o "$work/host/" ./cmd/posctl
 	posctl=$work/host/posctl

@@ -4,6 +4,7 @@ package board
 
 import (
 	"errors"
+	"io"
 
 	"github.com/packterm/pos/drivers/display"
 )
@@ -25,3 +26,9 @@ const (
 	ContactCancel
 	ContactTamper // active: the case is open
 )
+
+// labProfiles: a production build knows no lab board (the qemu-virt machine's parts are
+// emulated).
+func labProfiles() []Profile { return nil }
+
+func openConsoleBoard(Profile, Config, io.Writer) (*Board, error) { return nil, ErrNoEmulator }

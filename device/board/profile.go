@@ -102,12 +102,24 @@ func RaspberryPi() Profile {
 	}
 }
 
-var profiles = map[string]Profile{RaspberryPi().Name: RaspberryPi(), QemuVirtName: qemuVirt()}
+// QemuVirtName is the profile of qemu's `virt` machine (qemuvirt.go; a lab board: its
+// parts are emulated, so a production build, -tags production, does not know it).
+const QemuVirtName = "qemu-virt"
+
+// profiles are the known profiles by name: the Raspberry Pi, and the lab's boards in a
+// build with the emulator.
+func profiles() map[string]Profile {
+	m := map[string]Profile{RaspberryPi().Name: RaspberryPi()}
+	for _, p := range labProfiles() {
+		m[p.Name] = p
+	}
+	return m
+}
 
 // Profiles returns the known profile names, sorted.
 func Profiles() []string {
 	var out []string
-	for n := range profiles {
+	for n := range profiles() {
 		out = append(out, n)
 	}
 	slices.Sort(out)
@@ -116,7 +128,7 @@ func Profiles() []string {
 
 // Lookup returns the profile called name.
 func Lookup(name string) (Profile, error) {
-	p, ok := profiles[name]
+	p, ok := profiles()[name]
 	if !ok {
 		return Profile{}, fmt.Errorf("board: unknown profile %q (known: %s)", name, strings.Join(Profiles(), ", "))
 	}

@@ -1,3 +1,5 @@
+//go:build !production
+
 package board
 
 import (
@@ -16,7 +18,7 @@ import (
 	"github.com/packterm/pos/drivers/gpiosim"
 )
 
-// QemuVirtName is the profile of qemu's `virt` machine (scripts/image-test.sh): it has no
+// The qemu-virt board (QemuVirtName; scripts/image-test.sh), qemu's `virt` machine, has no
 // header for our parts, so every GPIO part is emulated inside the terminal (the pin-level
 // LCD emulator, recording LEDs, buzzer and drawer, released buttons, closed case) and what
 // the panel shows is written to the serial console, one line per change:
@@ -27,7 +29,6 @@ import (
 // /dev/hvc1) whose other ends are the host's emulators. The buttons and the case switch
 // are pressed from the host through a third virtio console, /dev/hvc2 (QemuVirtControl),
 // one word a line: ok, cancel, tamper-open, tamper-close.
-const QemuVirtName = "qemu-virt"
 
 // QemuVirtControl is the port the qemu-virt board reads its button presses from.
 const QemuVirtControl = "/dev/hvc2"
@@ -38,6 +39,9 @@ const pressTime = 150 * time.Millisecond
 
 // qemuVirt wires the emulated parts under the Raspberry Pi's pin names (only names: no
 // pin is looked up on the machine).
+// labProfiles are the boards only a build with the emulator knows.
+func labProfiles() []Profile { return []Profile{qemuVirt()} }
+
 func qemuVirt() Profile {
 	return Profile{Name: QemuVirtName, Description: "qemu virt machine: parts emulated, display on the serial console",
 		Pins: RaspberryPi().Pins}
