@@ -33,16 +33,22 @@ var ErrNotFound = errors.New("barcode: no code found")
 
 // Options restrict what a Decoder looks for.
 type Options struct {
-	// Formats to read; zero means DefaultOptions.Formats.
+	// Formats to read; zero means DefaultFormats.
 	Formats Format
 	// ITFLengths lists the accepted ITF lengths in digits (ITF has no checksum of its own,
 	// so a length filter is what keeps clutter from reading as ITF). Nil: any even length ≥ 6.
 	ITFLengths []int
 }
 
-// DefaultOptions are the terminal's codes (docs/codes.md): Code 128 pack codes, 14-digit
-// ITF ticket codes and QR validation codes.
-var DefaultOptions = Options{Formats: Code128 | ITF | QRCode, ITFLengths: []int{14}}
+// DefaultFormats are the terminal's codes (docs/codes.md): Code 128 pack codes, ITF ticket
+// codes and QR validation codes.
+const DefaultFormats = Code128 | ITF | QRCode
+
+// DefaultOptions returns the terminal's options: DefaultFormats, ITF held to the ticket
+// code's 14 digits. Each call returns a fresh value (no package state to change).
+func DefaultOptions() Options {
+	return Options{Formats: DefaultFormats, ITFLengths: []int{14}}
+}
 
 // Decoder reads codes from images. It is not safe for concurrent use; Decode is.
 type Decoder struct {
@@ -70,7 +76,7 @@ type rowDecoder interface {
 // NewDecoder returns a decoder for opt.
 func NewDecoder(opt Options) *Decoder {
 	if opt.Formats == 0 {
-		opt.Formats = DefaultOptions.Formats
+		opt.Formats = DefaultFormats
 	}
 	return &Decoder{
 		opt:     opt,
@@ -81,9 +87,9 @@ func NewDecoder(opt Options) *Decoder {
 	}
 }
 
-var pool = sync.Pool{New: func() any { return NewDecoder(DefaultOptions) }}
+var pool = sync.Pool{New: func() any { return NewDecoder(DefaultOptions()) }}
 
-// Decode finds and decodes one code of the default formats (DefaultOptions) anywhere in img.
+// Decode finds and decodes one code of the default options (DefaultOptions) anywhere in img.
 func Decode(img image.Image) (Result, error) {
 	d := pool.Get().(*Decoder)
 	defer pool.Put(d)
