@@ -104,21 +104,24 @@ func TestGen3Sweep(t *testing.T) {
 	}
 	for _, f := range formatsUnderTest() {
 		total := g.cells() * g.reps
-		blurs, contrasts := joinFloats(g.blurs), joinFloats(g.contrasts)
-		// One script run draws every blur × contrast of a (module, angle, frame).
-		groupBase := func(m, a, rep int) string {
-			return filepath.Join(gen3Cache(), gen3Sym(f), fmt.Sprintf("sweep-%s_%s-%d", ftoa(g.modules[m]), ftoa(g.angles[a]), 7_000_000+rep))
+		angles, blurs, contrasts := joinFloats(g.angles), joinFloats(g.blurs), joinFloats(g.contrasts)
+		dir := filepath.Join(gen3Cache(), gen3Sym(f))
+		// One script run draws every angle × blur × contrast of a (module, frame).
+		groupBase := func(m, rep int) string {
+			return filepath.Join(dir, fmt.Sprintf("sweep-%s-%d", ftoa(g.modules[m]), 7_000_000+rep))
 		}
-		gen3Prefetch(t, len(g.modules)*len(g.angles)*g.reps, func(i int) (sourceFrame, error) {
-			rep, a, m := i%g.reps, i/g.reps%len(g.angles), i/g.reps/len(g.angles)
-			return sourceFrame{}, gen3Run(f, groupBase(m, a, rep), 7_000_000+rep, "sweep",
-				ftoa(g.modules[m]), ftoa(g.angles[a]), blurs, contrasts)
+		gen3Prefetch(t, len(g.modules)*g.reps, func(i int) (sourceFrame, error) {
+			m, rep := i/g.reps, i%g.reps
+			// The text file is written last, but only once per (module, frame): a grid
+			// with other angles, blurs or contrasts needs its own frames (checked below).
+			return sourceFrame{}, gen3Run(groupBase(m, rep)+"-"+angles+"-"+blurs+"-"+contrasts+".done", dir, gen3Sym(f), "sweep",
+				fmt.Sprint(7_000_000+rep), ftoa(g.modules[m]), angles, blurs, contrasts)
 		})
 		src := func(i int) (sourceFrame, error) {
 			c, rep := i/g.reps, i%g.reps
 			a, m, b, k := g.cell(c)
-			base := groupBase(m, a, rep)
-			sf, err := gen3Load(base+".txt", fmt.Sprintf("%s_b%s_c%s.png", base, ftoa(g.blurs[b]), ftoa(g.contrasts[k])), "png", "")
+			base := groupBase(m, rep)
+			sf, err := gen3Load(base+".txt", fmt.Sprintf("%s_a%s_b%s_c%s.png", base, ftoa(g.angles[a]), ftoa(g.blurs[b]), ftoa(g.contrasts[k])), "png", "")
 			sf.class = fmt.Sprintf("%s %s %s %s", ftoa(g.modules[m]), ftoa(g.angles[a]), ftoa(g.blurs[b]), ftoa(g.contrasts[k]))
 			sf.info = "module angle blur contrast " + sf.class
 			return sf, err
@@ -170,12 +173,15 @@ func sweepReport(t *testing.T, f Format, g sweepGrid, sc sweepCounts, out []fram
 					env.zbar += a.zbar
 					env.wrong += a.wrong
 				}
-				zb := pct(a.zbar, a.n)
+				zx, zb := pct(a.zxing, a.n), pct(a.zbar, a.n)
 				if f == DataMatrix {
 					zb = "n/a"
 				}
+				if !compareOthers() {
+					zx, zb = "–", "–"
+				}
 				fmt.Fprintf(&b, "| | %s | %s | %s | %d | %s | %s | %s |\n", ftoa(g.modules[m]), ftoa(g.blurs[bl]),
-					ftoa(g.contrasts[k]), a.n, pct(a.ours, a.n), pct(a.zxing, a.n), zb)
+					ftoa(g.contrasts[k]), a.n, pct(a.ours, a.n), zx, zb)
 			}
 		}
 	}
@@ -192,7 +198,7 @@ func sweepReport(t *testing.T, f Format, g sweepGrid, sc sweepCounts, out []fram
 }
 
 // writeHeatMap draws the read rates: one block per reader (ours, gozxing, zbarimg; top to
-// bottom), in each a panel per blur (rows, top: none) and contrast (columns, left: the
+// bottom; ours alone with SWEEP_OTHERS=0), in each a panel per blur (rows, top: none) and contrast (columns, left: the
 // highest), in each panel angle left to right (0–180°) and module top to bottom (smallest
 // first). Dark green: ≥ 99.5 %; yellow to red: lower; grey: not measured.
 func writeHeatMap(path string, f Format, g sweepGrid, sc sweepCounts) error {
@@ -201,8 +207,11 @@ func writeHeatMap(path string, f Format, g sweepGrid, sc sweepCounts) error {
 	nc, nb := len(g.contrasts), len(g.blurs)
 	bw, bh := nc*(pw+gap)+gap, nb*(ph+gap)+gap
 	readers := [][]int{sc.ours, sc.zxing, sc.zbar}
-	if f == DataMatrix {
-		readers = readers[:2]
+	switch {
+	case !compareOthers():
+		readers = readers[:1] // ours alone (SWEEP_OTHERS=0)
+	case f == DataMatrix:
+		readers = readers[:2] // zbarimg reads no DataMatrix
 	}
 	img := image.NewRGBA(image.Rect(0, 0, bw, len(readers)*(bh+2*gap)))
 	for i := range img.Pix {
