@@ -185,6 +185,9 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 	if !found && len(levels) == 1 && !d.expired() {
 		found = d.scanHalf(pyr, emit)
 	}
+	if !found && len(levels) == 1 {
+		found = d.scanTurned(&g, emit)
+	}
 	if !found && !d.expired() {
 		if res, ok := d.decodeFull(img, &g); ok {
 			emit(res)

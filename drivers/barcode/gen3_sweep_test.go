@@ -188,8 +188,8 @@ func sweepReport(t *testing.T, f Format, g sweepGrid, sc sweepCounts, out []fram
 	fmt.Fprintf(&b, "envelope (module ≥ 1.5, blur ≤ 0.8, contrast ≥ 25, every angle): %d frames, ours %s %%, gozxing %s %%, zbarimg %s %%, wrong %d\n",
 		env.n, pct(env.ours, env.n), pct(env.zxing, env.n), pct(env.zbar, env.n), env.wrong)
 	for _, o := range out {
-		m, bl, k := 0.0, 0.0, 0.0
-		fmt.Sscanf(o.class, "%g %*g %g %g", &m, &bl, &k)
+		m, an, bl, k := 0.0, 0.0, 0.0, 0.0
+		fmt.Sscanf(o.class, "%g %g %g %g", &m, &an, &bl, &k)
 		if !o.ours && m >= 1.5 && bl <= 0.8 && k >= 25 {
 			fmt.Fprintf(&b, "  missed in the envelope: %s (zxing %v zbar %v)\n", o.info, o.zxing, o.zbar)
 		}
