@@ -10,10 +10,11 @@ import "math"
 // (bilinear, about its centre) and its first linear candidates are read again: a scan at
 // another angle through the same bars, as multi-angle readers do.
 
-// turnRetryDegrees is the turn of the retry: enough to move every bar edge by a
-// module's worth of phase over a symbol's length, little enough to keep the bars
-// parallel to within the bands' tolerance.
-const turnRetryDegrees = 3
+// turnRetryDegrees are the turns of the retry, in order: enough to move every bar edge by
+// a module's worth of phase over a symbol's length, little enough to keep the bars
+// parallel to within the bands' tolerance; the second one the other way and not its
+// mirror (a symbol at 90° would be back in a phase already tried).
+var turnRetryDegrees = [...]float64{3, -7}
 
 // turnRetryCandidates is how many linear candidates of the turned frame are read.
 const turnRetryCandidates = 2
@@ -42,13 +43,22 @@ func (g *gray) turned(deg float64) gray {
 	return out
 }
 
-// scanTurned reads the first linear candidates of g turned by turnRetryDegrees; it
-// reports whether one read (and hands it to emit).
+// scanTurned reads the first linear candidates of g turned by each of turnRetryDegrees;
+// it reports whether one read (and hands it to emit).
 func (d *Decoder) scanTurned(g *gray, emit func(Result) bool) bool {
+	for _, deg := range turnRetryDegrees {
+		if d.scanTurnedBy(g, deg, emit) {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *Decoder) scanTurnedBy(g *gray, deg float64, emit func(Result) bool) bool {
 	if d.opt.Formats&OneD == 0 || d.expired() {
 		return false
 	}
-	t := g.turned(turnRetryDegrees)
+	t := g.turned(deg)
 	tried := 0
 	for _, r := range locate(&t) {
 		if !r.linear || r.faint {
