@@ -83,6 +83,9 @@ type Decoder struct {
 	clock            clockwork.Clock
 	deadline         time.Time // zero: no budget
 	expiredOnce      bool      // the budget ran out in this frame
+	// noRepairs is set while the turned retry reads: no Code 128 character is taken other
+	// than as its distances read it (linear_turn.go).
+	noRepairs bool
 }
 
 type rowDecoder interface {

@@ -44,14 +44,29 @@ func (g *gray) turned(deg float64) gray {
 }
 
 // scanTurned reads the first linear candidates of g turned by each of turnRetryDegrees;
-// it reports whether one read (and hands it to emit).
+// a read counts only when both turns read the same symbol, and it is handed to emit.
+//
+// One turn alone is not enough: on a near miss (a Code 128 with one data character
+// changed, hence a wrong check character), the 3° turn read another code, two characters
+// misread so that the check matched (TestNearMissCodesReadNothing). The turned frames are
+// two independent looks; a misread that depends on the phase does not repeat in both. The
+// retry also takes no Code 128 character other than as its edges read it (noRepairs).
 func (d *Decoder) scanTurned(g *gray, emit func(Result) bool) bool {
-	for _, deg := range turnRetryDegrees {
-		if d.scanTurnedBy(g, deg, emit) {
-			return true
+	d.noRepairs = true
+	defer func() { d.noRepairs = false }()
+	var first Result
+	for i, deg := range turnRetryDegrees {
+		var got Result
+		if !d.scanTurnedBy(g, deg, func(r Result) bool { got = r; return false }) {
+			return false
 		}
+		if i > 0 && (got.Text != first.Text || got.Format != first.Format) {
+			return false
+		}
+		first = got
 	}
-	return false
+	emit(first)
+	return true
 }
 
 func (d *Decoder) scanTurnedBy(g *gray, deg float64, emit func(Result) bool) bool {
