@@ -71,7 +71,9 @@ stage() {
 tools() {
 	# command:package pairs the tests use; installed when missing and allowed (CI=true or root).
 	# systemd-analyze (and -sysusers, -tmpfiles): cmd/posboot's TestServiceUnit rates scripts/posboot.service.
-	local tools="chromium:chromium qemu-arm-static:qemu-user-static qemu-aarch64-static:qemu-user-static zbarimg:zbar-tools dmtxread:dmtx-utils dmtxwrite:dmtx-utils zint:zint systemd-analyze:systemd systemd-sysusers:systemd systemd-tmpfiles:systemd"
+	# identify (imagemagick) and zint: drivers/barcode's third frame generator (scripts/gen3; identify,
+	# not convert, since a machine may carry a convert that is not ImageMagick's).
+	local tools="chromium:chromium qemu-arm-static:qemu-user-static qemu-aarch64-static:qemu-user-static zbarimg:zbar-tools dmtxread:dmtx-utils dmtxwrite:dmtx-utils zint:zint identify:imagemagick systemd-analyze:systemd systemd-sysusers:systemd systemd-tmpfiles:systemd"
 	local missing="" t
 	for t in $tools; do
 		command -v "${t%%:*}" >/dev/null || missing="$missing ${t#*:}"

@@ -7,7 +7,9 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"time"
 
+	"github.com/jonboulle/clockwork"
 	"github.com/makiuchi-d/gozxing"
 	"github.com/makiuchi-d/gozxing/datamatrix"
 	dmdecoder "github.com/makiuchi-d/gozxing/datamatrix/decoder"
@@ -31,18 +33,35 @@ type Result struct {
 // ErrNotFound is returned when no code of the requested formats is in the image.
 var ErrNotFound = errors.New("barcode: no code found")
 
+// ErrBudget is returned when the time budget (Options.Budget) ran out before anything
+// read; errors.Is(err, ErrNotFound) holds too.
+var ErrBudget = fmt.Errorf("%w: time budget spent", ErrNotFound)
+
 // Options restrict what a Decoder looks for.
 type Options struct {
-	// Formats to read; zero means DefaultOptions.Formats.
+	// Formats to read; zero means DefaultFormats.
 	Formats Format
 	// ITFLengths lists the accepted ITF lengths in digits (ITF has no checksum of its own,
 	// so a length filter is what keeps clutter from reading as ITF). Nil: any even length ≥ 6.
 	ITFLengths []int
+	// Budget bounds the time one Decode or DecodeAll spends on a frame: past it the decoder
+	// gives up at the next candidate or crop (ErrBudget, which is also ErrNotFound) and
+	// returns what it read so far. Zero: no limit. A camera loop sets it to the frame
+	// interval (docs/codes.md: 40 ms keeps the p99 under 50 ms).
+	Budget time.Duration
+	// Clock measures the budget; nil is the real clock.
+	Clock clockwork.Clock
 }
 
-// DefaultOptions are the terminal's codes (docs/codes.md): Code 128 pack codes, 14-digit
-// ITF ticket codes and QR validation codes.
-var DefaultOptions = Options{Formats: Code128 | ITF | QRCode, ITFLengths: []int{14}}
+// DefaultFormats are the terminal's codes (docs/codes.md): Code 128 pack codes, ITF ticket
+// codes and QR validation codes.
+const DefaultFormats = Code128 | ITF | QRCode
+
+// DefaultOptions returns the terminal's options: DefaultFormats, ITF held to the ticket
+// code's 14 digits. Each call returns a fresh value (no package state to change).
+func DefaultOptions() Options {
+	return Options{Formats: DefaultFormats, ITFLengths: []int{14}}
+}
 
 // Decoder reads codes from images. It is not safe for concurrent use; Decode is.
 type Decoder struct {
@@ -61,6 +80,12 @@ type Decoder struct {
 	qrFinders bool
 	// smoothedBestDone is set once the smoothed pass has had its best candidate (decodeMatrix).
 	smoothedBestDone bool
+	clock            clockwork.Clock
+	deadline         time.Time // zero: no budget
+	expiredOnce      bool      // the budget ran out in this frame
+	// noRepairs is set while the turned retry reads: no Code 128 character is taken other
+	// than as its distances read it (linear_turn.go).
+	noRepairs bool
 }
 
 type rowDecoder interface {
@@ -70,9 +95,14 @@ type rowDecoder interface {
 // NewDecoder returns a decoder for opt.
 func NewDecoder(opt Options) *Decoder {
 	if opt.Formats == 0 {
-		opt.Formats = DefaultOptions.Formats
+		opt.Formats = DefaultFormats
+	}
+	clock := opt.Clock
+	if clock == nil {
+		clock = clockwork.NewRealClock()
 	}
 	return &Decoder{
+		clock:   clock,
 		opt:     opt,
 		code128: oned.NewCode128Reader().(rowDecoder),
 		itf:     oned.NewITFReader().(rowDecoder),
@@ -81,9 +111,9 @@ func NewDecoder(opt Options) *Decoder {
 	}
 }
 
-var pool = sync.Pool{New: func() any { return NewDecoder(DefaultOptions) }}
+var pool = sync.Pool{New: func() any { return NewDecoder(DefaultOptions()) }}
 
-// Decode finds and decodes one code of the default formats (DefaultOptions) anywhere in img.
+// Decode finds and decodes one code of the default options (DefaultOptions) anywhere in img.
 func Decode(img image.Image) (Result, error) {
 	d := pool.Get().(*Decoder)
 	defer pool.Put(d)
@@ -134,6 +164,10 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 	if b.Dx() < 8 || b.Dy() < 8 {
 		return fmt.Errorf("%w: image %dx%d too small", ErrNotFound, b.Dx(), b.Dy())
 	}
+	d.deadline, d.expiredOnce = time.Time{}, false
+	if d.opt.Budget > 0 {
+		d.deadline = d.clock.Now().Add(d.opt.Budget)
+	}
 	g := toGray(img)
 	d.budget, d.partsBudget = matrixBudget, partsBudget
 	pyr := newPyramid(&g)
@@ -143,20 +177,42 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 	// for faint symbols when nothing read on it (scanHalf).
 	levels := pyr.locateLevels()
 	for _, l := range levels {
+		if d.expired() {
+			break
+		}
 		var stop bool
 		if found, stop = d.scanLevel(pyr, l, emit); found || stop {
 			break
 		}
 	}
-	if !found && len(levels) == 1 {
+	if !found && len(levels) == 1 && !d.expired() {
 		found = d.scanHalf(pyr, emit)
 	}
-	if !found {
+	if !found && len(levels) == 1 {
+		found = d.scanTurned(&g, emit)
+	}
+	if !found && !d.expired() {
 		if res, ok := d.decodeFull(img, &g); ok {
 			emit(res)
+			found = true
 		}
 	}
+	if !found && d.expiredOnce {
+		return ErrBudget
+	}
 	return nil
+}
+
+// expired reports whether the frame's time budget is spent (and remembers it).
+func (d *Decoder) expired() bool {
+	if d.expiredOnce {
+		return true
+	}
+	if d.deadline.IsZero() || d.clock.Now().Before(d.deadline) {
+		return false
+	}
+	d.expiredOnce = true
+	return true
 }
 
 // scanLevel locates candidates on pyramid level l and tries them in passes, cheapest first:
@@ -212,6 +268,9 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 			}
 			if read[i] {
 				continue
+			}
+			if d.expired() {
+				return found, false
 			}
 			var res Result
 			var ok bool
@@ -283,6 +342,9 @@ func (d *Decoder) scanHalf(pyr *pyramid, emit func(Result) bool) bool {
 	for _, r := range locate(pyr.level(1)) {
 		if r.linear || !r.faint {
 			continue
+		}
+		if d.expired() {
+			break
 		}
 		var cc matrixCrops
 		if res, ok := d.decodeMatrix(g, r.scaled(2), laterPass, &cc); ok {
@@ -543,6 +605,9 @@ type band struct{ f, half float64 }
 // weighted sum stays; it happened on a wide band of a camera frame), and ITF has no check
 // digit at all.
 func (d *Decoder) scanBands(g *gray, r region, ax, ay, bx, by, half float64, bands []band, votes map[Result]int, edges *int) (Result, bool) {
+	if d.expired() {
+		return Result{}, false
+	}
 	length := 2 * half
 	k := 2.0
 	if length > 900 {

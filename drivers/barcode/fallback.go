@@ -160,7 +160,7 @@ func (d *Decoder) readRows(b *gozxing.BinaryBitmap, hints map[gozxing.DecodeHint
 			}
 			for _, rd := range readers {
 				if res, err := rd.DecodeRow(y, row, hints); err == nil {
-					if r, ok := d.result(res, false); ok {
+					if r, ok := d.result(res, false); ok && (r.Format != ITF || itfConfirmed(b, rd, y, rev == 1, r.Text, hints)) {
 						return r, true
 					}
 				}
@@ -169,6 +169,40 @@ func (d *Decoder) readRows(b *gozxing.BinaryBitmap, hints map[gozxing.DecodeHint
 	}
 	return Result{}, false
 }
+
+// itfConfirmed reports whether a row itfConfirmRows above or below row y reads the same
+// ITF text as y did. ITF has no check character and a start pattern of four narrow
+// elements, which data holds too: a row that crosses a tilted symbol from one long side to
+// the other (entering and leaving through the paper above and below the bars, which looks
+// like quiet zones) reads a run of its pairs as a shorter symbol: a 16-digit code as its
+// first 14 digits (TestNearMissCodesReadNothing). Rows a few pixels apart cross those
+// sides far apart along the symbol (by the offset over the tilt's tangent), so they read
+// other digits or nothing, where a row across the whole symbol has a neighbour that reads
+// it whole. One neighbour is enough: gozxing alone reads some upright codes on a row at
+// the edge of the rows that read (TestFallbackIsGozxingAlone).
+func itfConfirmed(b *gozxing.BinaryBitmap, rd rowDecoder, y int, reversed bool, text string, hints map[gozxing.DecodeHintType]interface{}) bool {
+	h := b.GetHeight()
+	for _, dy := range []int{-itfConfirmRows, itfConfirmRows} {
+		yy := y + dy
+		if yy < 0 || yy >= h {
+			continue
+		}
+		row, err := b.GetBlackRow(yy, nil)
+		if err != nil {
+			continue
+		}
+		if reversed {
+			row.Reverse()
+		}
+		if res, err := rd.DecodeRow(yy, row, hints); err == nil && res.GetText() == text {
+			return true
+		}
+	}
+	return false
+}
+
+// itfConfirmRows is how far above or below a fallback ITF read its confirming row lies.
+const itfConfirmRows = 4
 
 // minRowBars is the fewest bars a row holding a Code 128 or ITF symbol has (Code 128: start,
 // one character, check character and stop; ITF of 6 digits has 19).

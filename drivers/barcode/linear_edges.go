@@ -75,7 +75,7 @@ func (d *Decoder) edgeRow(p []float64) ([]bool, bool) {
 	}
 	for _, ws := range [][]float64{w, rev} {
 		if d.opt.Formats&Code128 != 0 {
-			if row, ok := code128Edges(ws); ok {
+			if row, ok := code128EdgesWith(ws, !d.noRepairs); ok {
 				return row, true
 			}
 		}
@@ -182,8 +182,15 @@ func code128Char(w []float64) int {
 // character. Each character is read from its similar-edge distances; where no start reads
 // that way, again with each character matched against the widths this symbol's elements
 // come out (code128Cal), for a symbol of modules under two pixels that blur spreads.
-func code128Edges(w []float64) ([]bool, bool) {
+func code128Edges(w []float64) ([]bool, bool) { return code128EdgesWith(w, true) }
+
+// code128EdgesWith is code128Edges, with the calibrated read (and its repairs) only when
+// repairs is set.
+func code128EdgesWith(w []float64, repairs bool) ([]bool, bool) {
 	for _, calibrated := range []bool{false, true} {
+		if calibrated && !repairs {
+			break
+		}
 		for s := 0; s+6 <= len(w); s += 2 {
 			if vals, ok := code128From(w, s, calibrated); ok {
 				var mods []int

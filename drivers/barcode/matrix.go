@@ -371,7 +371,7 @@ func (d *Decoder) decode2D(g *gray, located bool) (Result, bool) {
 func (d *Decoder) decode2DWith(g *gray, located bool, binarizer func(gozxing.LuminanceSource) gozxing.Binarizer) (Result, bool) {
 	// gozxing's 2D search costs about its image area (more on busy crops): each frame gets a
 	// budget of pixels, so that a frame full of clutter stays within a camera frame time.
-	if d.budget -= g.w * g.h; d.budget < 0 {
+	if d.budget -= g.w * g.h; d.budget < 0 || d.expired() {
 		return Result{}, false
 	}
 	src, err := gozxing.NewPlanarYUVLuminanceSource(g.pix, g.w, g.h, 0, 0, g.w, g.h, false)

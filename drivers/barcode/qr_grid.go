@@ -24,7 +24,7 @@ func (d *Decoder) decodeQRFaint(c *gray) (Result, bool) {
 	if d.opt.Formats&QRCode == 0 {
 		return Result{}, false
 	}
-	if d.budget -= c.w * c.h; d.budget < 0 {
+	if d.budget -= c.w * c.h; d.budget < 0 || d.expired() {
 		return Result{}, false
 	}
 	s := c.boxMean(1)

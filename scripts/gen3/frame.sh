@@ -1,0 +1,291 @@
+#!/usr/bin/env bash
+# The third frame generator (issue 34): codes drawn by zint and distorted by ImageMagick,
+# sharing no code with drivers/barcode or the first two generators (its Go tests only call
+# this script). 640×480 grey camera-like frames, many per ImageMagick process (a process
+# start costs more than a frame on a loaded machine).
+#
+#   frame.sh DIR SYMBOLOGY CLASS SEED [COUNT]
+#       COUNT frames (default 1) of CLASS, seeds SEED…SEED+COUNT−1: DIR/CLASS-SEED.png (or
+#       .jpg) and DIR/CLASS-SEED.txt (the encoded text, then the parameters)
+#   frame.sh DIR SYMBOLOGY sweep SEED MODULE ANGLES BLURS CONTRASTS
+#       one text (DIR/sweep-MODULE-SEED.txt) drawn at every angle × blur × contrast (comma
+#       lists): DIR/sweep-MODULE-SEED_aANGLE_bBLUR_cCONTRAST.png
+#
+#   SYMBOLOGY  code128 | itf | qr | dm
+#   SEED       every random choice (text, placement, distortions, noise) follows from it and
+#              the other arguments, the same on every machine (sha512, not a shell RNG)
+#   CLASS      plain | perspective | defocus | motion | light | jpeg | noise | clutter | small |
+#              mixed | none: any angle (0–360°), narrow module 1.5–3 px (small: 1.0–1.5),
+#              Gaussian blur σ 0–0.4 px (defocus: 0.5–0.8), contrast 25–100 % ((paper − ink) /
+#              paper), paper 70–90 %, sensor noise, plus the class's own distortion: a label
+#              seen from aside (perspective), motion blur, uneven light and vignetting, JPEG at
+#              quality 30–70, strong noise, a desk of clutter; mixed draws each of those with
+#              probability ½; none is a desk of clutter without any code (its text is empty)
+#   sweep      only the grid: paper 70–90 %, sensor noise, the symbol at a random place
+#
+# Needs zint (Debian zint) and ImageMagick 6 or 7 (Debian imagemagick).
+set -euo pipefail
+# One thread: the Go driver runs a process per core.
+export MAGICK_THREAD_LIMIT=1 OMP_NUM_THREADS=1
+
+usage() {
+	sed -n '2,27p' "$0" >&2
+	exit 2
+}
+[ $# -ge 4 ] || usage
+dir=$1 sym=$2 class=$3 seed0=$4
+
+im=(convert)
+if command -v magick >/dev/null 2>&1; then im=(magick); fi
+# A stand-in for convert that is not ImageMagick (it prints no version) cannot distort.
+"${im[@]}" -version 2>/dev/null | grep -q ImageMagick || {
+	echo "gen3: ImageMagick not installed (Debian package imagemagick)" >&2
+	exit 3
+}
+command -v zint >/dev/null || {
+	echo "gen3: zint not installed (Debian package zint)" >&2
+	exit 3
+}
+mkdir -p "$dir"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Random numbers without a process each: hex holds a frame's 32 16-bit numbers (newhex);
+# u K is the K-th; lerp/pick/chance work in fixed point (fx: ×10000).
+hex=""
+newhex() { hex=$(printf 'gen3:%s' "$*" | sha512sum); }
+u() { echo $((16#${hex:$(($1 * 4)):4})); }
+fx() {
+	local i=${1%%.*} f=${1#*.}
+	[ "$f" = "$1" ] && f=""
+	f=${f}0000
+	echo $((10#${i:-0} * 10000 + 10#${f:0:4}))
+}
+unfx() { printf '%d.%04d' $(($1 / 10000)) $(($1 % 10000)); }
+lerp() {
+	local a b
+	a=$(fx "$2") b=$(fx "$3")
+	unfx $((a + $(u "$1") * (b - a) / 65536))
+}
+pick() { echo $(($(u "$1") * $2 / 65536)); }
+chance() { [ $(($(u "$1") * 10000 / 65536)) -lt "$(fx "$2")" ]; }
+
+# maketext KEY: the text for KEY: digits for the linear codes, Crockford base 32 for the
+# matrix ones; no valid check character needed (the decoder knows nothing of our formats).
+case $sym in
+code128) tlen=12 alphabet=0123456789 ;;
+itf) tlen=14 alphabet=0123456789 ;;
+qr | dm) tlen=25 alphabet=0123456789ABCDEFGHJKMNPQRSTVWXYZ ;;
+*)
+	echo "gen3: unknown symbology $sym" >&2
+	exit 2
+	;;
+esac
+maketext() {
+	local th i v
+	th=$(printf 'gen3-text:%s' "$*" | sha512sum)
+	text=""
+	for ((i = 0; i < tlen; i++)); do
+		v=$((16#${th:$((i * 2)):2} % ${#alphabet}))
+		text+=${alphabet:$v:1}
+	done
+}
+
+# drawsym FILE: zint draws text at 8 px per module (scale 4), with its quiet zones;
+# ImageMagick scales it to the module asked.
+drawsym() {
+	case $sym in
+	code128) zint -b 20 --height=50 --notext --quietzones --scale=4 -d "$text" -o "$1" >/dev/null ;;
+	itf) zint -b 3 --height=50 --notext --quietzones --scale=4 -d "$text" -o "$1" >/dev/null ;;
+	qr) zint -b 58 --vers=2 --secure=2 --quietzones --scale=4 -d "$text" -o "$1" >/dev/null ;;
+	dm) zint -b 71 --square --quietzones --scale=4 -d "$text" -o "$1" >/dev/null ;;
+	esac
+}
+# A paper label of 3 modules beyond zint's quiet zones (DataMatrix: zint gives it one module).
+border=24
+[ "$sym" = dm ] && border=40
+W=640 H=480
+
+# place U1 U2 W0 H0 MODULE ANGLE: a random offset from the frame's centre (for -gravity
+# center) that keeps the label, W0×H0 at 8 px per module turned by ANGLE, inside the frame
+# where it fits.
+place() {
+	awk -v u1="$1" -v u2="$2" -v w="$3" -v h="$4" -v m="$5" -v a="$6" -v W=$W -v H=$H 'BEGIN {
+		s = m / 8; r = a * 3.14159265358979 / 180; c = cos(r); n = sin(r)
+		if (c < 0) c = -c
+		if (n < 0) n = -n
+		lw = s * (w * c + h * n); lh = s * (w * n + h * c)
+		sx = (W - lw) / 2; sy = (H - lh) / 2
+		if (sx < 0) sx = 0
+		if (sy < 0) sy = 0
+		printf "%+d%+d", (2 * u1 / 65536 - 1) * sx, (2 * u2 / 65536 - 1) * sy }'
+}
+
+# finish ARGS…: appends to cmd the steps from a scene in the list to a written frame:
+# paper and ink levels, blur, light, noise, grey 8-bit, output file. Uses paper, contrast,
+# blur, light, noise, jpeg, seed, out.
+finish() {
+	local ink v
+	ink=$(unfx $(($(fx "$paper") * (1000000 - $(fx "$contrast")) / 1000000)))
+	v=(\( mpr:base +level "${ink}%,${paper}%")
+	if [ "$(fx "$blur")" -gt 100 ]; then
+		v+=(-gaussian-blur "0x$blur")
+	fi
+	if [ "$light" = 1 ]; then
+		v+=(\( -size "${W}x${H}" "gradient:white-gray($(lerp 19 55 85)%)" -distort SRT "$(lerp 24 0 360)" \) -compose Multiply -composite
+			\( -size "${W}x${H}" "radial-gradient:white-gray(70%)" \) -compose Multiply -composite -compose Over)
+	fi
+	v+=(-seed "$(($(u 30) + 1))" -attenuate "$(unfx $(($(fx "$noise") / 10)))" +noise Gaussian -colorspace Gray -depth 8)
+	[ "$jpeg" = 1 ] && v+=(-quality $((30 + $(pick 25 40))))
+	v+=(-write "$out" +delete \))
+	cmd+=("${v[@]}")
+}
+
+cmd=("${im[@]}")
+if [ "$class" = sweep ]; then
+	# Hundreds of frames per process: nothing per frame forks (a fork costs tens of ms on a
+	# loaded machine), so the offsets and levels are computed once, up front.
+	[ $# -eq 8 ] || usage
+	module=$5
+	IFS=, read -r -a angles <<<"$6"
+	IFS=, read -r -a blurs <<<"$7"
+	IFS=, read -r -a contrasts <<<"$8"
+	newhex "$sym:$seed0:sweep:$module"
+	maketext "$sym:$seed0:$module"
+	drawsym "$tmp/sym.png"
+	read -r w0 h0 < <(identify -format '%w %h\n' "$tmp/sym.png")
+	w0=$((w0 + 2 * border)) h0=$((h0 + 2 * border))
+	paper=$(lerp 5 70 90)
+	scale=$(unfx $(($(fx "$module") / 8)))
+	inks=()
+	for contrast in "${contrasts[@]}"; do
+		inks+=("$(unfx $(($(fx "$paper") * (1000000 - $(fx "$contrast")) / 1000000)))")
+	done
+	# One offset per angle from the frame's numbers, in one awk.
+	mapfile -t offs < <(awk -v h="$hex" -v w="$w0" -v hh="$h0" -v m="$module" -v W=$W -v H=$H -v list="$6" 'BEGIN {
+		n = split(list, A, ",")
+		for (i = 1; i <= n; i++) {
+			u1 = ("0x" substr(h, 1 + 4 * ((2 * i) % 32), 4)) / 65536
+			u2 = ("0x" substr(h, 1 + 4 * ((2 * i + 1) % 32), 4)) / 65536
+			s = m / 8; r = A[i] * 3.14159265358979 / 180; c = cos(r); sn = sin(r)
+			if (c < 0) c = -c
+			if (sn < 0) sn = -sn
+			lw = s * (w * c + hh * sn); lh = s * (w * sn + hh * c)
+			sx = (W - lw) / 2; sy = (H - lh) / 2
+			if (sx < 0) sx = 0
+			if (sy < 0) sy = 0
+			printf "%+d%+d\n", (2 * u1 - 1) * sx, (2 * u2 - 1) * sy
+		}
+	}')
+	cmd+=("$tmp/sym.png" -colorspace Gray -bordercolor white -border "$border" -write mpr:sym +delete)
+	base=$dir/sweep-$module-$seed0
+	k=0
+	for ai in "${!angles[@]}"; do
+		angle=${angles[$ai]}
+		cmd+=(\( -size "${W}x${H}" xc:white \( mpr:sym -virtual-pixel white -filter Triangle +distort SRT "$scale $angle" \)
+			-gravity center -geometry "${offs[$ai]}" -composite +gravity -colorspace Gray -write mpr:base +delete \))
+		for blur in "${blurs[@]}"; do
+			for ci in "${!contrasts[@]}"; do
+				v=(\( mpr:base +level "${inks[$ci]}%,${paper}%")
+				case $blur in 0 | 0.0 | 0.00) ;; *) v+=(-gaussian-blur "0x$blur") ;; esac
+				v+=(-seed $((seed0 % 100000 + k + 1)) -attenuate 0.2 +noise Gaussian -colorspace Gray -depth 8 -write "$tmp/f$k.png" +delete \))
+				cmd+=("${v[@]}")
+				names[k]="${base}_a${angle}_b${blur}_c${contrasts[$ci]}.png"
+				k=$((k + 1))
+			done
+		done
+	done
+	"${cmd[@]}" -size 1x1 xc:white null:
+	for i in "${!names[@]}"; do mv "$tmp/f$i.png" "${names[$i]}"; done
+	printf '%s\nsym=%s seed=%s class=sweep module=%s paper=%s noise=2\n' "$text" "$sym" "$seed0" "$module" "$paper" >"$base.txt"
+	exit 0
+fi
+
+count=${5:-1}
+texts=()
+for ((n = 0; n < count; n++)); do
+	seed=$((seed0 + n))
+	newhex "$sym:$seed:$class"
+	maketext "$sym:$seed:$class"
+	angle=$(lerp 0 0 360) module=$(lerp 1 1.5 3.0) blur=$(lerp 2 0 0.4) contrast=$(lerp 3 25 100)
+	persp=0 motion=0 light=0 jpeg=0 noise=2 clutter=0 symbol=1
+	case $class in
+	plain) ;;
+	perspective) persp=1 ;;
+	defocus) blur=$(lerp 2 0.5 0.8) ;;
+	motion) motion=1 ;;
+	light) light=1 ;;
+	jpeg) jpeg=1 ;;
+	noise) noise=$(lerp 4 4 10) ;;
+	clutter) clutter=1 ;;
+	small) module=$(lerp 1 1.0 1.5) ;;
+	none) clutter=1 symbol=0 text="" ;;
+	mixed)
+		k=0
+		for d in persp motion light jpeg noise clutter; do
+			if chance $((20 + k)) 0.5; then
+				case $d in
+				noise) noise=$(lerp 4 4 10) ;;
+				*) eval "$d=1" ;;
+				esac
+			fi
+			k=$((k + 1))
+		done
+		;;
+	*)
+		echo "gen3: unknown class $class" >&2
+		exit 2
+		;;
+	esac
+	paper=$(lerp 5 70 90)
+	scene=(-size "${W}x${H}" xc:white)
+	if [ "$clutter" = 1 ]; then
+		# Dark blocks, stripes of code-like pitch, lines and rings (levels relative to the
+		# paper: the ink's contrast applies to them too).
+		draw=""
+		for ((i = 0; i < 12; i++)); do
+			x=$(pick $((16 + i % 16)) $W) y=$(pick $(((i * 7 + 3) % 32)) $H)
+			sz=$((10 + $(u $(((i * 5 + 1) % 32))) * 90 / 65536))
+			lvl=$(unfx $((200000 + 60 * $(u $(((i * 3 + 2) % 32))) * 10000 / 65536)))
+			case $((i % 4)) in
+			0) draw+=" fill gray(${lvl}%) rectangle $x,$y $((x + sz)),$((y + sz / 2))" ;;
+			1) for j in 0 1 2 3 4 5; do draw+=" fill gray(${lvl}%) rectangle $((x + j * 6)),$y $((x + j * 6 + 2)),$((y + sz))"; done ;;
+			2) draw+=" stroke gray(${lvl}%) stroke-width 2 line $x,$y $((x + sz)),$((y + sz / 3)) stroke none" ;;
+			3) draw+=" fill none stroke gray(${lvl}%) stroke-width 3 circle $x,$y $((x + sz / 3)),$y stroke none" ;;
+			esac
+		done
+		scene+=(-draw "$draw")
+	fi
+	cmd+=(\( "${scene[@]}")
+	if [ "$symbol" = 1 ]; then
+		drawsym "$tmp/sym$n.png"
+		read -r w0 h0 < <(identify -format '%w %h\n' "$tmp/sym$n.png")
+		w0=$((w0 + 2 * border)) h0=$((h0 + 2 * border))
+		lab=(\( "$tmp/sym$n.png" -colorspace Gray -bordercolor white -border "$border" -virtual-pixel white)
+		if [ "$persp" = 1 ]; then
+			# Each corner moved inwards by up to 14 % of the side: a label seen from aside.
+			pts=$(awk -v w="$w0" -v h="$h0" -v a="$(u 6)" -v b="$(u 7)" -v c="$(u 8)" -v d="$(u 9)" -v e="$(u 10)" -v f="$(u 11)" -v g="$(u 12)" -v k="$(u 13)" 'BEGIN {
+				s = 0.14 / 65536
+				printf "0,0 %.1f,%.1f  %d,0 %.1f,%.1f  %d,%d %.1f,%.1f  0,%d %.1f,%.1f",
+					a*s*w, b*s*h, w, w-c*s*w, d*s*h, w, h, w-e*s*w, h-f*s*h, h, g*s*w, h-k*s*h }')
+			lab+=(+distort Perspective "$pts")
+		fi
+		lab+=(-filter Triangle +distort SRT "$(unfx $(($(fx "$module") / 8))) $angle" \))
+		cmd+=("${lab[@]}" -gravity center -geometry "$(place "$(u 14)" "$(u 15)" $w0 $h0 "$module" "$angle")" -composite +gravity)
+	fi
+	[ "$motion" = 1 ] && cmd+=(-motion-blur "0x$(lerp 17 0.5 1.2)+$(lerp 18 0 360)")
+	cmd+=(-colorspace Gray -write mpr:base +delete \))
+	ext=png
+	[ "$jpeg" = 1 ] && ext=jpg
+	out=$tmp/f$n.$ext
+	finish
+	names[n]=$dir/$class-$seed.$ext
+	texts[n]=$(printf '%s\nsym=%s seed=%s class=%s module=%s angle=%s blur=%s contrast=%s paper=%s persp=%s motion=%s light=%s jpeg=%s noise=%s clutter=%s' \
+		"$text" "$sym" "$seed" "$class" "$module" "$angle" "$blur" "$contrast" "$paper" "$persp" "$motion" "$light" "$jpeg" "$noise" "$clutter")
+done
+"${cmd[@]}" -size 1x1 xc:white null:
+for ((n = 0; n < count; n++)); do
+	f=${names[n]}
+	mv "$tmp/f$n.${f##*.}" "$f"
+	printf '%s\n' "${texts[n]}" >"${f%.*}.txt"
+done
