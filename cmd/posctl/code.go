@@ -7,11 +7,12 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/spf13/cobra"
+
 	"github.com/packterm/pos/device/codemap"
 	"github.com/packterm/pos/drivers/barcode"
 	"github.com/packterm/pos/drivers/scanner"
 	"github.com/packterm/pos/validate/codes"
-	"github.com/spf13/cobra"
 )
 
 func init() {

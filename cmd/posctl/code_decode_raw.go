@@ -3,9 +3,10 @@ package main
 import (
 	"fmt"
 
+	"github.com/spf13/cobra"
+
 	"github.com/packterm/pos/drivers/barcode"
 	"github.com/packterm/pos/drivers/scanner"
-	"github.com/spf13/cobra"
 )
 
 // withRawFlag adds --raw to posctl code decode: print the symbology and the raw text of every

@@ -6,9 +6,10 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/spf13/cobra"
+
 	"github.com/packterm/pos/device/fleet/server"
 	"github.com/packterm/pos/validate/journal"
-	"github.com/spf13/cobra"
 )
 
 // fleetCmd is the parent of the operator's fleet commands (fleet_*.go, docs/fleet.md).

@@ -8,8 +8,9 @@ import (
 	"path/filepath"
 
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/packterm/pos/device/fleet/server"
 	"github.com/spf13/cobra"
+
+	"github.com/packterm/pos/device/fleet/server"
 )
 
 func init() {

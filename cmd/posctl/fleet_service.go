@@ -4,8 +4,9 @@ import (
 	"fmt"
 
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/packterm/pos/device/fleet/server"
 	"github.com/spf13/cobra"
+
+	"github.com/packterm/pos/device/fleet/server"
 )
 
 func init() {

@@ -3,9 +3,10 @@ package main
 import (
 	"fmt"
 
+	"github.com/spf13/cobra"
+
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/device/fleet/server"
-	"github.com/spf13/cobra"
 )
 
 func init() {

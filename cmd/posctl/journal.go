@@ -10,9 +10,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/packterm/pos/validate/journal"
 	"github.com/packterm/pos/validate/ledger"
-	"github.com/spf13/cobra"
 )
 
 // journalCmd is the parent of the journal commands (journal_*.go). They open the journal

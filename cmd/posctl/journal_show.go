@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/packterm/pos/validate/journal"
 	"github.com/spf13/cobra"
+
+	"github.com/packterm/pos/validate/journal"
 )
 
 func init() {

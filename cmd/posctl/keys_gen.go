@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/packterm/pos/validate/ledger"
 	"github.com/spf13/cobra"
+
+	"github.com/packterm/pos/validate/ledger"
 )
 
 func init() {

@@ -3,8 +3,9 @@ package main
 import (
 	"fmt"
 
-	"github.com/packterm/pos/validate/ledger"
 	"github.com/spf13/cobra"
+
+	"github.com/packterm/pos/validate/ledger"
 )
 
 // ledgerCmd is the parent of the ledger commands; each ledger_*.go file adds its own.

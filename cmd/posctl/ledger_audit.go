@@ -5,9 +5,10 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/spf13/cobra"
+
 	"github.com/packterm/pos/validate/block"
 	"github.com/packterm/pos/validate/ledger"
-	"github.com/spf13/cobra"
 )
 
 func init() {

@@ -1,9 +1,10 @@
 package main
 
 import (
+	"github.com/spf13/cobra"
+
 	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/validate/ledger"
-	"github.com/spf13/cobra"
 )
 
 // verdictError is a refused code: its text is the retailer's French verdict, and it

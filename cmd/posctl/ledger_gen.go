@@ -6,10 +6,11 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/packterm/pos/validate/block"
 	"github.com/packterm/pos/validate/game"
 	"github.com/packterm/pos/validate/ledger"
-	"github.com/spf13/cobra"
 )
 
 func init() {

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"text/tabwriter"
 
-	"github.com/packterm/pos/validate/game"
-
-	"github.com/packterm/pos/validate/ledger"
 	"github.com/spf13/cobra"
+
+	"github.com/packterm/pos/validate/game"
+	"github.com/packterm/pos/validate/ledger"
 )
 
 func init() {

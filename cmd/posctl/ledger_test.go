@@ -8,11 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+	flag "github.com/spf13/pflag"
+
 	"github.com/packterm/pos/validate/codes"
 	"github.com/packterm/pos/validate/game"
 	"github.com/packterm/pos/validate/ledger"
-	"github.com/spf13/cobra"
-	flag "github.com/spf13/pflag"
 )
 
 // runFresh is run with every flag of every command back to its default first: cobra

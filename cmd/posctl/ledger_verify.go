@@ -3,10 +3,10 @@ package main
 import (
 	"fmt"
 
-	"github.com/packterm/pos/validate/game"
-
-	"github.com/packterm/pos/validate/ledger"
 	"github.com/spf13/cobra"
+
+	"github.com/packterm/pos/validate/game"
+	"github.com/packterm/pos/validate/ledger"
 )
 
 func init() {

@@ -10,11 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/packterm/pos/validate/codes"
-
 	"github.com/packterm/pos/drivers/printer/printeremul"
 	"github.com/packterm/pos/drivers/scanner"
 	"github.com/packterm/pos/drivers/scanner/scanneremul"
+	"github.com/packterm/pos/validate/codes"
 )
 
 // lockedBuffer is one buffer for stdout and stderr: a command's driver goroutines log on

@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/packterm/pos/validate/ledger"
 	"github.com/spf13/cobra"
+
+	"github.com/packterm/pos/validate/ledger"
 )
 
 // statusCmd is the parent of the pack status list commands (status_*.go).

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/packterm/pos/validate/ledger"
 	"github.com/spf13/cobra"
+
+	"github.com/packterm/pos/validate/ledger"
 )
 
 func init() {

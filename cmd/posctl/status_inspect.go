@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/packterm/pos/validate/game"
-
-	"github.com/packterm/pos/validate/ledger"
 	"github.com/spf13/cobra"
+
+	"github.com/packterm/pos/validate/game"
+	"github.com/packterm/pos/validate/ledger"
 )
 
 func init() {

@@ -7,10 +7,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/packterm/pos/device/ticketart"
 	"github.com/packterm/pos/validate/codes"
 	"github.com/packterm/pos/validate/game"
-	"github.com/spf13/cobra"
 )
 
 func init() {

@@ -6,8 +6,9 @@ import (
 	"maps"
 	"strings"
 
-	"github.com/packterm/pos/drivers/scanner"
 	toml "github.com/pelletier/go-toml/v2"
+
+	"github.com/packterm/pos/drivers/scanner"
 )
 
 // file is the configuration as the file spells it, for Encode.

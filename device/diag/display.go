@@ -5,13 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
 	"time"
 
 	"periph.io/x/conn/v3/display"
 
 	"github.com/packterm/pos/device/retail"
-
 	lcd "github.com/packterm/pos/drivers/display"
 )
 

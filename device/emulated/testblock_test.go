@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/packterm/pos/internal/testblock"
-
 	"github.com/packterm/pos/validate/block"
 	"github.com/packterm/pos/validate/codes"
 	"github.com/packterm/pos/validate/game"

@@ -13,6 +13,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/device/fleet/fleettest"
 	"github.com/packterm/pos/device/fleet/server"

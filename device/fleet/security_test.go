@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/device/fleet/server"
 	"github.com/packterm/pos/validate/journal"

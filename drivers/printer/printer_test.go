@@ -11,11 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/packterm/pos/drivers/printer/internal/golden"
-
 	"github.com/jonboulle/clockwork"
 
 	"github.com/packterm/pos/drivers/printer"
+	"github.com/packterm/pos/drivers/printer/internal/golden"
 	"github.com/packterm/pos/drivers/printer/printeremul"
 	"github.com/packterm/pos/drivers/serialport"
 )

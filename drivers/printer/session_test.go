@@ -8,12 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/packterm/pos/drivers/printer/internal/golden"
-
 	"github.com/jonboulle/clockwork"
 
 	"github.com/packterm/pos/drivers/printer"
 	"github.com/packterm/pos/drivers/printer/escpos"
+	"github.com/packterm/pos/drivers/printer/internal/golden"
 	"github.com/packterm/pos/drivers/serialport/conntest"
 )
 

@@ -9,13 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/packterm/pos/drivers/barcode"
-
 	"github.com/jonboulle/clockwork"
 	"github.com/makiuchi-d/gozxing"
 	"github.com/makiuchi-d/gozxing/oned"
 	"github.com/makiuchi-d/gozxing/qrcode"
 
+	"github.com/packterm/pos/drivers/barcode"
 	"github.com/packterm/pos/drivers/scanner"
 	"github.com/packterm/pos/drivers/scanner/scanneremul"
 	"github.com/packterm/pos/drivers/serialport"

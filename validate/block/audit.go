@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/klauspost/compress/gzip"
+
 	"github.com/packterm/pos/validate/codes"
 	"github.com/packterm/pos/validate/game"
 	"github.com/packterm/pos/validate/ledger"

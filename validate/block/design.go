@@ -8,9 +8,10 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/packterm/pos/validate/game"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize/convex/lp"
+
+	"github.com/packterm/pos/validate/game"
 )
 
 // A Pattern is a composition and the number of packs of the block that hold it.

@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/packterm/pos/validate/ledger"
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/packterm/pos/validate/ledger"
 )
 
 // CheckpointVersion starts every checkpoint encoding.

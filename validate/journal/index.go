@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/packterm/pos/validate/codes"
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/packterm/pos/validate/codes"
 )
 
 // view runs fn in a read transaction, guarded against a damaged file.

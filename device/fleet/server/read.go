@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/validate/codes"
 	"github.com/packterm/pos/validate/journal"

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nkeys"
+
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/internal/atomicfile"
 )

@@ -16,6 +16,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/validate/codes"
 	"github.com/packterm/pos/validate/ledger"

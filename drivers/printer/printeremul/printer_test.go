@@ -7,14 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/packterm/pos/drivers/printer/internal/golden"
-
 	"github.com/makiuchi-d/gozxing"
 	"github.com/makiuchi-d/gozxing/oned"
 	"github.com/makiuchi-d/gozxing/qrcode"
 
 	"github.com/packterm/pos/drivers/printer"
 	"github.com/packterm/pos/drivers/printer/escpos"
+	"github.com/packterm/pos/drivers/printer/internal/golden"
 )
 
 const (
