@@ -64,8 +64,8 @@ go build -o "$bin/posd" ./cmd/posd
 posctl() { "$bin/posctl" "$@"; }
 
 say "operator: keys and one whole block (block 42, 12,000,000 tickets)"
-if [ -n "${BLOCK:-}" ]; then # a kept run's keys and block (KEEP=1), to run again faster
-	cp -r "$BLOCK/keys" "$BLOCK/block" "$work/"
+if [ -n "${BLOCK:-}" ]; then # keys/ and block/ of an earlier run (KEEP=1, or OUT= of scripts/demo.sh)
+	ln -s "$(cd "$BLOCK" && pwd)/keys" "$(cd "$BLOCK" && pwd)/block" "$work/"
 else
 	posctl keys gen --out "$work/keys" >/dev/null
 	posctl ledger gen --key "$work/keys/operator.key" --block 42 --out "$work/block" | tail -2
@@ -101,14 +101,22 @@ for ((i = 1; i <= N; i++)); do
 	echo "$id: retailer $retailer"
 done
 
+# closefds: a process started in the background keeps none of the terminals' input pipes
+# (a terminal's input ends only when every writer has closed it).
+closefds() {
+	local fd
+	for fd in "${fds[@]:-}"; do [ -n "$fd" ] && eval "exec $fd>&-"; done
+	return 0
+}
 start_server() {
-	"$bin/posctl" fleet serve --data "$fleet" --ledgers "$work/block" --pub "$pub" --listen "$1" \
+	(closefds; exec "$bin/posctl" fleet serve --data "$fleet" --ledgers "$work/block" --pub "$pub" --listen "$1") \
 		>>"$work/server.out" 2>>"$work/server.err" &
 	server_pid=$!
 	local n
 	n=$(grep -c 'fleet server on' "$work/server.out" 2>/dev/null || true)
 	wait_for "$work/server.out" 'fleet server on' $((n + 1)) || die "the fleet server did not start"
 }
+fds=()
 say "fleet: posctl fleet serve"
 : >"$work/server.out"
 start_server 127.0.0.1:0
@@ -120,7 +128,6 @@ for r in 7001 7002; do
 done
 
 say "terminals: $N × posd --emulate --config (each with its [fleet] credentials)"
-fds=()
 for id in "${ids[@]}"; do
 	d=$work/$id
 	retailer=$((${id#T} % 2 == 1 ? 7001 : 7002))
@@ -142,10 +149,14 @@ url = "$url"
 credentials = "$d/fleet.nk"
 EOF
 	mkfifo "$d/in"
+	# It waits for its input pipe to have a writer: the pipes are opened below, once every
+	# terminal is started, so that none of them holds another's.
 	"$bin/posd" --emulate --config "$d/posd.toml" --data "$d/data" --ledger "$work/block/block-42.ledger" \
 		--packs "$work/status-$retailer.list" <"$d/in" >"$d/out" 2>"$d/err" &
 	pids+=($!)
-	exec {fd}>"$d/in"
+done
+for id in "${ids[@]}"; do
+	exec {fd}>"$work/$id/in"
 	fds+=("$fd")
 done
 for id in "${ids[@]}"; do
@@ -193,7 +204,7 @@ say "the fleet server goes down (kill -9)"
 kill -9 "$server_pid"
 wait "$server_pid" 2>/dev/null || true
 server_pid=
-echo "each terminal pays $OFFLINE winners of at most 50 € unconfirmed, and refuses one above"
+echo "each terminal pays $OFFLINE winner(s) of at most 50 € unconfirmed, and refuses one above"
 k=$RACES
 for ((i = 0; i < N; i++)); do
 	for ((o = 0; o < OFFLINE; o++)); do
@@ -239,48 +250,14 @@ fds=()
 for p in "${pids[@]}"; do wait "$p" || true; done
 pids=()
 
-say "journals and the fleet"
-paid_total=0
 fail=0
-: >"$work/payouts.csv"
-for id in "${ids[@]}"; do
-	posctl journal export --format jsonl "$work/$id/data" >"$work/$id/journal.jsonl"
-done
-python3 - "$work" "${ids[@]}" <<'PY' || fail=1
-import json, os, sys
-work, ids = sys.argv[1], sys.argv[2:]
-paid, elsewhere, unconfirmed, refused_off, heads = {}, 0, 0, 0, {}
-for t in ids:
-    rows = [json.loads(l) for l in open(os.path.join(work, t, "journal.jsonl")) if l.strip()]
-    heads[t] = max((int(r.get("seq") or 0) for r in rows), default=0)
-    for r in rows:
-        kind, reason = r.get("kind", ""), r.get("reason", "")
-        if kind == "payout":
-            paid.setdefault(r.get("ticket"), []).append((t, r.get("amount_cents"), reason))
-            if reason == "unconfirmed":
-                unconfirmed += 1
-        elif kind == "refused" and reason == "paid-elsewhere":
-            elsewhere += 1
-        elif kind == "refused" and reason.startswith("fleet-offline"):
-            refused_off += 1
-twice = {k: v for k, v in paid.items() if len(v) > 1}
-print(f"tickets paid: {len(paid)}, each once: {'yes' if not twice else 'NO'}")
-for k, v in twice.items():
-    print(f"  PAID TWICE: ticket {k}: {v}")
-print(f"DÉJÀ PAYÉ AILLEURS answers: {elsewhere}")
-print(f"offline payouts (unconfirmed): {unconfirmed}; refused while the fleet was down: {refused_off}")
-json.dump({"heads": heads, "twice": len(twice), "paid": len(paid), "unconfirmed": unconfirmed}, open(os.path.join(work, "journals.json"), "w"))
-sys.exit(1 if twice else 0)
-PY
-echo "offline payouts not claimed by the fleet: ${unclaimed:-unknown}"
-[ "${unclaimed:-x}" = 0 ] || fail=1
-
 say "posctl fleet report"
 rc=0
 posctl fleet report --data "$fleet" --url "$url" --manifest "$work/block" >"$work/report.txt" 2>&1 || rc=$?
 cat "$work/report.txt"
 echo "(exit $rc)"
 [ $rc = 0 ] || fail=1
+posctl fleet report --data "$fleet" --url "$url" --manifest "$work/block" --json >"$work/report.json" 2>/dev/null || true
 say "posctl fleet settle"
 rc=0
 posctl fleet settle --data "$fleet" --url "$url" --manifest "$work/block" >"$work/settle.txt" 2>&1 || rc=$?
@@ -289,10 +266,44 @@ echo "(exit $rc)"
 [ $rc = 0 ] || fail=1
 
 say "summary"
-python3 - "$work/journals.json" "$work/report.json" <<'PY' || fail=1
-import json, sys
-j = json.load(open(sys.argv[1]))
-print(f"terminals: {len(j['heads'])}; tickets paid: {j['paid']} (paid twice: {j['twice']}); offline payouts: {j['unconfirmed']}")
+for id in "${ids[@]}"; do
+	posctl journal export --format jsonl "$work/$id/data" >"$work/$id/journal.jsonl"
+done
+python3 - "$work" "$RACES" "${ids[@]}" <<'PY' || fail=1
+import json, os, sys
+work, races, ids = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+paid, elsewhere, unconfirmed, refused_off, heads = {}, 0, 0, 0, {}
+for t in ids:
+    rows = [json.loads(l) for l in open(os.path.join(work, t, "journal.jsonl")) if l.strip()]
+    heads[t] = max((r.get("seq", 0) for r in rows), default=0)
+    for r in rows:
+        kind, reason = r.get("kind", ""), r.get("reason", "")
+        if kind == "payout":
+            paid.setdefault(r.get("ticket"), []).append(t)
+            unconfirmed += reason == "unconfirmed"
+        elif kind == "refused" and reason == "paid-elsewhere":
+            elsewhere += 1
+        elif kind == "refused" and reason.startswith("fleet-offline"):
+            refused_off += 1
+rep = json.load(open(os.path.join(work, "report.json")))
+fleet = {t["terminal"]: t for t in rep["report"].get("terminals") or rep.get("terminals") or []}
+claims = rep.get("claims") or {}
+conflicts = sum(r.get("conflicts", 0) for r in rep["report"].get("rows") or [])
+twice = {k: v for k, v in paid.items() if len(v) > 1}
+lost = {t: (heads[t], fleet.get(t, {}).get("last_seq", 0)) for t in ids if fleet.get(t, {}).get("last_seq", 0) != heads[t]}
+raced = 2 * races
+print(f"terminals: {len(ids)}; tickets paid: {len(paid)}, each exactly once: {'yes' if not twice else 'NO'}")
+for k, v in twice.items():
+    print(f"  PAID TWICE: ticket {k} at {', '.join(v)}")
+print(f"races: {raced} tickets scanned at every terminal at once; DÉJÀ PAYÉ AILLEURS answers: {elsewhere} (want {raced * (len(ids) - 1)})")
+print(f"offline payouts (unconfirmed): {unconfirmed}; claimed by the fleet since: {unconfirmed - len(claims.get('paid_not_claimed') or [])}; refused while the fleet was down: {refused_off}")
+print(f"conflicts: {conflicts}; tickets claimed and not paid: {len(claims.get('claimed_not_paid') or [])}")
+for t in ids:
+    print(f"  {t}: journal head {heads[t]}, the fleet's last record {fleet.get(t, {}).get('last_seq', 0)}")
+bad = twice or lost or claims.get("paid_not_claimed") or elsewhere != raced * (len(ids) - 1)
+if lost:
+    print(f"RECORDS NOT IN THE FLEET: {lost}")
+sys.exit(1 if bad else 0)
 PY
 kill "$server_pid" 2>/dev/null || true
 wait "$server_pid" 2>/dev/null || true

@@ -4,7 +4,7 @@
 #   1. gofmt and goimports checks, and go vet
 #   2. go test -race ./... on the host, then validate/... again at full counts without -race
 #   3. the README's main command, run as a smoke test (the emulated terminal playing
-#      scripts/demo.posd, whose checks fail the run), and the operator's demo (scripts/demo.sh)
+#      scripts/demo.posd, whose checks fail the run), and the operator's demo (scripts/demo.sh), then the fleet demo (scripts/fleet-demo.sh) on its block
 #   4. scripts/build.sh --check: every command for linux/arm (GOARM=6, 7), linux/arm64 and the
 #      host into dist/, static, then the armv7 ones built again with an empty build cache:
 #      identical bytes (CHECK_TARGETS= rebuilds every target)
@@ -40,7 +40,9 @@ trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$out"' EXIT
 # The README's main command, with a script of checks and a data directory of its own. CI
 # proves it works; the operator's demo runs after it.
 readme_main=(go run ./cmd/posd --emulate --fresh --script scripts/demo.posd --data "$out/posd")
-operator_demo=(bash scripts/demo.sh)
+operator_demo=(env OUT="$out/operator" bash scripts/demo.sh)
+# The fleet in one command, on the operator demo's keys and block (scripts/fleet-demo.sh).
+fleet_demo=(env BLOCK="$out/operator" bash scripts/fleet-demo.sh)
 durations=()
 run_start=$(date +%s)
 
@@ -97,10 +99,20 @@ gofmt_check() {
 	if [ -n "$unformatted" ]; then
 		echo "gofmt would change:"; echo "$unformatted"; exit 1
 	fi
-	# goimports (import groups), built once from the module proxy into the Go cache.
-	unformatted=$(go run golang.org/x/tools/cmd/goimports@v0.52.0 -l $files)
+	# goimports (import groups: std, third party, then ours), built once from the module
+	# proxy into the Go cache; importgroups.awk: no group mixes them.
+	unformatted=$(go run golang.org/x/tools/cmd/goimports@v0.52.0 -local github.com/packterm/pos -l $files)
 	if [ -n "$unformatted" ]; then
-		echo "goimports would change:"; echo "$unformatted"; exit 1
+		echo "goimports -local github.com/packterm/pos would change:"; echo "$unformatted"; exit 1
+	fi
+	awk -f scripts/importgroups.awk $files
+	# README's map names every package.
+	local p missing=
+	for p in $(go list ./... | sed 's|^github.com/packterm/pos/||'); do
+		grep -q "\`$p\`" README.md || missing="$missing $p"
+	done
+	if [ -n "$missing" ]; then
+		echo "README.md's map does not name:$missing"; exit 1
 	fi
 	echo ok
 }
@@ -123,6 +135,7 @@ main_job() {
 	fi
 	smoke "the README's main command" "${readme_main[@]}"
 	smoke "the operator's demo" "${operator_demo[@]}"
+	smoke "the fleet demo" "${fleet_demo[@]}"
 }
 
 # smoke WHAT CMD...: runs CMD, its output to a log shown whole when it fails.
