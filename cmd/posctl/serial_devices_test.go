@@ -1,43 +1,23 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/packterm/pos/drivers/printer/printeremul"
 	"github.com/packterm/pos/drivers/scanner"
 	"github.com/packterm/pos/drivers/scanner/scanneremul"
+	"github.com/packterm/pos/internal/syncbuf"
 	"github.com/packterm/pos/validate/codes"
 )
 
-// lockedBuffer is one buffer for stdout and stderr: a command's driver goroutines log on
-// stderr while it prints on stdout, as two files would take it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 func runDevices(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	var out lockedBuffer
+	var out syncbuf.Buffer
 	root.SetOut(&out)
 	root.SetErr(&out)
 	root.SetArgs(args)

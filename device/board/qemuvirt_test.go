@@ -3,34 +3,16 @@
 package board
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/jonboulle/clockwork"
+
+	"github.com/packterm/pos/internal/syncbuf"
 )
-
-// lockedBuffer is a console the mirror writes to while the test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestQemuVirtConsoleDisplay: on the qemu-virt profile the parts are emulated and what
 // the panel shows reaches the serial console (written at the latest when the board is
@@ -40,7 +22,7 @@ func TestQemuVirtConsoleDisplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var console lockedBuffer
+	var console syncbuf.Buffer
 	b, err := openConsoleBoard(prof, Config{Display: "16x2"}, &console)
 	if err != nil {
 		t.Fatal(err)

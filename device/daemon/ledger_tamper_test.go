@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"bytes"
 	"cmp"
 	"log/slog"
 	"maps"
@@ -9,32 +8,15 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/packterm/pos/internal/syncbuf"
 	"github.com/packterm/pos/internal/testblock"
 	"github.com/packterm/pos/validate/block"
 	"github.com/packterm/pos/validate/codes"
 	"github.com/packterm/pos/validate/journal"
 	"github.com/packterm/pos/validate/ledger"
 )
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestRetailerRewritesInstalledLedger: the retailer is root on their board. While posd runs
 // with the installed ledger mapped, they rewrite one entry of data/block-5.ledger in place
@@ -47,7 +29,7 @@ func TestRetailerRewritesInstalledLedger(t *testing.T) {
 	tb := newTestBlock(t, 9)
 	b := newBoard(t, tb)
 	b.installLedger(t, tb)
-	logs := &syncBuffer{}
+	logs := &syncbuf.Buffer{}
 	d := b.start(t, Options{Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	path := filepath.Join(b.cfg.DataDir, ledger.FileName(testBlockNumber))
 	loser := tb.pick(t, func(tk block.Ticket) bool { return tk.Tier == 0 && tk.ID.Pack < 4 })

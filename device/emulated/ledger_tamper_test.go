@@ -1,40 +1,21 @@
 package emulated
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/jonboulle/clockwork"
 
+	"github.com/packterm/pos/internal/syncbuf"
 	"github.com/packterm/pos/internal/testblock"
 	"github.com/packterm/pos/validate/block"
 	"github.com/packterm/pos/validate/journal"
 	"github.com/packterm/pos/validate/ledger"
 )
-
-// lockedBuffer is a log sink the terminal's goroutines may write while the test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestRetailerRewritesLedgerUnderEmulator: the emulator maps its --ledger file (the rig's
 // ledger is ledger.OpenFile of it, as posd --emulate opens it). The retailer, root on the
@@ -45,7 +26,7 @@ func (l *lockedBuffer) String() string {
 // refused the same way and the emulator goes on (no SIGBUS).
 func TestRetailerRewritesLedgerUnderEmulator(t *testing.T) {
 	tb := newTestBlock(t)
-	logs := &lockedBuffer{}
+	logs := &syncbuf.Buffer{}
 	clock := clockwork.NewFakeClockAt(time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC))
 	rig, err := Start(context.Background(), Options{Dir: t.TempDir(), Ledgers: []*ledger.Ledger{tb.ledger}, AllDelivered: true,
 		Clock: clock, Logger: slog.New(slog.NewTextHandler(logs, nil))})

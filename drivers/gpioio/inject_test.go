@@ -1,10 +1,8 @@
 package gpioio_test
 
 import (
-	"bytes"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -13,32 +11,15 @@ import (
 
 	"github.com/packterm/pos/drivers/gpioio"
 	"github.com/packterm/pos/drivers/gpiosim"
+	"github.com/packterm/pos/internal/syncbuf"
 )
-
-// lockedBuffer is a log sink safe for the watcher's goroutine.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // The tamper switch's edges go to the logger the caller injects, and to no other: the
 // process's default logger sees nothing.
 func TestInputsLogToTheInjectedLogger(t *testing.T) { synctest.Test(t, testInputsLog) }
 
 func testInputsLog(t *testing.T) {
-	var mine, global lockedBuffer
+	var mine, global syncbuf.Buffer
 	old := slog.Default()
 	slog.SetDefault(slog.New(slog.NewTextHandler(&global, nil)))
 	defer slog.SetDefault(old)
