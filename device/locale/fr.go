@@ -14,6 +14,7 @@ var fr = map[Key]string{
 	"all_delivered":            "DÉMO SANS LISTE | TOUS LES PAQUETS | SONT LIVRÉS || DÉMO : TOUS LES | PAQUETS LIVRÉS",
 	"data_refused":             "DONNÉES REFUSÉES | APPELEZ LE SUPPORT || DONNÉES REFUSÉES | APPELEZ SUPPORT",
 	"to_install":               "À INSTALLER : | {1} | APPELEZ UN TECHNICIEN || À INSTALLER : | {1} || À INSTALLER : | {2} || MANQUE~: {2} || MANQUE~: {3}",
+	"to_install.status_only":   "SCANNEZ UN CODE | À INSTALLER : | LISTE~DES~PAQUETS || SCANNEZ UN CODE | MANQUE~: LISTE",
 	"install.keys":             "CLÉS~OPÉRATEUR",
 	"install.keys.short":       "CLÉS",
 	"install.keys.shortest":    "CLÉS",

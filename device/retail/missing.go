@@ -52,8 +52,13 @@ func (m Missing) String() string {
 }
 
 // MissingScreen says at rest what the terminal lacks: "À INSTALLER : | REGISTRE |
-// APPELEZ UN TECHNICIEN", each missing item named, shorter names on smaller panels.
+// APPELEZ UN TECHNICIEN", each missing item named, shorter names on smaller panels. A
+// terminal that lacks only its pack status list still validates tickets: it keeps
+// SCANNEZ UN CODE and adds what to install.
 func MissingScreen(m Missing) Screen {
+	if m == MissingStatus {
+		return say("to_install.status_only")
+	}
 	var full, short, shortest locale.List
 	for _, it := range missingItems {
 		if m&it.m != 0 {

@@ -8,7 +8,8 @@ import (
 )
 
 // TestMissingScreen: the screen at rest of a terminal lacking data names each missing
-// item, in full on a 20×4 panel when it fits, shorter on a 16×2 one, in French and English.
+// item, in full on a 20×4 panel when it fits, shorter on a 16×2 one, in French and English;
+// without a status list only, the terminal still invites a scan (it validates).
 func TestMissingScreen(t *testing.T) {
 	en, _ := locale.Get("en")
 	for _, c := range []struct {
@@ -19,8 +20,10 @@ func TestMissingScreen(t *testing.T) {
 	}{
 		{MissingLedger, nil, 20, 4, "À INSTALLER :|REGISTRE|APPELEZ UN|TECHNICIEN"},
 		{MissingLedger, nil, 16, 2, "À INSTALLER :|REGISTRE"},
-		{MissingStatus, nil, 20, 4, "À INSTALLER :|LISTE DES PAQUETS|APPELEZ UN|TECHNICIEN"},
-		{MissingStatus, nil, 16, 2, "À INSTALLER :|LISTE PAQUETS"},
+		{MissingStatus, nil, 20, 4, "SCANNEZ UN CODE|À INSTALLER :|LISTE DES PAQUETS"},
+		{MissingStatus, nil, 16, 2, "SCANNEZ UN CODE|MANQUE : LISTE"},
+		{MissingStatus, en, 16, 2, "SCAN A CODE|MISSING: LIST"},
+		{MissingOperatorKeys | MissingStatus, nil, 16, 2, "MANQUE : CLÉS,|LISTE PAQUETS"},
 		{MissingLedger | MissingStatus, nil, 20, 4, "À INSTALLER :|REGISTRE,|LISTE DES PAQUETS"},
 		{MissingLedger | MissingStatus, nil, 16, 2, "MANQUE :|REGISTRE, LISTE"},
 		{AllMissing, nil, 20, 4, "À INSTALLER :|CLÉS OPÉRATEUR,|REGISTRE,|LISTE DES PAQUETS"},
