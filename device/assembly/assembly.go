@@ -37,6 +37,9 @@ type Data struct {
 	// Refused is why none of the installed files is used (they failed their checks): the
 	// terminal decides nothing and says so.
 	Refused error
+	// Missing is what was never installed (the daemon's LoadData decides it): the
+	// terminal names it at rest (terminal.Config.Missing).
+	Missing retail.Missing
 }
 
 // Options are what a configuration file does not say: the data, the clocks and the hooks
@@ -149,7 +152,7 @@ func TerminalConfig(cfg *config.Config, o Options) terminal.Config {
 		OfflineLimit: cfg.Limits.Offline, OfflineTotal: cfg.Limits.OfflineTotal,
 		StateDir: filepath.Join(cfg.DataDir, "state"), UnlockTokenSHA256: cfg.Technician.TokenSHA256,
 		OpenUnlock: o.OpenUnlock, Throttle: o.Throttle, LongPress: o.LongPress,
-		AllDelivered: o.Data.AllDelivered, DataRefused: o.Data.Refused != nil,
+		AllDelivered: o.Data.AllDelivered, DataRefused: o.Data.Refused != nil, Missing: o.Data.Missing,
 		OnJournalReset: o.OnJournalReset, Clock: o.Clock, Logger: o.Logger,
 		Language: cfg.Language, Observer: o.Observer,
 	}

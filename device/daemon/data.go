@@ -18,6 +18,10 @@ type Data struct {
 	// checks (LoadData's error). The terminal then decides nothing and says so, and the
 	// maintenance link and the fleet client stay up to install good files.
 	Refused error
+	// Missing is what was never installed, decided here once (LoadData): no operator key
+	// trusted, no ledger, no pack status list. The terminal names it at rest instead of
+	// SCANNEZ UN CODE; nothing is missing when the data was refused (Refused says so).
+	Missing retail.Missing
 }
 
 // Close releases the ledgers.
@@ -49,7 +53,25 @@ func LoadData(dir string, trust *ledger.TrustStore, retailer uint32) (*Data, err
 		d.Close()
 		return nil, err
 	}
+	d.Missing = missing(trust, d)
 	return d, nil
+}
+
+// missing is what the terminal lacks of what it validates and sells with: operator keys
+// (the trust in force holds none: the anchors of [keys] operator, or an empty directory,
+// and no key statement), ledgers, a pack status list.
+func missing(trust *ledger.TrustStore, d *Data) retail.Missing {
+	var m retail.Missing
+	if trust.Len() == 0 {
+		m |= retail.MissingOperatorKeys
+	}
+	if d.Ledgers.Len() == 0 {
+		m |= retail.MissingLedger
+	}
+	if d.Status == nil {
+		m |= retail.MissingStatus
+	}
+	return m
 }
 
 // openLedgers opens each block-*.ledger of dir, checking that the block inside is the one
@@ -79,4 +101,12 @@ func closeAll(ls []*ledger.Ledger) {
 	for _, l := range ls {
 		l.Close()
 	}
+}
+
+// provisionHint says in the start log how the technician gives the terminal what it lacks.
+func provisionHint(m retail.Missing) string {
+	if m&retail.MissingOperatorKeys != 0 {
+		return "operator keys come with the image ([keys] operator) or a signed firmware bundle, never over the maintenance link; then posctl provision --ledger, --status"
+	}
+	return "posctl provision --to LINK --ledger FILE --status FILE (the maintenance link); the terminal restarts at rest to take them in"
 }

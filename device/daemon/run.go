@@ -157,7 +157,7 @@ func (d *run) open() error {
 // assemble builds the terminal of the configuration on the board (assembly.Open).
 func (d *run) assemble() error {
 	a, err := assembly.Open(d.cfg, d.hardware(), assembly.Options{
-		Data:      assembly.Data{Ledgers: d.data.Ledgers, Status: d.data.Status, Refused: d.data.Refused},
+		Data:      assembly.Data{Ledgers: d.data.Ledgers, Status: d.data.Status, Refused: d.data.Refused, Missing: d.data.Missing},
 		WaitClock: d.clock, Logger: d.log,
 		FleetStatus: &fleet.StatusOptions{Retailer: d.retailer, Dir: d.cfg.DataDir, Trust: d.trust,
 			Every: d.o.FleetStatusEvery, Installed: d.statusFromFleet},
@@ -229,6 +229,10 @@ func (d *run) serve(ctx context.Context) error {
 	maintAddr := d.startMaintenance(rctx, &workers)
 	d.log.Info("posd: terminal starting", "terminal", d.cfg.TerminalID, "board", d.b.Profile.Name, "ledger blocks", d.data.Ledgers.Blocks(),
 		"status list", d.data.Status != nil, "fleet", d.cfg.Fleet.URL != "", "maintenance", maintAddr)
+	if m := d.data.Missing; m != 0 {
+		d.log.Warn("posd: not provisioned: the panel says what to install", "missing", m.String(),
+			"how", provisionHint(m))
+	}
 	h := newHealth()
 	h.live.Store(true)
 	if d.o.Started != nil {

@@ -19,6 +19,10 @@ type Amount int64
 // Date is an argument written as screens show a moment ("31/12 23:59" in French).
 type Date time.Time
 
+// List is an argument written as the texts of its keys, in order, separated by ", " (each
+// text as the locale writes it: "~" binds its words).
+type List []Key
+
 // Locale is one language: its texts and its ways with money and dates.
 type Locale struct {
 	tag       string
@@ -118,6 +122,12 @@ func (l *Locale) arg(a any) string {
 		return l.Date(time.Time(x))
 	case Key:
 		return l.Text(x)
+	case List:
+		items := make([]string, len(x))
+		for i, k := range x {
+			items[i] = l.Text(k)
+		}
+		return strings.Join(items, ", ")
 	case string:
 		return x
 	}

@@ -76,6 +76,9 @@ func TestForms(t *testing.T) {
 	if len(got) != 2 || !slices.Equal(got[0], want[0]) || !slices.Equal(got[1], want[1]) {
 		t.Errorf("Forms = %q, want %q", got, want)
 	}
+	if got := l.Forms("a", List{"b", "b"}, List{}, List{"b"}); got[0][1] != "Y\u00a0 ONE" || got[0][0] != "X ONE, ONE" {
+		t.Errorf("lists: %q", got)
+	}
 	if got := l.Text("missing"); got != "missing" {
 		t.Errorf("a missing key shows %q", got)
 	}

@@ -46,6 +46,9 @@ func Catalogue() []Named {
 		{"reprint choice", ReprintChoice(MaxJournalNumber, ClaimReceipt)}, {"reprint payout", ReprintChoice(MaxJournalNumber, PayoutReceipt)},
 		{"reprint sale", ReprintChoice(MaxJournalNumber, SaleReceipt)}, {"read only", ReadOnly()}, {"busy", Busy()},
 	}
+	for m := Missing(1); m <= AllMissing; m++ {
+		out = append(out, Named{"to install " + m.String(), MissingScreen(m)})
+	}
 	for o := PackNotDelivered; o <= PackNoLedger; o++ {
 		out = append(out, Named{"pack " + o.String(), PackRefused(o)})
 	}

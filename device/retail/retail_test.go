@@ -74,8 +74,11 @@ func (s Screen) keys() []locale.Key {
 		ks = append(ks, s.key)
 	}
 	for _, a := range s.args {
-		if k, ok := a.(locale.Key); ok {
-			ks = append(ks, k)
+		switch x := a.(type) {
+		case locale.Key:
+			ks = append(ks, x)
+		case locale.List:
+			ks = append(ks, x...)
 		}
 	}
 	return ks

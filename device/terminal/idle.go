@@ -43,13 +43,16 @@ func (idle) Run(ctx context.Context, t *Terminal) State {
 
 // restScreen is the screen at rest: SCANNEZ UN CODE, unless nothing can be paid, which
 // shows at rest too: a journal that cannot record (its no-payout state, journal.Health:
-// JOURNAL EN DÉFAUT / PAIEMENTS BLOQUÉS), or installed data refused (DONNÉES REFUSÉES).
+// JOURNAL EN DÉFAUT / PAIEMENTS BLOQUÉS), installed data refused (DONNÉES REFUSÉES), or
+// data never installed (À INSTALLER : …, Config.Missing).
 func (t *Terminal) restScreen() retail.Screen {
 	switch {
 	case t.data.Journal.Health() != nil:
 		return retail.FaultScreen(retail.FaultJournal, false)
 	case t.cfg.DataRefused:
 		return retail.DataRefusedScreen()
+	case t.cfg.Missing != 0:
+		return retail.MissingScreen(t.cfg.Missing)
 	}
 	return retail.Idle()
 }

@@ -107,6 +107,10 @@ type Config struct {
 	// DataRefused: the installed ledgers or pack status list failed their checks and none is
 	// used (Data holds nothing); said at start.
 	DataRefused bool
+	// Missing is what was never installed (the daemon decides it from what it loaded): at
+	// rest the terminal names it (À INSTALLER : …) instead of SCANNEZ UN CODE. It changes
+	// nothing of what is sold or paid: that follows the data itself.
+	Missing retail.Missing
 	// OnJournalReset is called once a technician has started a new journal in place of a
 	// refused one (journal.Journal.Reset): the daemon restarts to open it. nil: the
 	// terminal says to restart it (the emulator).

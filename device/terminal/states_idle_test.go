@@ -3,11 +3,14 @@ package terminal_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/device/terminal"
+	"github.com/packterm/pos/device/terminal/terminaltest"
+	"github.com/packterm/pos/drivers/display"
 	"github.com/packterm/pos/drivers/gpioio"
 	"github.com/packterm/pos/drivers/printer"
 	"github.com/packterm/pos/drivers/printer/escpos"
@@ -191,4 +194,52 @@ func samePattern(a, b gpioio.Pattern) bool {
 		}
 	}
 	return true
+}
+
+// A terminal that was never given what it needs (Config.Missing, decided by the daemon)
+// names it at rest instead of SCANNEZ UN CODE, on both panels and in both languages, and
+// again when a result screen goes back to rest; refused data and a journal fault still
+// come first, and with nothing missing the idle screen is the usual one.
+func TestStateIdleSaysWhatIsMissing(t *testing.T) {
+	miss := retail.MissingLedger | retail.MissingStatus
+	for _, c := range []struct {
+		lang string
+		geo  display.Geometry
+		want string
+	}{
+		{"fr", display.Geometry{Cols: 20, Rows: 4}, "À INSTALLER :|REGISTRE,|LISTE DES PAQUETS"},
+		{"fr", display.Geometry{Cols: 16, Rows: 2}, "MANQUE :|REGISTRE, LISTE"},
+		{"en", display.Geometry{Cols: 20, Rows: 4}, "TO INSTALL:|LEDGER,|PACK STATUS LIST|CALL A TECHNICIAN"},
+		{"en", display.Geometry{Cols: 16, Rows: 2}, "MISSING: LEDGER,|PACK LIST"},
+	} {
+		r := terminaltest.New(t, terminaltest.Options{Geometry: c.geo, Config: terminal.Config{Missing: miss, Language: c.lang}})
+		wantState(t, step(t, r, terminal.IdleState(), press(terminal.EvReport)), "report")
+		if got := strings.TrimRight(strings.Join(r.Screen.Lines(), "|"), "|"); got != c.want {
+			t.Errorf("%s %dx%d at rest: %q, want %q", c.lang, c.geo.Cols, c.geo.Rows, got, c.want)
+		}
+	}
+
+	r := terminaltest.New(t, terminaltest.Options{Config: terminal.Config{Missing: miss}})
+	text, pack := packCode(t)
+	wantState(t, step(t, r, terminal.IdleState(), scan(text)), "sale")
+	wantState(t, step(t, r, terminal.SaleState(pack)), "result:sale-refused") // sales follow the data, not the screen
+	wantState(t, stepTimeout(t, r, terminal.ResultState("sale-refused")), "idle")
+	wantState(t, step(t, r, terminal.IdleState(), press(terminal.EvReport)), "report")
+	if got := strings.Join(r.Screen.Lines(), "|"); !strings.HasPrefix(got, "À INSTALLER :") {
+		t.Errorf("back at rest: %q", got)
+	}
+
+	for _, c := range []struct {
+		cfg  terminal.Config
+		want string
+	}{
+		{terminal.Config{Missing: miss, DataRefused: true}, "DONNÉES REFUSÉES"},
+		{terminal.Config{}, "SCANNEZ UN CODE"},
+	} {
+		r := newRig(t, func(o *terminaltest.Options) { o.Config = c.cfg })
+		wantState(t, step(t, r, terminal.IdleState(), press(terminal.EvReport)), "report")
+		if got := strings.Join(r.Screen.Lines(), "|"); !strings.HasPrefix(got, c.want) {
+			t.Errorf("%+v at rest: %q, want %q", c.cfg, got, c.want)
+		}
+	}
 }
