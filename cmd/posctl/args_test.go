@@ -54,7 +54,7 @@ func TestBadNumbersNameTheirRange(t *testing.T) {
 	}{
 		{[]string{"game", "play", "seven", "50"}, `game "seven" is not a number: want a whole number from 1 to 8`},
 		{[]string{"game", "play", "9", "50"}, `game 9 is out of range: want 1 to 8`},
-		{[]string{"game", "play", "7", "cinquante"}, `lot "cinquante" is not an amount`},
+		{[]string{"game", "play", "7", "cinquante"}, `lot: money: "cinquante": want euros with a decimal comma`},
 		{[]string{"code", "render", "validation", "0", "1", "3", "--out", "v.png"}, `block 0 is out of range: want 1 to 9999`},
 		{[]string{"code", "render", "ticket", "42", "1500000", "3", "--out", "v.png"}, `pack 1500000 is out of range: want 0 to 1499999`},
 		{[]string{"code", "render", "ticket", "42", "7", "x", "--out", "v.png"}, `position "x" is not a number: want a whole number from 1 to 8`},

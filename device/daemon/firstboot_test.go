@@ -9,6 +9,7 @@ import (
 
 	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/firmware/flash"
+	"github.com/packterm/pos/internal/syncbuf"
 )
 
 // TestFirstBootSaysWhatIsMissing: a terminal fresh from its image (operator keys, no
@@ -19,7 +20,7 @@ func TestFirstBootSaysWhatIsMissing(t *testing.T) {
 	tb := newTestBlock(t, 6)
 	b := newBoard(t, tb)
 	b.cfg.Maintenance = "tcp:" + freeAddr(t)
-	var log syncBuffer
+	var log syncbuf.Buffer
 	o := Options{RestartQuiet: 300 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(&log, nil))}
 	d := b.start(t, o)
 	if want := retail.MissingLedger | retail.MissingStatus; d.r.Data.Missing != want {
