@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestGoroutinesExclude: many goroutines taking the lock of one directory are never
@@ -143,4 +144,30 @@ func TestHelperHoldLock(t *testing.T) {
 	bufio.NewReader(os.Stdin).ReadString('\n')
 	l.Release()
 	os.Exit(0)
+}
+
+// TestGivenUpWaiterTakesNothing: a waiter whose context ended leaves nothing behind that
+// could take the lock when its holder releases it (before, a flock(2) left blocked in a
+// goroutine took it, and a TryAcquire right after the release was refused: CI saw it).
+func TestGivenUpWaiterTakesNothing(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 50 {
+		l, err := TryAcquire(dir)
+		if err != nil {
+			t.Fatal(i, err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Millisecond)
+		if _, err := Acquire(ctx, dir); !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("%d: Acquire of a held lock: %v", i, err)
+		}
+		cancel()
+		if err := l.Release(); err != nil {
+			t.Fatal(i, err)
+		}
+		l, err = TryAcquire(dir)
+		if err != nil {
+			t.Fatalf("%d: TryAcquire after the holder released and the waiter gave up: %v", i, err)
+		}
+		l.Release()
+	}
 }
