@@ -75,7 +75,8 @@ tools() {
 	# systemd-analyze (and -sysusers, -tmpfiles): cmd/posboot's TestServiceUnit rates scripts/posboot.service.
 	# identify (imagemagick) and zint: drivers/barcode's third frame generator (scripts/gen3; identify,
 	# not convert, since a machine may carry a convert that is not ImageMagick's).
-	local tools="chromium:chromium qemu-arm-static:qemu-user-static qemu-aarch64-static:qemu-user-static zbarimg:zbar-tools dmtxread:dmtx-utils dmtxwrite:dmtx-utils zint:zint identify:imagemagick systemd-analyze:systemd systemd-sysusers:systemd systemd-tmpfiles:systemd"
+	# python3: scripts/fleet-demo.sh reads the journals and the report (JSON).
+	local tools="python3:python3 chromium:chromium qemu-arm-static:qemu-user-static qemu-aarch64-static:qemu-user-static zbarimg:zbar-tools dmtxread:dmtx-utils dmtxwrite:dmtx-utils zint:zint identify:imagemagick systemd-analyze:systemd systemd-sysusers:systemd systemd-tmpfiles:systemd"
 	local missing="" t
 	for t in $tools; do
 		command -v "${t%%:*}" >/dev/null || missing="$missing ${t#*:}"
