@@ -113,6 +113,9 @@ func TestSilentConnectionClosed(t *testing.T) {
 	if res, err := sendWithin(t, tm.client(token, 0), 10*time.Second); err != nil || !strings.Contains(res.Message, "config installed") {
 		t.Fatalf("the technician behind a silent connection: %+v %v", res, err)
 	}
+	// The technician's last frame counts once its answer is written: wait for the
+	// session's end before taking the time a stranger must not move.
+	waitConnections(t, tm.srv, 1)
 	stranger := dialFrom(t, tm.addr, "127.0.0.3")
 	stranger.send('B', make([]byte, 41))
 	if f, err := stranger.next(); err != nil || f.Type != 'X' {
@@ -330,5 +333,16 @@ func TestReconnectTakesOverDeadSession(t *testing.T) {
 	res, err := c.Send(ctx, flash.Firmware, bytes.NewReader(b), int64(len(b)))
 	if err != nil || res.Attempts != 3 || len(res.Resumed) != 1 {
 		t.Fatalf("after a dead link: %+v %v; want 3 links (frozen, busy, taken over) and a resume", res, err)
+	}
+}
+
+// waitConnections waits (5 s at most, in real time: the network stack's moment) until srv
+// serves n connections.
+func waitConnections(t *testing.T, srv *flash.Server, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); srv.Connections() != n; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server serves %d connections, want %d", srv.Connections(), n)
+		}
 	}
 }
