@@ -25,7 +25,7 @@ import (
 
 // startLoadCluster writes the nodes' files with ClusterConfig (no TLS: the load is the
 // claims, not 10,000 handshakes) and starts three nats-server processes.
-func startLoadCluster(t *testing.T, bin, dir string, reg *server.Registry) *loadCluster {
+func startLoadCluster(t *testing.T, dir string, reg *server.Registry) *loadCluster {
 	t.Helper()
 	cp, rp, hp := freeBase(t, 3)
 	cc := server.ClusterConfig{Nodes: 3, ClientPort: cp, ClusterPort: rp, HTTPPort: hp, StoreDir: filepath.Join(dir, "store")}
@@ -37,7 +37,7 @@ func startLoadCluster(t *testing.T, bin, dir string, reg *server.Registry) *load
 	cl := &loadCluster{urls: strings.Split(urls, ","), procs: map[string]*exec.Cmd{}}
 	cl.mon, _ = cc.MonitorURLs()
 	for i, conf := range confs {
-		cmd := exec.Command("nice", "-n", "10", bin, "-c", conf)
+		cmd := natsServerCommand(t, []string{"nice", "-n", "10"}, "-c", conf)
 		logf, _ := os.Create(filepath.Join(dir, fmt.Sprintf("node-%d.log", i+1)))
 		cmd.Stdout, cmd.Stderr = logf, logf
 		if err := cmd.Start(); err != nil {

@@ -135,7 +135,6 @@ func TestFleetLoad(t *testing.T) {
 		n, _ := strconv.Atoi(s)
 		rates = append(rates, n)
 	}
-	bin := natsServerBinary(t)
 	dir := t.TempDir()
 	reg, err := server.InitData(dir)
 	if err != nil {
@@ -150,7 +149,7 @@ func TestFleetLoad(t *testing.T) {
 	if err := server.SaveRegistry(dir, reg); err != nil {
 		t.Fatal(err)
 	}
-	cl := startLoadCluster(t, bin, dir, reg)
+	cl := startLoadCluster(t, dir, reg)
 	total := 0
 	for _, r := range rates {
 		total += r * int(stage/time.Second)

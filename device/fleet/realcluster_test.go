@@ -29,23 +29,22 @@ import (
 	"github.com/packterm/pos/device/fleet/server"
 )
 
-// natsServerBinary builds nats-server from the module (the version go.mod names) into a
-// directory of the test, or skips when the go tool is not at hand.
-func natsServerBinary(t *testing.T) string {
+// natsServerCommand is a nats-server process with args, run through wrap (a command and
+// its arguments, such as nice, or none): this test binary run as the module's nats-server
+// (natsServerEnv, TestMain), so no second build of it is needed.
+func natsServerCommand(t *testing.T, wrap []string, args ...string) *exec.Cmd {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("builds and runs nats-server processes")
+		t.Skip("runs nats-server processes")
 	}
-	gobin, err := exec.LookPath("go")
+	self, err := os.Executable()
 	if err != nil {
-		t.Skip("no go tool to build nats-server with")
+		t.Fatalf("the test binary: %v", err)
 	}
-	bin := filepath.Join(t.TempDir(), "nats-server")
-	cmd := exec.Command(gobin, "build", "-o", bin, "github.com/nats-io/nats-server/v2")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building nats-server: %v\n%s", err, out)
-	}
-	return bin
+	argv := append(append(wrap[:len(wrap):len(wrap)], self), args...)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), natsServerEnv+"=1")
+	return cmd
 }
 
 // clusterCerts writes dir/ca.pem and, for each node, node-N.pem and node-N-key.pem
@@ -152,13 +151,15 @@ func streamLeader(mon []string, stream string) string {
 }
 
 // TestClusterConfigRealServers: the files cluster-config writes run three real
-// nats-server processes (built from the module) with TLS on clients and routes, the
+// nats-server processes (the module's server code: this test binary run as nats-server) with TLS on clients and routes, the
 // registry's nkey users and a monitoring port; two claim services started at once set
 // up the stores (3 replicas) and two terminals race on the same winners while the
 // claims bucket's leader, found through the monitoring port, is killed (SIGKILL): every
 // ticket paid once, every acknowledged claim kept.
 func TestClusterConfigRealServers(t *testing.T) {
-	bin := natsServerBinary(t)
+	if testing.Short() {
+		t.Skip("runs nats-server processes")
+	}
 	const nodes = 3
 	f := newRegistry(t, 2)
 	if err := server.SaveRegistry(f.dir, f.reg); err != nil {
@@ -177,7 +178,7 @@ func TestClusterConfigRealServers(t *testing.T) {
 	f.urls = strings.Split(urls, ",")
 	procs := map[string]*exec.Cmd{}
 	for i, conf := range confs {
-		cmd := exec.Command(bin, "-c", conf)
+		cmd := natsServerCommand(t, nil, "-c", conf)
 		logf, _ := os.Create(filepath.Join(f.dir, fmt.Sprintf("node-%d.log", i+1)))
 		cmd.Stdout, cmd.Stderr = logf, logf
 		if err := cmd.Start(); err != nil {
