@@ -83,6 +83,13 @@ type Decoder struct {
 	clock            clockwork.Clock
 	deadline         time.Time // zero: no budget
 	expiredOnce      bool      // the budget ran out in this frame
+	// now is the clock's last reading (expired); gaveUp is set when a step was skipped
+	// because it would not end within the budget (affords).
+	now    time.Time
+	gaveUp bool
+	// perPixel is the time gozxing's 2D readers have taken per crop pixel of late (the
+	// largest, decaying; budget.go).
+	perPixel float64
 	// noRepairs is set while the turned retry reads: no Code 128 character is taken other
 	// than as its distances read it (linear_turn.go).
 	noRepairs bool
@@ -164,7 +171,7 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 	if b.Dx() < 8 || b.Dy() < 8 {
 		return fmt.Errorf("%w: image %dx%d too small", ErrNotFound, b.Dx(), b.Dy())
 	}
-	d.deadline, d.expiredOnce = time.Time{}, false
+	d.deadline, d.expiredOnce, d.gaveUp = time.Time{}, false, false
 	if d.opt.Budget > 0 {
 		d.deadline = d.clock.Now().Add(d.opt.Budget)
 	}
@@ -197,22 +204,10 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 			found = true
 		}
 	}
-	if !found && d.expiredOnce {
+	if !found && (d.expiredOnce || d.gaveUp) {
 		return ErrBudget
 	}
 	return nil
-}
-
-// expired reports whether the frame's time budget is spent (and remembers it).
-func (d *Decoder) expired() bool {
-	if d.expiredOnce {
-		return true
-	}
-	if d.deadline.IsZero() || d.clock.Now().Before(d.deadline) {
-		return false
-	}
-	d.expiredOnce = true
-	return true
 }
 
 // scanLevel locates candidates on pyramid level l and tries them in passes, cheapest first:
@@ -620,7 +615,10 @@ func (d *Decoder) scanBands(g *gray, r region, ax, ay, bx, by, half float64, ban
 	prof := make([]float64, n)
 	bits := make([]bool, n)
 	in0, in1 := inFrame(g, r.cx-half*ax, r.cy-half*ay, ax/k, ay/k, n)
-	for _, bd := range bands {
+	for i, bd := range bands {
+		if i > 0 && d.expired() { // a band costs 0.1–2 ms; a sweep has up to 16
+			return Result{}, false
+		}
 		off := bd.f * r.halfV
 		clear(prof)
 		step := 1.0
@@ -798,13 +796,11 @@ func binarize(p []float64, out []bool, win int) {
 		lo, hi = min(lo, v), max(hi, v)
 	}
 	floor := 0.15 * (hi - lo)
-	h := win / 2
+	mns, mxs := make([]float64, n), make([]float64, n)
+	slidingExtreme(p, win/2, false, mns)
+	slidingExtreme(p, win/2, true, mxs)
 	for i := range p {
-		a, b := max(0, i-h), min(n, i+h+1)
-		mn, mx := p[a], p[a]
-		for _, v := range p[a+1 : b] {
-			mn, mx = min(mn, v), max(mx, v)
-		}
+		mn, mx := mns[i], mxs[i]
 		out[i] = mx-mn >= floor && p[i] < (mn+mx)/2
 	}
 }
