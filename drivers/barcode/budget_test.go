@@ -70,8 +70,8 @@ func TestBudgetGivesUp(t *testing.T) {
 
 // TestBudgetSkipsReadsThatWouldOverrun: a call of gozxing's 2D readers cannot be stopped
 // once started, so under a budget one starts only when the time left covers its crop at the
-// rate such calls have run at (perPixel, learnt from the clock). A crop too large for the
-// time left is skipped, a small one still runs, and a frame that read nothing after such a
+// rate such calls have run at (perPixel, learnt from the clock). A large crop too large for
+// the time left is skipped, a small one still runs, and a frame that read nothing after such a
 // skip ends with ErrBudget; without a budget nothing is skipped and no clock is read.
 func TestBudgetSkipsReadsThatWouldOverrun(t *testing.T) {
 	clk := clockwork.NewFakeClock()
@@ -94,7 +94,7 @@ func TestBudgetSkipsReadsThatWouldOverrun(t *testing.T) {
 	if !d.gaveUp || d.expiredOnce {
 		t.Errorf("after a skipped crop: gaveUp %v (want true), expired %v (want false: smaller steps go on)", d.gaveUp, d.expiredOnce)
 	}
-	// The rate decays: one slow read does not hold the estimate up for ever.
+	// The rate is a running mean: one slow read does not hold the estimate up for ever.
 	for range 200 {
 		s := clk.Now()
 		clk.Advance(time.Millisecond)

@@ -87,8 +87,8 @@ type Decoder struct {
 	// because it would not end within the budget (affords).
 	now    time.Time
 	gaveUp bool
-	// perPixel is the time gozxing's 2D readers have taken per crop pixel of late (the
-	// largest, decaying; budget.go).
+	// perPixel is the time gozxing's 2D readers have taken per pixel of a large crop of
+	// late (a running mean; budget.go).
 	perPixel float64
 	// noRepairs is set while the turned retry reads: no Code 128 character is taken other
 	// than as its distances read it (linear_turn.go).
