@@ -45,9 +45,10 @@ type Options struct {
 	// so a length filter is what keeps clutter from reading as ITF). Nil: any even length ≥ 6.
 	ITFLengths []int
 	// Budget bounds the time one Decode or DecodeAll spends on a frame: past it the decoder
-	// gives up at the next candidate or crop (ErrBudget, which is also ErrNotFound) and
-	// returns what it read so far. Zero: no limit. A camera loop sets it to the frame
-	// interval (docs/codes.md: 40 ms keeps the p99 under 50 ms).
+	// gives up at the next step (a band, a crop, a few rows; budget.go) and returns what it
+	// read so far, or ErrBudget (also an ErrNotFound). Zero: no limit. A camera loop sets it
+	// to the frame interval (scanner.CameraDecoder: 40 ms, which keeps every set's p99
+	// under 50 ms of CPU; docs/codes.md, Speed).
 	Budget time.Duration
 	// Clock measures the budget; nil is the real clock.
 	Clock clockwork.Clock
