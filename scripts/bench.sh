@@ -10,6 +10,12 @@
 #       camera, empty and noise frames, and large phone photos (DecodeLargeFrame, timed apart)
 #   BENCH='DecodeCameraSymbology' BENCHTIME=176x scripts/bench.sh ./drivers/barcode  median and
 #       p99 per symbology over 88 camera frames each (176x: every frame twice)
+#   BENCH='DecodeSet' BENCHTIME=112x BARCODE_GEN3_BENCH=$PWD/out/gen3/qr scripts/bench.sh ./drivers/barcode
+#       issue 34's speed target per set (desk, camera, gen3, nearmiss, clutter), each without a
+#       budget, with the camera's 40-ms one and with it counted in CPU time: median, p99 and
+#       worst per frame in wall and CPU time (ms-*, cpu-ms-*) and the share read; out/gen3/qr
+#       is the third generator's QR classes (the wider QR set), drawn by
+#       scripts/gen3/frame.sh (docs/codes.md, Speed); without it, its checked-in sample only
 #   SIZES=0 scripts/bench.sh        without the binary sizes
 #
 # The table ends with the size of each binary per target (package "dist", benchmark

@@ -26,7 +26,9 @@ type Frames struct {
 	In     chan scanner.ImageFrame
 }
 
-// NewFrames returns an image source on dec.
+// NewFrames returns an image source on dec. A camera's frames take
+// scanner.CameraDecoder(codemap.DecoderOptions()): a time budget per frame, a frame it runs
+// out on being a frame without a code.
 func NewFrames(dec scanner.ImageDecoder, cfg scanner.Config) *Frames {
 	return &Frames{Images: scanner.NewImages(dec, cfg), In: make(chan scanner.ImageFrame)}
 }

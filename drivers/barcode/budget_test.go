@@ -48,6 +48,9 @@ func TestBudgetGivesUp(t *testing.T) {
 	if _, err := NewDecoder(Options{Formats: AllFormats, Clock: free}).Decode(empty); !errors.Is(err, ErrNotFound) || errors.Is(err, ErrBudget) {
 		t.Errorf("no budget: %v, want ErrNotFound without ErrBudget", err)
 	}
+	if free.reads != 0 {
+		t.Errorf("no budget: the clock was read %d times", free.reads)
+	}
 
 	// A plain code reads in the first pass, within a few steps.
 	img, err := Render(Code128, "004201234560", RenderOptions{Module: 2})
@@ -65,5 +68,52 @@ func TestBudgetGivesUp(t *testing.T) {
 	res, err := NewDecoder(Options{Formats: AllFormats, Budget: 40 * time.Millisecond, Clock: clk}).Decode(frame)
 	if err != nil || res.Text != "004201234560" {
 		t.Errorf("a plain code under a budget: %q, %v", res.Text, err)
+	}
+}
+
+// TestBudgetSkipsReadsThatWouldOverrun: a call of gozxing's 2D readers cannot be stopped
+// once started, so under a budget one starts only when the time left covers its crop at the
+// rate such calls have run at (perPixel, learnt from the clock). A large crop too large for
+// the time left is skipped, a small one still runs, and a frame that read nothing after such
+// a skip ends with ErrBudget (TestBudgetGivesUp: without a budget no clock is read).
+func TestBudgetSkipsReadsThatWouldOverrun(t *testing.T) {
+	clk := clockwork.NewFakeClock()
+	d := NewDecoder(Options{Formats: AllFormats, Budget: 40 * time.Millisecond, Clock: clk})
+	// A read of 100,000 pixels that took 20 ms: 200 ns a pixel.
+	start := clk.Now()
+	clk.Advance(20 * time.Millisecond)
+	d.deadline = clk.Now().Add(10 * time.Millisecond)
+	d.learn(start, 100_000)
+	if !d.affords(40_000) { // 8 ms
+		t.Error("a crop of 8 ms refused with 10 ms left")
+	}
+	if d.gaveUp {
+		t.Error("given up after a crop that fits")
+	}
+	if d.affords(640 * 640) { // 82 ms
+		t.Error("a 640×640 crop started with 10 ms left at 200 ns a pixel")
+	}
+	if !d.gaveUp || d.expiredOnce {
+		t.Errorf("after a skipped crop: gaveUp %v (want true), expired %v (want false: smaller steps go on)", d.gaveUp, d.expiredOnce)
+	}
+	// The rate is a running mean: one slow read does not hold the estimate up for ever.
+	for range 200 {
+		s := clk.Now()
+		clk.Advance(time.Millisecond)
+		d.deadline = clk.Now().Add(10 * time.Millisecond)
+		d.learn(s, 100_000) // 10 ns a pixel
+	}
+	if d.perPixel > 15 {
+		t.Errorf("rate %v ns a pixel after 200 reads at 10: the slow read still holds it", d.perPixel)
+	}
+
+	// A frame of clutter whose large 2D reads are all predicted to overrun (the fallback's
+	// whole frame among them) ends with ErrBudget.
+	rng := rand.New(rand.NewPCG(frameSeed+3, 7))
+	empty, _ := makeFrame(rng, 0, "")
+	slow := NewDecoder(Options{Formats: QRCode, Budget: time.Hour, Clock: clockwork.NewFakeClock()})
+	slow.perPixel = float64(time.Hour) / 1000 // an hour a thousand pixels
+	if _, err := slow.Decode(empty); !errors.Is(err, ErrBudget) {
+		t.Errorf("every large 2D read skipped: %v, want ErrBudget", err)
 	}
 }

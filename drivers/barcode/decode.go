@@ -45,9 +45,10 @@ type Options struct {
 	// so a length filter is what keeps clutter from reading as ITF). Nil: any even length ≥ 6.
 	ITFLengths []int
 	// Budget bounds the time one Decode or DecodeAll spends on a frame: past it the decoder
-	// gives up at the next candidate or crop (ErrBudget, which is also ErrNotFound) and
-	// returns what it read so far. Zero: no limit. A camera loop sets it to the frame
-	// interval (docs/codes.md: 40 ms keeps the p99 under 50 ms).
+	// gives up at the next step (a band, a crop, a few rows; budget.go) and returns what it
+	// read so far, or ErrBudget (also an ErrNotFound). Zero: no limit. A camera loop sets it
+	// to the frame interval (scanner.CameraDecoder: 40 ms, which keeps every set's p99
+	// under 50 ms of CPU; docs/codes.md, Speed).
 	Budget time.Duration
 	// Clock measures the budget; nil is the real clock.
 	Clock clockwork.Clock
@@ -83,6 +84,13 @@ type Decoder struct {
 	clock            clockwork.Clock
 	deadline         time.Time // zero: no budget
 	expiredOnce      bool      // the budget ran out in this frame
+	// now is the clock's last reading (expired); gaveUp is set when a step was skipped
+	// because it would not end within the budget (affords).
+	now    time.Time
+	gaveUp bool
+	// perPixel is the time gozxing's 2D readers have taken per pixel of a large crop of
+	// late (a running mean; budget.go).
+	perPixel float64
 	// noRepairs is set while the turned retry reads: no Code 128 character is taken other
 	// than as its distances read it (linear_turn.go).
 	noRepairs bool
@@ -164,7 +172,7 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 	if b.Dx() < 8 || b.Dy() < 8 {
 		return fmt.Errorf("%w: image %dx%d too small", ErrNotFound, b.Dx(), b.Dy())
 	}
-	d.deadline, d.expiredOnce = time.Time{}, false
+	d.deadline, d.expiredOnce, d.gaveUp = time.Time{}, false, false
 	if d.opt.Budget > 0 {
 		d.deadline = d.clock.Now().Add(d.opt.Budget)
 	}
@@ -197,22 +205,10 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 			found = true
 		}
 	}
-	if !found && d.expiredOnce {
+	if !found && (d.expiredOnce || d.gaveUp) {
 		return ErrBudget
 	}
 	return nil
-}
-
-// expired reports whether the frame's time budget is spent (and remembers it).
-func (d *Decoder) expired() bool {
-	if d.expiredOnce {
-		return true
-	}
-	if d.deadline.IsZero() || d.clock.Now().Before(d.deadline) {
-		return false
-	}
-	d.expiredOnce = true
-	return true
 }
 
 // scanLevel locates candidates on pyramid level l and tries them in passes, cheapest first:
@@ -620,7 +616,10 @@ func (d *Decoder) scanBands(g *gray, r region, ax, ay, bx, by, half float64, ban
 	prof := make([]float64, n)
 	bits := make([]bool, n)
 	in0, in1 := inFrame(g, r.cx-half*ax, r.cy-half*ay, ax/k, ay/k, n)
-	for _, bd := range bands {
+	for i, bd := range bands {
+		if i > 0 && d.expired() { // a band costs 0.1–2 ms; a sweep has up to 16
+			return Result{}, false
+		}
 		off := bd.f * r.halfV
 		clear(prof)
 		step := 1.0
@@ -798,13 +797,11 @@ func binarize(p []float64, out []bool, win int) {
 		lo, hi = min(lo, v), max(hi, v)
 	}
 	floor := 0.15 * (hi - lo)
-	h := win / 2
+	mns, mxs := make([]float64, n), make([]float64, n)
+	slidingExtreme(p, win/2, false, mns)
+	slidingExtreme(p, win/2, true, mxs)
 	for i := range p {
-		a, b := max(0, i-h), min(n, i+h+1)
-		mn, mx := p[a], p[a]
-		for _, v := range p[a+1 : b] {
-			mn, mx = min(mn, v), max(mx, v)
-		}
+		mn, mx := mns[i], mxs[i]
 		out[i] = mx-mn >= floor && p[i] < (mn+mx)/2
 	}
 }

@@ -325,7 +325,7 @@ const dmMaxFits = 2
 // sampler: every outline, its best hypotheses, each sampled with and without the timing
 // correction and thresholded locally then globally, until gozxing's decoder corrects one.
 func (d *Decoder) decodeDM(c *gray) (Result, bool) {
-	if d.opt.Formats&DataMatrix == 0 || c.w > dmMaxCrop || c.h > dmMaxCrop {
+	if d.opt.Formats&DataMatrix == 0 || c.w > dmMaxCrop || c.h > dmMaxCrop || !d.affords(c.w*c.h) {
 		return Result{}, false
 	}
 	det := newDMDetector(c)
@@ -333,7 +333,7 @@ func (d *Decoder) decodeDM(c *gray) (Result, bool) {
 		return Result{}, false
 	}
 	b := det.blur
-	for q, ok := det.next(); ok; q, ok = det.next() {
+	for q, ok := det.next(); ok && !d.expired(); q, ok = det.next() { // an outline costs up to a few ms
 		fits := dmFits(b, c.w, c.h, q)
 		for i, fit := range fits {
 			if i >= dmMaxFits {

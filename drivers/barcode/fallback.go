@@ -69,6 +69,9 @@ func (d *Decoder) fullMatrix(lum []byte, w, h int) (Result, bool) {
 	}
 	for _, hint := range []gozxing.DecodeHintType{gozxing.DecodeHintType_TRY_HARDER, gozxing.DecodeHintType_PURE_BARCODE} {
 		for _, rd := range readers {
+			if !d.affords(w * h) { // TRY_HARDER on a busy 640×480 frame: tens of ms a reader
+				return Result{}, false
+			}
 			if res, err := rd.Decode(bmp, map[gozxing.DecodeHintType]interface{}{hint: true}); err == nil {
 				if r, ok := d.result(res, false); ok {
 					return r, true
@@ -109,6 +112,9 @@ func (d *Decoder) fullRows(lum []byte, g *gray, ycc bool) (Result, bool) {
 		passes = append(passes, pass{func() []byte { return g.pix }, g.w, g.h})
 	}
 	for _, p := range passes {
+		if d.expired() {
+			return Result{}, false
+		}
 		src, err := gozxing.NewPlanarYUVLuminanceSource(p.pix(), p.w, p.h, 0, 0, p.w, p.h, false)
 		if err != nil {
 			return Result{}, false
@@ -149,6 +155,9 @@ func (d *Decoder) readRows(b *gozxing.BinaryBitmap, hints map[gozxing.DecodeHint
 		}
 		if y < 0 || y >= h {
 			break
+		}
+		if x%budgetRows == budgetRows-1 && d.expired() {
+			return Result{}, false
 		}
 		var err error
 		if row, err = b.GetBlackRow(y, row); err != nil || countBars(row, minRowBars) < minRowBars {
@@ -200,6 +209,10 @@ func itfConfirmed(b *gozxing.BinaryBitmap, rd rowDecoder, y int, reversed bool, 
 	}
 	return false
 }
+
+// budgetRows is how many rows readRows reads between two looks at the time budget (a row
+// costs a few µs to tens of µs).
+const budgetRows = 32
 
 // itfConfirmRows is how far above or below a fallback ITF read its confirming row lies.
 const itfConfirmRows = 4

@@ -58,20 +58,7 @@ func narrowRun(bits []bool) int {
 // runningExtreme returns the maximum (or minimum) of p over a window of w samples centred
 // on each sample (clipped at the ends).
 func runningExtreme(p []float64, w int, isMax bool) []float64 {
-	n := len(p)
-	out := make([]float64, n)
-	h := w / 2
-	for i := range p {
-		a, b := max(0, i-h), min(n, i+h+1)
-		e := p[a]
-		for _, v := range p[a+1 : b] {
-			if isMax {
-				e = max(e, v)
-			} else {
-				e = min(e, v)
-			}
-		}
-		out[i] = e
-	}
+	out := make([]float64, len(p))
+	slidingExtreme(p, w/2, isMax, out)
 	return out
 }

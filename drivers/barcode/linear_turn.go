@@ -74,6 +74,9 @@ func (d *Decoder) scanTurnedBy(g *gray, deg float64, emit func(Result) bool) boo
 		return false
 	}
 	t := g.turned(deg)
+	if d.expired() {
+		return false
+	}
 	tried := 0
 	for _, r := range locate(&t) {
 		if !r.linear || r.faint {

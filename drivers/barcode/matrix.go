@@ -64,10 +64,12 @@ func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, cc *matrixCro
 		// Equalised over about three modules' worth of crop (faded print, grey ink, a
 		// shadow edge across the symbol): cheap, and it reads many a QR symbol that would
 		// otherwise wait for every other candidate's DataMatrix search.
-		if res, ok := d.decode2D(cc.equalised(), true); ok {
-			return res, true
+		if d.fits2D(c.w * c.h) {
+			if res, ok := d.decode2D(cc.equalised(), true); ok {
+				return res, true
+			}
 		}
-		if finders {
+		if finders || !d.wantDM(c) {
 			return Result{}, false // a QR symbol that did not read yet: not a DataMatrix one
 		}
 		return d.decodeDM(dmCrop(c, crop, s))
@@ -90,12 +92,14 @@ func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, cc *matrixCro
 		// A hard shadow edge across the symbol: the crop smoothed over a third of a module
 		// and divided by the paper's level (gray_light.go), to gozxing's 2D readers and
 		// ours, when the paper's level is uneven enough.
+		if d.expired() {
+			return Result{}, false
+		}
 		if f, uneven := c.flatten(max(3, int(0.04*float64(c.w)))); uneven {
 			if res, ok := d.decode2D(&f, true); ok {
 				return res, true
 			}
-			f, _ = c.flatSmoothed()
-			if res, ok := d.decodeDMFlat(&f, s, crop); ok {
+			if res, ok := d.decodeDMFlat(c, s, crop); ok {
 				return res, true
 			}
 		}
@@ -118,14 +122,25 @@ func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, cc *matrixCro
 	}
 	// Faint QR ink under sensor noise (qr_grid.go): on the best candidate only, with the
 	// costly attempts.
-	faint := crop(k0)
-	if res, ok := d.decodeQRFaint(&faint); ok {
-		return res, true
+	if n := int(2 * s * k0); d.opt.Formats&QRCode != 0 && d.fits2D(n*n) {
+		faint := crop(k0)
+		if res, ok := d.decodeQRFaint(&faint); ok {
+			return res, true
+		}
 	}
 	// Only small symbols need magnifying; on a large busy region (noise, a page of text)
 	// gozxing's finder-pattern search turns cubic in its candidates and costs seconds.
 	// Matrix symbols are square: an elongated cluster (a line of text) is not worth it.
 	if 2*s > 320 || max(r.halfU, r.halfV) > 1.8*min(r.halfU, r.halfV) {
+		return Result{}, false
+	}
+	// Two or three reads of the magnified crop: when the first would be refused, so would
+	// the others (charged as they would be).
+	if n, reads := int(2*s*k1), 2; !d.fits2D(n * n) {
+		if k1 > k0*1.2 {
+			reads++
+		}
+		d.budget -= (reads - 1) * n * n
 		return Result{}, false
 	}
 	m := crop(k1)
@@ -154,6 +169,9 @@ func (d *Decoder) decodeEqualised(cc *matrixCrops, r region, s float64, crop fun
 			return res, true
 		}
 	}
+	if !d.fits2D(cc.plain.w * cc.plain.h) {
+		return Result{}, false
+	}
 	n := cc.plain.normalize(max(4, int(0.03*float64(cc.plain.w))), 10)
 	return d.decode2D(&n, true)
 }
@@ -161,20 +179,32 @@ func (d *Decoder) decodeEqualised(cc *matrixCrops, r region, s float64, crop fun
 // decodeDMEqualised reads a candidate's equalised crop with our DataMatrix reader (a crop
 // over its size limit made again smaller, then equalised).
 func (d *Decoder) decodeDMEqualised(cc *matrixCrops, s float64, crop func(k float64) gray) (Result, bool) {
-	return d.decodeDM(dmCrop(cc.equalised(), func(k float64) gray {
-		c := crop(k)
-		return c.equalise()
-	}, s))
+	if !d.wantDM(cc.plain) {
+		return Result{}, false
+	}
+	if cc.plain.w > dmMaxCrop || cc.plain.h > dmMaxCrop {
+		// Made again smaller, then equalised (dmCrop): the equalised crop at full size
+		// would only be thrown away.
+		c := crop(float64(dmMaxCrop-1) / (2 * s))
+		e := c.equalise()
+		return d.decodeDM(&e)
+	}
+	return d.decodeDM(cc.equalised())
 }
 
-// decodeDMFlat reads a candidate's crop smoothed and flattened (gray.flatSmoothed), f, with
-// our DataMatrix reader (a crop over its size limit made again smaller).
-func (d *Decoder) decodeDMFlat(f *gray, s float64, crop func(k float64) gray) (Result, bool) {
-	return d.decodeDM(dmCrop(f, func(k float64) gray {
-		c := crop(k)
-		f, _ := c.flatSmoothed()
-		return f
-	}, s))
+// decodeDMFlat reads a candidate's plain crop c smoothed and flattened (gray.flatSmoothed)
+// with our DataMatrix reader (a crop over its size limit made again smaller first, as
+// dmCrop does: the full-size one would only be thrown away).
+func (d *Decoder) decodeDMFlat(c *gray, s float64, crop func(k float64) gray) (Result, bool) {
+	if !d.wantDM(c) {
+		return Result{}, false
+	}
+	if c.w > dmMaxCrop || c.h > dmMaxCrop {
+		small := crop(float64(dmMaxCrop-1) / (2 * s))
+		c = &small
+	}
+	f, _ := c.flatSmoothed()
+	return d.decodeDM(&f)
 }
 
 // matrixCrops are a matrix candidate's crops, made once and kept for the later passes.
@@ -208,11 +238,10 @@ func (cc *matrixCrops) make(g *gray, r region) (s, k0 float64, crop func(k float
 // desk's edge, and the equalised crops break faint ink up.
 func (d *Decoder) decodeFaintFlat(g *gray, r region, cc *matrixCrops) (Result, bool) {
 	s, _, crop, ok := cc.make(g, r)
-	if !ok || d.opt.Formats&DataMatrix == 0 {
+	if !ok || !d.wantDM(cc.plain) {
 		return Result{}, false
 	}
-	f, _ := cc.plain.flatSmoothed()
-	return d.decodeDMFlat(&f, s, crop)
+	return d.decodeDMFlat(cc.plain, s, crop)
 }
 
 // equalised returns the plain crop equalised (gray.equalise), made on first use: the plain
@@ -231,11 +260,22 @@ func (cc *matrixCrops) equalised() *gray {
 // box, about a module and a half of a 240-pixel crop, then equalised over a tenth of it,
 // through gozxing's 2D readers and our DataMatrix reader.
 func (d *Decoder) decodeSmoothed(c *gray) (Result, bool) {
+	read2D := d.fits2D(c.w * c.h) // charged when refused
+	// Our DataMatrix reader refuses crops over dmMaxCrop (a large candidate's crop).
+	readDM := c.w <= dmMaxCrop && c.h <= dmMaxCrop && d.wantDM(c)
+	if !read2D && !readDM {
+		return Result{}, false
+	}
 	b := c.boxMean(3)
 	b.stretch()
 	n := b.normalize(max(6, int(0.1*float64(b.w))), 10)
-	if res, ok := d.decode2D(&n, true); ok {
-		return res, true
+	if read2D {
+		if res, ok := d.decode2D(&n, true); ok {
+			return res, true
+		}
+	}
+	if !readDM {
+		return Result{}, false
 	}
 	return d.decodeDM(&n)
 }
@@ -285,6 +325,9 @@ func (d *Decoder) decodeParts(g *gray, parts []region) (Result, bool) {
 	defer func() { d.budget, d.partsBudget = d.partsBudget, d.budget }()
 	crops, spans := make([]gray, len(parts)), make([]float64, len(parts))
 	for i, e := range parts {
+		if d.expired() {
+			return Result{}, false
+		}
 		s, _ := cropSpan(e)
 		crops[i], spans[i] = matrixCropAt(g, e, s, min(4, partSide/(2*s))), s
 		if res, ok := d.decode2D(&crops[i], true); ok {
@@ -292,6 +335,9 @@ func (d *Decoder) decodeParts(g *gray, parts []region) (Result, bool) {
 		}
 	}
 	for i := range parts {
+		if !d.fits2D(crops[i].w * crops[i].h) {
+			continue
+		}
 		n := crops[i].equalise()
 		if res, ok := d.decode2D(&n, true); ok {
 			return res, true
@@ -364,6 +410,27 @@ func matrixCropAt(g *gray, r region, s, k float64) gray {
 	return c
 }
 
+// fits2D reports whether a crop of px pixels would get through decode2DWith's checks (the
+// frame's 2D pixel budget, the time budget), so that the crop (resampled, equalised,
+// smoothed, sharpened: a whole-crop filter, up to tens of ms on a 1,200-px crop) is made
+// only when it will be read. When it would not, px is charged as decode2DWith charges a
+// crop it refuses, so the budget runs down as before.
+func (d *Decoder) fits2D(px int) bool {
+	if d.budget-px < 0 || !d.affords(px) {
+		d.budget -= px
+		return false
+	}
+	return true
+}
+
+// wantDM reports whether our DataMatrix reader is to run on crop c (made smaller to
+// dmMaxCrop when larger): the format enabled and time left for it (affords, at the rate of
+// gozxing's readers, which our reader's search roughly matches per pixel), so that its crops
+// (made smaller, equalised, flattened) are made only then.
+func (d *Decoder) wantDM(c *gray) bool {
+	return d.opt.Formats&DataMatrix != 0 && d.affords(min(c.w, dmMaxCrop)*min(c.h, dmMaxCrop))
+}
+
 func (d *Decoder) decode2D(g *gray, located bool) (Result, bool) {
 	return d.decode2DWith(g, located, gozxing.NewHybridBinarizer)
 }
@@ -371,9 +438,10 @@ func (d *Decoder) decode2D(g *gray, located bool) (Result, bool) {
 func (d *Decoder) decode2DWith(g *gray, located bool, binarizer func(gozxing.LuminanceSource) gozxing.Binarizer) (Result, bool) {
 	// gozxing's 2D search costs about its image area (more on busy crops): each frame gets a
 	// budget of pixels, so that a frame full of clutter stays within a camera frame time.
-	if d.budget -= g.w * g.h; d.budget < 0 || d.expired() {
+	if d.budget -= g.w * g.h; d.budget < 0 || !d.affords(g.w*g.h) {
 		return Result{}, false
 	}
+	defer d.learn(d.now, g.w*g.h)
 	src, err := gozxing.NewPlanarYUVLuminanceSource(g.pix, g.w, g.h, 0, 0, g.w, g.h, false)
 	if err != nil {
 		return Result{}, false
@@ -390,14 +458,15 @@ func (d *Decoder) decode2DWith(g *gray, located bool, binarizer func(gozxing.Lum
 			}
 		}
 		// No valid symbol through gozxing's transform: perhaps a false alignment pattern
-		// (decodeQRAffine).
-		if located {
+		// (decodeQRAffine). Each of gozxing's readers costs up to tens of ms on a large
+		// busy crop: the budget is looked at again between them.
+		if located && !d.expired() {
 			if r, ok := d.decodeQRAffine(g, bmp); ok {
 				return r, true
 			}
 		}
 	}
-	if d.opt.Formats&DataMatrix != 0 {
+	if d.opt.Formats&DataMatrix != 0 && !d.expired() {
 		if res, err := d.dm.Decode(bmp, nil); err == nil {
 			if r, ok := d.result(res, located); ok {
 				return r, true

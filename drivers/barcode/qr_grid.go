@@ -24,7 +24,7 @@ func (d *Decoder) decodeQRFaint(c *gray) (Result, bool) {
 	if d.opt.Formats&QRCode == 0 {
 		return Result{}, false
 	}
-	if d.budget -= c.w * c.h; d.budget < 0 || d.expired() {
+	if d.budget -= c.w * c.h; d.budget < 0 || !d.affords(c.w*c.h) {
 		return Result{}, false
 	}
 	s := c.boxMean(1)
@@ -42,6 +42,9 @@ func (d *Decoder) decodeQRFaint(c *gray) (Result, bool) {
 		if r, ok := d.result(res, true); ok {
 			return r, true
 		}
+	}
+	if d.expired() {
+		return Result{}, false
 	}
 	return d.decodeQRAffine(&n, bmp)
 }

@@ -8,6 +8,7 @@ import (
 	_ "image/jpeg" // frame formats
 	_ "image/png"  // frame formats
 	"sync"
+	"time"
 
 	"github.com/packterm/pos/drivers/barcode"
 )
@@ -38,6 +39,25 @@ func BarcodeDecoder(opt barcode.Options) ImageDecoder {
 		r, err := d.Decode(img)
 		return r.Text, r.Symbology, err
 	})
+}
+
+// DefaultFrameBudget is the most CameraDecoder spends on one frame: the frame interval of a
+// camera at 25 frames a second. A frame that has not read by then is given up
+// (barcode.ErrBudget) and the next one, a few ms later, is read afresh: the decoder reads a
+// symbol in a few ms when it reads at all (docs/codes.md, Speed).
+const DefaultFrameBudget = 40 * time.Millisecond
+
+// CameraDecoder is BarcodeDecoder for a camera's frames: each frame is decoded within
+// opt.Budget (DefaultFrameBudget when zero), so that a frame of clutter, or a code the
+// decoder reads only in its last passes, does not hold up the frames after it. Its
+// barcode.ErrBudget is an ErrNotFound: Images takes it as "no code in this frame", silent
+// for a camera frame. Photos (files, uploads, PhotoDir) keep BarcodeDecoder without a
+// budget: each is one deliberate scan, up to 48 megapixels.
+func CameraDecoder(opt barcode.Options) ImageDecoder {
+	if opt.Budget == 0 {
+		opt.Budget = DefaultFrameBudget
+	}
+	return BarcodeDecoder(opt)
 }
 
 // ImageFrame is one image to decode; Name identifies it in events and logs (a file path, an upload).

@@ -1,0 +1,159 @@
+//go:build !race && linux
+
+package barcode
+
+import (
+	"image"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+	"golang.org/x/sys/unix"
+)
+
+// BenchmarkDecodeSet is the speed target of issue 34 per set (docs/codes.md, Speed): each
+// 640×480 frame of a set decoded once per op in turn, without a budget and with the 40-ms
+// budget of the terminal's camera loop, reporting the median, 99th percentile and worst
+// wall time per frame, the same of the thread's CPU time (which a loaded machine does not
+// inflate: the decoder runs on one goroutine, locked to its thread here), and the share of
+// frames read. Sets:
+//   - desk: the first generator's 60 frames (Code 128, ITF, QR) as camera YCbCr;
+//   - camera: the second generator's frames, 22 per symbology (zint: skipped without it);
+//   - gen3: the third generator's checked-in sample, plus its class frames in the cache
+//     directory BARCODE_GEN3_BENCH names (out/gen3/qr: the wider QR set);
+//   - nearmiss: near-miss codes (nearmiss_test.go) with no code to read: the failing path;
+//   - clutter: desk frames of clutter without a code, the terminal's formats.
+//
+// A set of frames that must not read counts a read as a failure (%-read is then the
+// share of frames that read nothing, as it should).
+func BenchmarkDecodeSet(b *testing.B) {
+	for _, set := range []struct {
+		name  string
+		load  func(b *testing.B) ([]image.Image, []string)
+		opt   Options
+		empty bool // no frame holds a code
+	}{
+		{"desk", deskSet, DefaultOptions(), false},
+		{"camera", cameraSet, Options{Formats: AllFormats, ITFLengths: []int{14}}, false},
+		{"gen3", gen3SampleFrames, Options{Formats: AllFormats, ITFLengths: []int{14}}, false},
+		{"nearmiss", nearMissSet, DefaultOptions(), true},
+		{"clutter", clutterSet, DefaultOptions(), true},
+	} {
+		b.Run(set.name, func(b *testing.B) {
+			imgs, texts := set.load(b)
+			for _, v := range []struct {
+				name   string
+				budget time.Duration
+				clock  clockwork.Clock
+			}{
+				{"budget=none", 0, nil},
+				{"budget=40ms", 40 * time.Millisecond, nil},
+				// The budget counted in the thread's CPU time: what the wall-clock budget
+				// does on an idle machine, measured on a loaded one.
+				{"budget=40ms-cpu", 40 * time.Millisecond, cpuClock{clockwork.NewRealClock()}},
+			} {
+				b.Run(v.name, func(b *testing.B) {
+					opt := set.opt
+					opt.Budget, opt.Clock = v.budget, v.clock
+					benchDecodeCPU(b, imgs, texts, NewDecoder(opt).Decode, set.empty)
+				})
+			}
+		})
+	}
+}
+
+// benchDecodeCPU is benchDecode with the thread's CPU time per frame beside the wall time.
+func benchDecodeCPU(b *testing.B, imgs []image.Image, texts []string, decode func(image.Image) (Result, error), empty bool) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var wall, cpu []time.Duration
+	read, i := 0, 0
+	for b.Loop() {
+		k := i % len(imgs)
+		c0, t0 := threadCPU(), time.Now()
+		r, err := decode(imgs[k])
+		wall, cpu = append(wall, time.Since(t0)), append(cpu, threadCPU()-c0)
+		if empty && err != nil || !empty && err == nil && r.Text == texts[k] {
+			read++
+		}
+		i++
+	}
+	pct := func(ds []time.Duration, unit string) {
+		slices.Sort(ds)
+		b.ReportMetric(float64(ds[len(ds)/2])/1e6, unit+"-median")
+		b.ReportMetric(float64(ds[len(ds)*99/100])/1e6, unit+"-p99")
+		b.ReportMetric(float64(ds[len(ds)-1])/1e6, unit+"-max")
+	}
+	pct(wall, "ms")
+	pct(cpu, "cpu-ms")
+	b.ReportMetric(100*float64(read)/float64(i), "%-read")
+}
+
+// cpuClock is a clock whose time runs with the calling thread's CPU time (benchDecodeCPU
+// locks the goroutine to its thread).
+type cpuClock struct{ clockwork.Clock }
+
+var cpuEpoch = time.Now()
+
+func (cpuClock) Now() time.Time { return cpuEpoch.Add(threadCPU()) }
+
+// threadCPU is the calling thread's CPU time (user and system).
+func threadCPU() time.Duration {
+	var ru unix.Rusage
+	if err := unix.Getrusage(unix.RUSAGE_THREAD, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func deskSet(b *testing.B) ([]image.Image, []string) {
+	frames, _, texts := benchFrames(b)
+	imgs := make([]image.Image, len(frames))
+	for i, f := range frames {
+		imgs[i] = f
+	}
+	return imgs, texts
+}
+
+func cameraSet(b *testing.B) ([]image.Image, []string) {
+	needZint(b)
+	var imgs []image.Image
+	var texts []string
+	for _, f := range []Format{Code128, ITF, QRCode, DataMatrix} {
+		fi, ft := camBenchFrames(b, f, 2*int(numCamClasses))
+		imgs, texts = append(imgs, fi...), append(texts, ft...)
+	}
+	return imgs, texts
+}
+
+// nearMissSet draws 40 near misses as TestNearMissCodesReadNothing does (Code 128 with a
+// wrong check, ITF cut short), at any angle, modules 1.5–3 px, blur σ ≤ 0.8.
+func nearMissSet(*testing.B) ([]image.Image, []string) {
+	var imgs []image.Image
+	rng := rand.New(rand.NewPCG(34, 99))
+	for i := range 40 {
+		var w []int
+		if d := randDigits(rng, 14); i%2 == 0 {
+			w = c128Widths(d[:12], (int(d[12]-'0')*10+int(d[13]-'0'))%103, nil)
+		} else {
+			w = itfWidths(d, true)[:4+10*(1+rng.IntN(6))]
+		}
+		module, angle := 1.5+1.5*rng.Float64(), 360*rng.Float64()
+		blur, contrast, noise := 0.8*rng.Float64(), 0.25+0.75*rng.Float64(), 2+3*rng.Float64()
+		imgs = append(imgs, drawBarsFrame(rng, w, module, angle, blur, contrast, noise))
+	}
+	return imgs, make([]string, len(imgs))
+}
+
+func clutterSet(*testing.B) ([]image.Image, []string) {
+	var imgs []image.Image
+	for i := range 20 {
+		rng := rand.New(rand.NewPCG(frameSeed+3, uint64(i)))
+		img, _ := makeFrame(rng, 0, "")
+		imgs = append(imgs, img)
+	}
+	return imgs, make([]string, len(imgs))
+}
