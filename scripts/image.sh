@@ -38,9 +38,11 @@ VERSION=${VERSION:-1.0.0}
 KEYS=${KEYS:-$repo/dist/image-keys}
 CACHE=${POS_IMAGE_CACHE:-$HOME/.cache/pos-image}
 case $BOARD in
-# The qemu-virt board's GPIO parts are emulated inside posd, so its image carries the lab
-# posd (built without -tags production); a Raspberry Pi's carries the production posd.
-qemu-virt) OUT=${OUT:-$repo/dist/pos-arm64.img} disk=/dev/vda part=/dev/vda tags= ;;
+# The qemu-virt board's GPIO parts are emulated inside posd: its image carries the
+# production posd plus that one board profile (-tags production,virt: the board emulator
+# and the console display, none of the lab's scanner, printer, pty, block generator or LP
+# solver); a Raspberry Pi's carries the production posd.
+qemu-virt) OUT=${OUT:-$repo/dist/pos-arm64.img} disk=/dev/vda part=/dev/vda tags=production,virt ;;
 rpi) OUT=${OUT:-$repo/dist/pos-arm64-rpi.img} disk=/dev/mmcblk0 part=/dev/mmcblk0p tags=production ;;
 *) echo "image.sh: BOARD=$BOARD: want qemu-virt or rpi" >&2; exit 2 ;;
 esac
