@@ -101,16 +101,38 @@ rnd() { awk -v s="$RANDOM" -v m="$1" -v f="${2:-1}" 'BEGIN { srand(s); printf "%
 
 elapsed() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
 
-# wait_console PATTERN [TIMEOUT] [NTH]: until the NTH line of this boot's console matching
-# PATTERN (extended regexp).
+# Waits end on lack of progress, not on a fixed time (a loaded machine slows the guest,
+# and a transfer's length follows the bundle's size): a wait fails once nothing new has come
+# on this boot's console or on the watched files (the running flash's log, whose progress
+# line comes every 5 s while acknowledgements arrive) for its STALL seconds, or after
+# WAIT_CAP seconds in all (a guest printing in a loop).
+WAIT_CAP=${WAIT_CAP:-1800}
+watched=()
+grown() { stat -c %s "$console" "${watched[@]}" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
+progress_start() { w_start=$SECONDS w_last=$SECONDS w_size=$(grown); }
+# progress_check WHAT STALL: fails the test when the wait for WHAT made no progress.
+progress_check() {
+	local now
+	if [ -n "$qemu_pid" ] && ! kill -0 "$qemu_pid" 2>/dev/null; then
+		tail -20 "$console" >&2
+		fail "qemu stopped while waiting for $1"
+	fi
+	now=$(grown)
+	[ "$now" = "$w_size" ] || { w_size=$now; w_last=$SECONDS; }
+	if [ $((SECONDS - w_last)) -ge "$2" ]; then
+		tail -30 "$console" >&2
+		fail "no $1: nothing new on the console${watched[*]:+ or in ${watched[*]##*/}} for ${2}s (boot $boots)"
+	fi
+	[ $((SECONDS - w_start)) -lt "$WAIT_CAP" ] || { tail -30 "$console" >&2; fail "no $1 within ${WAIT_CAP}s (boot $boots)"; }
+}
+
+# wait_console PATTERN [STALL] [NTH]: until the NTH line of this boot's console matching
+# PATTERN (extended regexp), failing after STALL seconds without progress.
 wait_console() {
-	local pat=$1 limit=${2:-$BOOT_TIMEOUT} nth=${3:-1} start=$SECONDS
+	local pat=$1 stall=${2:-$BOOT_TIMEOUT} nth=${3:-1}
+	progress_start
 	while [ "$(grep -Ec -- "$pat" "$console" || true)" -lt "$nth" ]; do
-		if [ -n "$qemu_pid" ] && ! kill -0 "$qemu_pid" 2>/dev/null; then
-			tail -20 "$console" >&2
-			fail "qemu stopped while waiting for /$pat/"
-		fi
-		[ $((SECONDS - start)) -lt "$limit" ] || { tail -30 "$console" >&2; fail "no /$pat/ within ${limit}s (boot $boots)"; }
+		progress_check "/$pat/" "$stall"
 		sleep 0.5
 	done
 }
@@ -135,11 +157,11 @@ committed() {
 	wait_console "msg=\"slot state\" .*active=$slot .*trial=false" 240
 }
 
-# wait_after PAT1 PAT2 TIMEOUT: until a line matching PAT2 follows one matching PAT1.
+# wait_after PAT1 PAT2 STALL: until a line matching PAT2 follows one matching PAT1.
 wait_after() {
-	local start=$SECONDS
+	progress_start
 	until awk -v a="$1" -v b="$2" '$0 ~ a { seen = 1 } seen && $0 ~ b { found = 1 } END { exit !found }' "$console"; do
-		[ $((SECONDS - start)) -lt "$3" ] || fail "no /$2/ after /$1/ within $3s"
+		progress_check "/$2/ after /$1/" "$3"
 		sleep 0.5
 	done
 }
@@ -160,12 +182,13 @@ journal_records() {
 	"$posctl" journal export "$jdir" --format jsonl | wc -l
 }
 
-# bundle VERSION [POSD]: a signed bundle of this tree's posd (or POSD's main) stamped VERSION.
+# bundle VERSION [POSD]: a signed bundle of this tree's posd (or POSD's main) stamped VERSION,
+# built as the image's (-tags production,virt: scripts/image.sh).
 bundle() {
 	local v=$1 main=${2:-./cmd/posd} pkg=github.com/packterm/pos/internal/version out=$t/fw-$1
 	local ldflags="-s -w -buildid= -X $pkg.Version=$v -X $pkg.Commit=test -X $pkg.stamp=@(#)pos-stamp;version=$v;commit=test;"
 	mkdir -p "$out"
-	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 go build -trimpath -buildvcs=false -ldflags "$ldflags" -o "$out/posd" "$main"
+	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 go build -trimpath -buildvcs=false -tags production,virt -ldflags "$ldflags" -o "$out/posd" "$main"
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 go build -trimpath -buildvcs=false -ldflags "$ldflags" -o "$out/" ./cmd/posctl
 	debugfs -R "cat /conf/posd.toml" "$t/data0.ext4" >"$out/posd.toml" 2>/dev/null
 	"$posctl" fw build --version "$v" --target linux-arm64 --board qemu-virt --posd "$out/posd" --posctl "$out/posctl" \
@@ -238,14 +261,19 @@ for i in $(seq "$POWER_CUTS"); do
 	case $last in *trial=true*) committed "$(echo "$last" | grep -o 'version=[0-9.]*' | cut -d= -f2)" ;; esac
 	"$posctl" flash "$t/fw-1.1.$i.bundle" --to "$link" >"$t/flash-$i.log" 2>&1 &
 	fpid=$!
+	watched=("$t/flash-$i.log")
 	# the moment: in turn during the transfer, around its end (the terminal hashes the
 	# spool, installs, restarts) and during the trial start and its commit
 	cut_start=$EPOCHREALTIME
 	case $((i % 3)) in
 	1) sleep "$(rnd "${CUT_WINDOW:-$flash_to_committed}" 0.7)" ;;
-	2) until grep -Eq 'firmware: .*\((9[0-9]|100)\.' "$t/flash-$i.log" || ! kill -0 "$fpid" 2>/dev/null; do sleep 0.5; done
+	2) progress_start
+	   until grep -Eq 'firmware: .*\((9[0-9]|100)\.' "$t/flash-$i.log" || ! kill -0 "$fpid" 2>/dev/null; do
+		   progress_check "90 % of the transfer" 120
+		   sleep 0.5
+	   done
 	   sleep "$(rnd 15)" ;;
-	0) wait_console "version=1.1.$i trial=true" 300
+	0) wait_console "version=1.1.$i trial=true" 180
 	   sleep "$(rnd 20)" ;;
 	esac
 	cut=$(elapsed "$cut_start")
@@ -256,6 +284,7 @@ for i in $(seq "$POWER_CUTS"); do
 	power_cut
 	kill "$fpid" 2>/dev/null || true
 	wait "$fpid" 2>/dev/null || true
+	watched=()
 	boot
 	wait_console 'posboot: starting' "$BOOT_TIMEOUT"
 	line=$(grep 'posboot: starting' "$console" | tail -1)
