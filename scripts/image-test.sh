@@ -18,8 +18,9 @@
 #   bash scripts/image-test.sh            # builds the image first when missing
 #   IMAGE=1 bash scripts/test.sh          # the same as a stage of the test script
 #
-# Figures are printed at the end (FIGURES lines). qemu runs niced; every process started
-# here is killed by its pid on exit.
+# Figures are printed at the end (FIGURES lines). qemu runs at nice QEMU_NICE (10; 0 for a
+# figures run beside other niced work); every process started here is killed by its pid on
+# exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -29,6 +30,7 @@ KEYS=${KEYS:-$repo/dist/image-keys}
 POWER_CUTS=${POWER_CUTS:-10}
 PORT=${PORT:-$((17000 + RANDOM % 1000))}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-240}
+QEMU_NICE=${QEMU_NICE:-10}
 
 say() { printf '%s image-test: %s\n' "$(date +%T)" "$*" >&2; }
 fail() { say "FAIL: $*"; exit 1; }
@@ -77,7 +79,7 @@ boot() {
 	console=$t/console-$boots.log
 	: >"$console"
 	boot_start=$EPOCHREALTIME
-	nice -n 10 qemu-system-aarch64 -M virt -cpu cortex-a53 -smp 2 -m 512 -nographic -no-reboot \
+	nice -n "$QEMU_NICE" qemu-system-aarch64 -M virt -cpu cortex-a53 -smp 2 -m 512 -nographic -no-reboot \
 		-kernel "$t/vmlinuz" -initrd "$t/initrd.img" -append "$(cat "$t/cmdline.txt")" \
 		-drive "file=$t/disk.qcow2,format=qcow2,if=none,id=hd,cache=writeback" -device virtio-blk-pci,drive=hd \
 		-netdev "user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:$PORT-:7000" -device virtio-net-pci,netdev=n0 \
