@@ -206,7 +206,7 @@ say "booting $(basename "$IMG") ($(du -k --apparent-size "$IMG" | cut -f1) KiB) 
 boot
 ready
 boot_to_ready=$(awk -v a="$boot_start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
-grep -q "msg=\"service runs as\" uid=998 gid=998" "$console" || fail "posboot and posd do not run as the pos user (998)"
+grep -Eq "msg=\"service runs as\" .*uid=998 gid=998" "$console" || fail "posboot and posd do not run as the pos user (998)"
 say "posd ready ${boot_to_ready}s after power-on ($(grep -o 'since_power_on=[^ ]*' "$console" | head -1) by the guest's clock)"
 say "display before provisioning: $(grep 'display:' "$console" | tail -1)"
 
