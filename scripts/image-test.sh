@@ -43,9 +43,11 @@ done
 t=$(mktemp -d "${TMPDIR:-/tmp}/pos-image-test.XXXXXX")
 pids=()
 qemu_pid=""
+fpid=""
 cleanup() {
 	local p
 	[ -n "$qemu_pid" ] && kill -9 "$qemu_pid" 2>/dev/null || true
+	[ -n "$fpid" ] && kill "$fpid" 2>/dev/null || true
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
 	wait 2>/dev/null || true
 	[ "${KEEP:-0}" = 1 ] && say "kept $t" || rm -rf "$t"
@@ -110,7 +112,9 @@ elapsed() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'
 # WAIT_CAP seconds in all (a guest printing in a loop).
 WAIT_CAP=${WAIT_CAP:-1800}
 watched=()
-grown() { stat -c %s "$console" "${watched[@]}" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
+# (a watched file not made yet counts as empty: the flash started in the background may
+# not have opened its log when the wait begins)
+grown() { { stat -c %s "$console" "${watched[@]}" 2>/dev/null || true; } | awk '{ s += $1 } END { print s + 0 }'; }
 progress_start() { w_start=$SECONDS w_last=$SECONDS w_size=$(grown); }
 # progress_check WHAT STALL: fails the test when the wait for WHAT made no progress.
 progress_check() {
