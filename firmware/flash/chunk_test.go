@@ -112,3 +112,15 @@ func TestOfferedChunk(t *testing.T) {
 		}
 	}
 }
+
+// FuzzOfferedChunk: whatever a HelloOK carries, the chunk taken is one the terminal's
+// reader accepts on some link, never more than MaxNetChunk nor less than MaxChunk.
+func FuzzOfferedChunk(f *testing.F) {
+	f.Add([]byte{1})
+	f.Add([]byte{1, 0x80, 0x00})
+	f.Fuzz(func(t *testing.T, p []byte) {
+		if n := flash.OfferedChunk(p); n < flash.MaxChunk || n > flash.MaxNetChunk {
+			t.Fatalf("OfferedChunk(%x) = %d", p, n)
+		}
+	})
+}
