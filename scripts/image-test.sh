@@ -18,8 +18,9 @@
 #   bash scripts/image-test.sh            # builds the image first when missing
 #   IMAGE=1 bash scripts/test.sh          # the same as a stage of the test script
 #
-# Figures are printed at the end (FIGURES lines). qemu runs niced; every process started
-# here is killed by its pid on exit.
+# Figures are printed at the end (FIGURES lines). qemu runs at nice QEMU_NICE (10; 0 for a
+# figures run beside other niced work); every process started here is killed by its pid on
+# exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -29,6 +30,7 @@ KEYS=${KEYS:-$repo/dist/image-keys}
 POWER_CUTS=${POWER_CUTS:-10}
 PORT=${PORT:-$((17000 + RANDOM % 1000))}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-240}
+QEMU_NICE=${QEMU_NICE:-10}
 
 say() { printf '%s image-test: %s\n' "$(date +%T)" "$*" >&2; }
 fail() { say "FAIL: $*"; exit 1; }
@@ -41,9 +43,11 @@ done
 t=$(mktemp -d "${TMPDIR:-/tmp}/pos-image-test.XXXXXX")
 pids=()
 qemu_pid=""
+fpid=""
 cleanup() {
 	local p
 	[ -n "$qemu_pid" ] && kill -9 "$qemu_pid" 2>/dev/null || true
+	[ -n "$fpid" ] && kill "$fpid" 2>/dev/null || true
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
 	wait 2>/dev/null || true
 	[ "${KEEP:-0}" = 1 ] && say "kept $t" || rm -rf "$t"
@@ -77,7 +81,7 @@ boot() {
 	console=$t/console-$boots.log
 	: >"$console"
 	boot_start=$EPOCHREALTIME
-	nice -n 10 qemu-system-aarch64 -M virt -cpu cortex-a53 -smp 2 -m 512 -nographic -no-reboot \
+	nice -n "$QEMU_NICE" qemu-system-aarch64 -M virt -cpu cortex-a53 -smp 2 -m 512 -nographic -no-reboot \
 		-kernel "$t/vmlinuz" -initrd "$t/initrd.img" -append "$(cat "$t/cmdline.txt")" \
 		-drive "file=$t/disk.qcow2,format=qcow2,if=none,id=hd,cache=writeback" -device virtio-blk-pci,drive=hd \
 		-netdev "user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:$PORT-:7000" -device virtio-net-pci,netdev=n0 \
@@ -101,16 +105,40 @@ rnd() { awk -v s="$RANDOM" -v m="$1" -v f="${2:-1}" 'BEGIN { srand(s); printf "%
 
 elapsed() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
 
-# wait_console PATTERN [TIMEOUT] [NTH]: until the NTH line of this boot's console matching
-# PATTERN (extended regexp).
+# Waits end on lack of progress, not on a fixed time (a loaded machine slows the guest,
+# and a transfer's length follows the bundle's size): a wait fails once nothing new has come
+# on this boot's console or on the watched files (the running flash's log, whose progress
+# line comes every 5 s while acknowledgements arrive) for its STALL seconds, or after
+# WAIT_CAP seconds in all (a guest printing in a loop).
+WAIT_CAP=${WAIT_CAP:-1800}
+watched=()
+# (a watched file not made yet counts as empty: the flash started in the background may
+# not have opened its log when the wait begins)
+grown() { { stat -c %s "$console" "${watched[@]}" 2>/dev/null || true; } | awk '{ s += $1 } END { print s + 0 }'; }
+progress_start() { w_start=$SECONDS w_last=$SECONDS w_size=$(grown); }
+# progress_check WHAT STALL: fails the test when the wait for WHAT made no progress.
+progress_check() {
+	local now
+	if [ -n "$qemu_pid" ] && ! kill -0 "$qemu_pid" 2>/dev/null; then
+		tail -20 "$console" >&2
+		fail "qemu stopped while waiting for $1"
+	fi
+	now=$(grown)
+	[ "$now" = "$w_size" ] || { w_size=$now; w_last=$SECONDS; }
+	if [ $((SECONDS - w_last)) -ge "$2" ]; then
+		tail -30 "$console" >&2
+		fail "no $1: nothing new on the console${watched[*]:+ or in ${watched[*]##*/}} for ${2}s (boot $boots)"
+	fi
+	[ $((SECONDS - w_start)) -lt "$WAIT_CAP" ] || { tail -30 "$console" >&2; fail "no $1 within ${WAIT_CAP}s (boot $boots)"; }
+}
+
+# wait_console PATTERN [STALL] [NTH]: until the NTH line of this boot's console matching
+# PATTERN (extended regexp), failing after STALL seconds without progress.
 wait_console() {
-	local pat=$1 limit=${2:-$BOOT_TIMEOUT} nth=${3:-1} start=$SECONDS
+	local pat=$1 stall=${2:-$BOOT_TIMEOUT} nth=${3:-1}
+	progress_start
 	while [ "$(grep -Ec -- "$pat" "$console" || true)" -lt "$nth" ]; do
-		if [ -n "$qemu_pid" ] && ! kill -0 "$qemu_pid" 2>/dev/null; then
-			tail -20 "$console" >&2
-			fail "qemu stopped while waiting for /$pat/"
-		fi
-		[ $((SECONDS - start)) -lt "$limit" ] || { tail -30 "$console" >&2; fail "no /$pat/ within ${limit}s (boot $boots)"; }
+		progress_check "/$pat/" "$stall"
 		sleep 0.5
 	done
 }
@@ -135,11 +163,11 @@ committed() {
 	wait_console "msg=\"slot state\" .*active=$slot .*trial=false" 240
 }
 
-# wait_after PAT1 PAT2 TIMEOUT: until a line matching PAT2 follows one matching PAT1.
+# wait_after PAT1 PAT2 STALL: until a line matching PAT2 follows one matching PAT1.
 wait_after() {
-	local start=$SECONDS
+	progress_start
 	until awk -v a="$1" -v b="$2" '$0 ~ a { seen = 1 } seen && $0 ~ b { found = 1 } END { exit !found }' "$console"; do
-		[ $((SECONDS - start)) -lt "$3" ] || fail "no /$2/ after /$1/ within $3s"
+		progress_check "/$2/ after /$1/" "$3"
 		sleep 0.5
 	done
 }
@@ -160,12 +188,13 @@ journal_records() {
 	"$posctl" journal export "$jdir" --format jsonl | wc -l
 }
 
-# bundle VERSION [POSD]: a signed bundle of this tree's posd (or POSD's main) stamped VERSION.
+# bundle VERSION [POSD]: a signed bundle of this tree's posd (or POSD's main) stamped VERSION,
+# built as the image's (-tags production,virt: scripts/image.sh).
 bundle() {
 	local v=$1 main=${2:-./cmd/posd} pkg=github.com/packterm/pos/internal/version out=$t/fw-$1
 	local ldflags="-s -w -buildid= -X $pkg.Version=$v -X $pkg.Commit=test -X $pkg.stamp=@(#)pos-stamp;version=$v;commit=test;"
 	mkdir -p "$out"
-	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 go build -trimpath -buildvcs=false -ldflags "$ldflags" -o "$out/posd" "$main"
+	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 go build -trimpath -buildvcs=false -tags production,virt -ldflags "$ldflags" -o "$out/posd" "$main"
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 go build -trimpath -buildvcs=false -ldflags "$ldflags" -o "$out/" ./cmd/posctl
 	debugfs -R "cat /conf/posd.toml" "$t/data0.ext4" >"$out/posd.toml" 2>/dev/null
 	"$posctl" fw build --version "$v" --target linux-arm64 --board qemu-virt --posd "$out/posd" --posctl "$out/posctl" \
@@ -181,6 +210,7 @@ say "booting $(basename "$IMG") ($(du -k --apparent-size "$IMG" | cut -f1) KiB) 
 boot
 ready
 boot_to_ready=$(awk -v a="$boot_start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+grep -Eq "msg=\"service runs as\" .*uid=998 gid=998" "$console" || fail "posboot and posd do not run as the pos user (998)"
 say "posd ready ${boot_to_ready}s after power-on ($(grep -o 'since_power_on=[^ ]*' "$console" | head -1) by the guest's clock)"
 say "display before provisioning: $(grep 'display:' "$console" | tail -1)"
 
@@ -238,14 +268,19 @@ for i in $(seq "$POWER_CUTS"); do
 	case $last in *trial=true*) committed "$(echo "$last" | grep -o 'version=[0-9.]*' | cut -d= -f2)" ;; esac
 	"$posctl" flash "$t/fw-1.1.$i.bundle" --to "$link" >"$t/flash-$i.log" 2>&1 &
 	fpid=$!
+	watched=("$t/flash-$i.log")
 	# the moment: in turn during the transfer, around its end (the terminal hashes the
 	# spool, installs, restarts) and during the trial start and its commit
 	cut_start=$EPOCHREALTIME
 	case $((i % 3)) in
 	1) sleep "$(rnd "${CUT_WINDOW:-$flash_to_committed}" 0.7)" ;;
-	2) until grep -Eq 'firmware: .*\((9[0-9]|100)\.' "$t/flash-$i.log" || ! kill -0 "$fpid" 2>/dev/null; do sleep 0.5; done
+	2) progress_start
+	   until grep -Eq 'firmware: .*\((9[0-9]|100)\.' "$t/flash-$i.log" || ! kill -0 "$fpid" 2>/dev/null; do
+		   progress_check "90 % of the transfer" 120
+		   sleep 0.5
+	   done
 	   sleep "$(rnd 15)" ;;
-	0) wait_console "version=1.1.$i trial=true" 300
+	0) wait_console "version=1.1.$i trial=true" 180
 	   sleep "$(rnd 20)" ;;
 	esac
 	cut=$(elapsed "$cut_start")
@@ -256,6 +291,7 @@ for i in $(seq "$POWER_CUTS"); do
 	power_cut
 	kill "$fpid" 2>/dev/null || true
 	wait "$fpid" 2>/dev/null || true
+	watched=()
 	boot
 	wait_console 'posboot: starting' "$BOOT_TIMEOUT"
 	line=$(grep 'posboot: starting' "$console" | tail -1)

@@ -38,9 +38,11 @@ VERSION=${VERSION:-1.0.0}
 KEYS=${KEYS:-$repo/dist/image-keys}
 CACHE=${POS_IMAGE_CACHE:-$HOME/.cache/pos-image}
 case $BOARD in
-# The qemu-virt board's GPIO parts are emulated inside posd, so its image carries the lab
-# posd (built without -tags production); a Raspberry Pi's carries the production posd.
-qemu-virt) OUT=${OUT:-$repo/dist/pos-arm64.img} disk=/dev/vda part=/dev/vda tags= ;;
+# The qemu-virt board's GPIO parts are emulated inside posd: its image carries the
+# production posd plus that one board profile (-tags production,virt: the board emulator
+# and the console display, none of the lab's scanner, printer, pty, block generator or LP
+# solver); a Raspberry Pi's carries the production posd.
+qemu-virt) OUT=${OUT:-$repo/dist/pos-arm64.img} disk=/dev/vda part=/dev/vda tags=production,virt ;;
 rpi) OUT=${OUT:-$repo/dist/pos-arm64-rpi.img} disk=/dev/mmcblk0 part=/dev/mmcblk0p tags=production ;;
 *) echo "image.sh: BOARD=$BOARD: want qemu-virt or rpi" >&2; exit 2 ;;
 esac
@@ -48,6 +50,7 @@ SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || 
 export SOURCE_DATE_EPOCH
 commit=${COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}
 start_time=$(date +%s.%N)
+pos_user=998:998 # firmware/pid1's PosUser
 
 say() { printf 'image.sh: %s\n' "$*" >&2; }
 
@@ -182,14 +185,14 @@ config() {
 # fix_times DIR: every file's times to SOURCE_DATE_EPOCH.
 fix_times() { find "$1" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +; }
 
-# mkext4 DIR IMG SIZE_MIB LABEL UUID [OPTIONS...]
+# mkext4 DIR IMG SIZE_MIB LABEL UUID [OPTIONS...]; ROOT_OWNER (0:0) owns its top directory.
 mkext4() {
 	local dir=$1 img=$2 size=$3 label=$4 uuid=$5
 	shift 5
 	fix_times "$dir"
 	rm -f "$img"
 	E2FSPROGS_FAKE_TIME=$SOURCE_DATE_EPOCH mke2fs -q -t ext4 -F -L "$label" -U "$uuid" \
-		-E "hash_seed=$uuid,root_owner=0:0,lazy_itable_init=0" -m 0 -I 256 "$@" -d "$dir" "$img" "${size}M"
+		-E "hash_seed=$uuid,root_owner=${ROOT_OWNER:-0:0},lazy_itable_init=0" -m 0 -I 256 "$@" -d "$dir" "$img" "${size}M"
 	# mke2fs -d copies each file's ctime, which touch cannot set: set it to the epoch too
 	(cd "$dir" && find . | sort | sed -e 's|^\.||' -e 's|^$|/|' -e "s|.*|sif & ctime @$SOURCE_DATE_EPOCH|") >"$img.ctime"
 	E2FSPROGS_FAKE_TIME=$SOURCE_DATE_EPOCH debugfs -w -f "$img.ctime" "$img" >/dev/null 2>&1
@@ -285,8 +288,11 @@ stage_slots_data() {
 		--operator-key "$KEYS/operator.pub" --key "$KEYS/firmware.key" --out "$work/slot-a.bundle" >/dev/null
 	"$posctl" fw install --root "$work/slots" --trust "$KEYS/firmware.pub" --commit "$work/slot-a.bundle" >/dev/null
 	chmod 0750 "$work/slots" "$work/data/posd" "$work/data/conf"
-	chown -R 0:0 "$work/slots" "$work/data"
-	mkext4 "$work/slots" "$work/slots.ext4" 192 POSSLOTS 504f5303-0000-4000-8000-000000000003
+	# posboot and posd run as the pos user (uid and gid 998: firmware/pid1's PosUser), who
+	# owns what they write: the slot root, posd's data directory and the configuration's
+	chown -R 0:0 "$work/data"
+	chown -R $pos_user "$work/slots" "$work/data/posd" "$work/data/conf"
+	ROOT_OWNER=$pos_user mkext4 "$work/slots" "$work/slots.ext4" 192 POSSLOTS 504f5303-0000-4000-8000-000000000003
 	mkext4 "$work/data" "$work/data.ext4" 224 POSDATA 504f5304-0000-4000-8000-000000000004
 }
 

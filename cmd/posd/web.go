@@ -38,7 +38,7 @@ func boardWeb(r daemon.Running, logs *web.LogRing, log *slog.Logger) web.Options
 		p.Slot = bootedSlot{r.Booted}
 	}
 	if r.Data != nil {
-		p.Ledgers, p.DataRefused = r.Data.Ledgers, r.Data.Refused
+		p.Ledgers, p.DataRefused, p.Missing = r.Data.Ledgers, r.Data.Refused, r.Data.Missing
 		if st, ok := r.Data.Status.(*ledger.StatusList); ok {
 			p.StatusList = st
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/packterm/pos/device/config"
 	"github.com/packterm/pos/device/daemon"
+	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/firmware/bundle"
 	"github.com/packterm/pos/firmware/slot"
 	"github.com/packterm/pos/validate/ledger"
@@ -37,5 +38,16 @@ func TestBoardWebShowsSlotAndRefusal(t *testing.T) {
 	st = o.Parts.Collect()
 	if !strings.Contains(st.Slot, "unknown") || st.DataRefused != "" {
 		t.Errorf("without posboot: slot %q, refused %q", st.Slot, st.DataRefused)
+	}
+}
+
+// TestBoardWebNamesMissing: a terminal fresh from its image (no ledger, no pack status
+// list: daemon.LoadData's Missing) names them on its status page, as its panel does.
+func TestBoardWebNamesMissing(t *testing.T) {
+	cfg := config.Default()
+	r := daemon.Running{Config: &cfg, Data: &daemon.Data{Missing: retail.MissingLedger | retail.MissingStatus}}
+	st := boardWeb(r, nil, slog.New(slog.DiscardHandler)).Parts.Collect()
+	if strings.Join(st.Missing, ", ") != "ledger, pack status list" {
+		t.Errorf("missing %q, want the ledger and the pack status list", st.Missing)
 	}
 }

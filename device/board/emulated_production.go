@@ -1,4 +1,4 @@
-//go:build production
+//go:build production && !virt
 
 package board
 
@@ -9,7 +9,7 @@ import (
 	"github.com/packterm/pos/drivers/display"
 )
 
-// ErrNoEmulator: this build (-tags production) has no emulated board.
+// ErrNoEmulator: this build (-tags production, without virt) has no emulated board.
 var ErrNoEmulator = errors.New("board: this build has no emulated board (built with -tags production)")
 
 // Emulator is empty in a production build: no board is emulated (Board.Emulator is nil).
@@ -28,7 +28,7 @@ const (
 )
 
 // labProfiles: a production build knows no lab board (the qemu-virt machine's parts are
-// emulated).
+// emulated; -tags production,virt adds that one profile: qemuvirt.go).
 func labProfiles() []Profile { return nil }
 
 func openConsoleBoard(Profile, Config, io.Writer) (*Board, error) { return nil, ErrNoEmulator }

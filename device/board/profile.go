@@ -103,7 +103,9 @@ func RaspberryPi() Profile {
 }
 
 // QemuVirtName is the profile of qemu's `virt` machine (qemuvirt.go; a lab board: its
-// parts are emulated, so a production build, -tags production, does not know it).
+// parts are emulated, so a production build, -tags production, does not know it, unless
+// built for the qemu image with -tags production,virt: the board emulator and this profile
+// only, none of the lab's other emulators).
 const QemuVirtName = "qemu-virt"
 
 // profiles are the known profiles by name: the Raspberry Pi, and the lab's boards in a

@@ -1,4 +1,4 @@
-//go:build !production
+//go:build !production || virt
 
 package board
 
@@ -37,11 +37,12 @@ const QemuVirtControl = "/dev/hvc2"
 // debounce: a press must last).
 const pressTime = 150 * time.Millisecond
 
-// qemuVirt wires the emulated parts under the Raspberry Pi's pin names (only names: no
-// pin is looked up on the machine).
-// labProfiles are the boards only a build with the emulator knows.
+// labProfiles are the boards only a build with the board emulator knows: the lab's (no
+// production tag) and the qemu image's (-tags production,virt).
 func labProfiles() []Profile { return []Profile{qemuVirt()} }
 
+// qemuVirt wires the emulated parts under the Raspberry Pi's pin names (only names: no
+// pin is looked up on the machine).
 func qemuVirt() Profile {
 	return Profile{Name: QemuVirtName, Description: "qemu virt machine: parts emulated, display on the serial console",
 		Pins: RaspberryPi().Pins}

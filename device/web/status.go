@@ -9,6 +9,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/packterm/pos/device/board"
+	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/device/terminal"
 	"github.com/packterm/pos/drivers/printer/escpos"
 	"github.com/packterm/pos/validate/journal"
@@ -34,7 +35,8 @@ type Parts struct {
 	Terminal     *terminal.Terminal
 	Journal      *journal.Journal
 	Ledgers      *ledger.Set
-	DataRefused  error // why the installed ledgers and list were all refused (nil: they were not)
+	DataRefused  error          // why the installed ledgers and list were all refused (nil: they were not)
+	Missing      retail.Missing // what was never installed (daemon.LoadData): named as the panel does at rest
 	StatusList   *ledger.StatusList
 	AllDelivered bool // the emulator's stand-in for a status list
 	Printer      PrinterStatus
@@ -55,6 +57,7 @@ type Status struct {
 	// DataRefused says why the installed ledgers and pack status list are not used: one
 	// failed its checks (then Ledgers is empty).
 	DataRefused string       `json:"data_refused,omitempty"`
+	Missing     []string     `json:"missing,omitempty"` // what was never installed ("operator keys", "ledger", "pack status list"), in provisioning order
 	Packs       PacksInfo    `json:"packs"`
 	Journal     *JournalInfo `json:"journal"`
 	Hardware    Hardware     `json:"hardware"`
@@ -209,6 +212,7 @@ func (p *Parts) Collect() Status {
 	if p.DataRefused != nil {
 		s.DataRefused = p.DataRefused.Error()
 	}
+	s.Missing = missingNames(p.Missing)
 	for _, b := range p.Ledgers.Blocks() {
 		l := p.Ledgers.Get(b)
 		h := l.Header()
@@ -223,6 +227,17 @@ func (p *Parts) Collect() Status {
 		s.Logs = p.Logs.Lines()
 	}
 	return s
+}
+
+// missingNames names each item of m, in retail's order (its bits, lowest first).
+func missingNames(m retail.Missing) []string {
+	var out []string
+	for it := retail.Missing(1); it != 0 && it <= retail.AllMissing; it <<= 1 {
+		if m&it != 0 {
+			out = append(out, it.String())
+		}
+	}
+	return out
 }
 
 func (p *Parts) packs() PacksInfo {

@@ -24,7 +24,9 @@ type Client struct {
 	// Backoff is waited between attempts (default 1 s; negative: none).
 	Attempts int
 	Backoff  time.Duration
-	// Chunk is the data bytes per frame (default and at most MaxChunk).
+	// Chunk is the data bytes per frame: default and at most what the terminal offers in
+	// its HelloOK (MaxNetChunk on a network link, MaxChunk on a serial one or from a
+	// terminal that offers none).
 	Chunk int
 	// Progress, when set, is told the bytes the terminal acknowledged so far.
 	Progress func(done, total int64)
@@ -85,7 +87,7 @@ func (c *Client) Send(ctx context.Context, kind Kind, data io.ReaderAt, size int
 			log.Warn("flash: cannot open the link", "err", err)
 			continue
 		}
-		sess := &clientSession{c: c, l: newLink(conn), clock: clock, res: &res}
+		sess := &clientSession{c: c, l: newLink(conn, MaxPayload), clock: clock, res: &res}
 		err = sess.run(ctx, b, data)
 		sess.l.stop()
 		conn.Close()
@@ -155,15 +157,12 @@ func (cs *clientSession) awaitAny(ctx context.Context, timeout time.Duration, wa
 
 func (cs *clientSession) run(ctx context.Context, b begin, data io.ReaderAt) error {
 	c := cs.c
-	timeout, installTimeout, chunk := c.Timeout, c.InstallTimeout, c.Chunk
+	timeout, installTimeout := c.Timeout, c.InstallTimeout
 	if timeout <= 0 {
 		timeout = 5 * time.Second
 	}
 	if installTimeout <= 0 {
 		installTimeout = 3 * time.Minute
-	}
-	if chunk <= 0 || chunk > MaxChunk {
-		chunk = MaxChunk
 	}
 	if len(c.Token) > MaxTokenSize {
 		return fmt.Errorf("flash: token longer than %d bytes: %w", MaxTokenSize, ErrAuth)
@@ -171,8 +170,13 @@ func (cs *clientSession) run(ctx context.Context, b begin, data io.ReaderAt) err
 	if err := cs.send(tHello, append([]byte{ProtocolVersion}, c.Token...)); err != nil {
 		return err
 	}
-	if _, err := cs.await(ctx, tHelloOK, timeout); err != nil {
+	ok, err := cs.await(ctx, tHelloOK, timeout)
+	if err != nil {
 		return err
+	}
+	chunk := offeredChunk(ok)
+	if c.Chunk > 0 && c.Chunk < chunk {
+		chunk = c.Chunk
 	}
 	cs.opened = true
 	if err := cs.send(tBegin, b.encode()); err != nil {

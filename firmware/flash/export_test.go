@@ -7,3 +7,6 @@ func (s *Server) Connections() int {
 	defer s.mu.Unlock()
 	return s.nconns
 }
+
+// OfferedChunk is the data chunk a client takes from a HelloOK's payload.
+var OfferedChunk = offeredChunk

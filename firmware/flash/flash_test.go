@@ -184,7 +184,7 @@ func TestFlashRefusals(t *testing.T) {
 			t.Errorf("%s: err %v, want %v (%q)", c.name, err, c.want, c.words)
 		}
 		// Refused from the header: the rest of the bundle is never sent.
-		if res.Sent > 2*flash.MaxChunk {
+		if res.Sent > 2*flash.MaxNetChunk {
 			t.Errorf("%s: %d bytes sent before the refusal", c.name, res.Sent)
 		}
 	}

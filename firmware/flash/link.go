@@ -17,8 +17,9 @@ type link struct {
 	buf    []byte
 }
 
-func newLink(rw io.ReadWriter) *link {
-	l := &link{w: rw, frames: make(chan Frame, 4), done: make(chan struct{}), fr: NewFrameReader(rw)}
+// newLink reads frames of at most maxPayload bytes from rw.
+func newLink(rw io.ReadWriter, maxPayload int) *link {
+	l := &link{w: rw, frames: make(chan Frame, 4), done: make(chan struct{}), fr: newFrameReader(rw, maxPayload)}
 	go l.read()
 	return l
 }

@@ -98,6 +98,26 @@ func decodeBegin(p []byte) (begin, error) {
 
 func encodeOffset(off int64) []byte { return binary.BigEndian.AppendUint64(nil, uint64(off)) }
 
+// helloOK is a HelloOK's payload: the protocol version, then the largest data chunk the
+// terminal takes on this link (uint16 BE). A host of before the chunk reads the version
+// only and sends MaxChunk.
+func helloOK(chunk int) []byte {
+	return binary.BigEndian.AppendUint16([]byte{ProtocolVersion}, uint16(chunk))
+}
+
+// offeredChunk is the data chunk a HelloOK offers: MaxChunk when it offers none (a
+// terminal of before the chunk) or one outside [MaxChunk, MaxNetChunk].
+func offeredChunk(p []byte) int {
+	if len(p) < 3 {
+		return MaxChunk
+	}
+	n := int(binary.BigEndian.Uint16(p[1:3]))
+	if n < MaxChunk || n > MaxNetChunk {
+		return MaxChunk
+	}
+	return n
+}
+
 func decodeOffset(p []byte, what string) (int64, error) {
 	if len(p) < 8 {
 		return 0, errShort(what)

@@ -53,9 +53,13 @@ func (s *Server) serve(ctx context.Context, conn io.ReadWriter, source string, n
 		stop := context.AfterFunc(ctx, func() { c.Close() })
 		defer stop()
 	}
-	l := newLink(conn)
+	chunk := MaxChunk
+	if network {
+		chunk = MaxNetChunk
+	}
+	l := newLink(conn, 8+chunk)
 	defer l.stop()
-	ss := &session{s: s, l: l, clock: clock, log: log.With("source", source), source: source,
+	ss := &session{s: s, l: l, clock: clock, log: log.With("source", source), source: source, chunk: chunk,
 		evict: make(chan struct{}), ended: make(chan struct{})}
 	defer ss.hangUp()
 	idle := orDefault(s.IdleTimeout, DefaultIdleTimeout)

@@ -22,6 +22,7 @@ type session struct {
 	clock  clockwork.Clock
 	log    *slog.Logger
 	source string
+	chunk  int // the largest data chunk this link takes (offered in the HelloOK)
 	authed bool
 	t      *transfer
 
@@ -111,7 +112,7 @@ func (ss *session) hello(ctx context.Context, p []byte) error {
 	}
 	ss.authed = true
 	ss.log.Info("flash: technician session opened")
-	return ss.l.send(tHelloOK, []byte{ProtocolVersion})
+	return ss.l.send(tHelloOK, helloOK(ss.chunk))
 }
 
 // authDelay waits AuthDelay (default 1 s) before a refusal is answered.

@@ -22,6 +22,7 @@ type Layout struct {
 	Binds    []Bind   // directories of the data partition bound in place
 	Service  []string // posboot and its arguments
 	Notify   string   // the notify socket's path
+	User     *User    // who the service runs as; nil: root
 }
 
 // Bind is a directory of the data partition bound over a directory of the root.
@@ -36,6 +37,9 @@ func TerminalLayout() Layout {
 		Service: []string{"/usr/local/bin/posboot", "--root", "/var/lib/pos/slots", "--max-boots", "3",
 			"--config", "/etc/pos/conf/posd.toml"},
 		Notify: "/run/posinit/notify",
+		User: &User{UID: PosUser, GID: PosUser,
+			Owned:   []string{"/var/lib/pos/slots", "/data/posd", "/data/conf"},
+			Devices: []string{"/dev/hvc*", "/dev/ttyUSB*", "/dev/ttyACM*", "/dev/gpiochip*", "/dev/gpiomem"}},
 	}
 }
 
@@ -50,8 +54,8 @@ func Stage2(ctx context.Context, log *slog.Logger, l Layout) error {
 	if err != nil {
 		return err
 	}
-	for _, m := range []struct{ src, dst, fs string }{{"tmpfs", "/run", "tmpfs"}, {"tmpfs", "/tmp", "tmpfs"}} {
-		if err := unix.Mount(m.src, m.dst, m.fs, unix.MS_NOSUID|unix.MS_NODEV, "mode=0755"); err != nil {
+	for _, m := range []struct{ dst, mode string }{{"/run", "mode=0755"}, {"/tmp", "mode=1777"}} {
+		if err := unix.Mount("tmpfs", m.dst, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, m.mode); err != nil {
 			return fmt.Errorf("pid1: mount %s: %w", m.dst, err)
 		}
 	}
@@ -74,8 +78,14 @@ func Stage2(ctx context.Context, log *slog.Logger, l Layout) error {
 	} else if c.Addr.IsValid() {
 		log.Info("network up", "iface", c.Iface, "addr", c.Addr.String())
 	}
+	if u := l.User; u != nil {
+		if err := u.handOver(); err != nil {
+			return err
+		}
+		log.Info("service runs as", "uid", u.UID, "gid", u.GID, "owns", u.Owned)
+	}
 	go WatchSlots(ctx, l.SlotRoot, time.Second, clockwork.NewRealClock(), log)
-	notify, err := listenNotify(ctx, l.Notify, log)
+	notify, err := listenNotify(ctx, l.Notify, l.User, log)
 	if err != nil {
 		return err
 	}
@@ -83,7 +93,7 @@ func Stage2(ctx context.Context, log *slog.Logger, l Layout) error {
 		Name: filepath.Base(l.Service[0]), Notify: notify, Watchdog: 30 * time.Second,
 		RestartDelay: 2 * time.Second, StopOn: []int{3, 4}, Uptime: Uptime,
 		Clock: clockwork.NewRealClock(), Log: log,
-		Start: func() (Proc, error) { return startService(l) },
+		Start: func() (Proc, error) { return startService(l, log) },
 	}
 	return s.Run(ctx)
 }
@@ -121,20 +131,27 @@ func (p cmdProc) Wait() int {
 
 func (p cmdProc) Kill() { _ = p.c.Process.Kill() }
 
-func startService(l Layout) (Proc, error) {
+func startService(l Layout, log *slog.Logger) (Proc, error) {
 	c := exec.Command(l.Service[0], l.Service[1:]...)
 	c.Stdout, c.Stderr = os.Stdout, os.Stderr
 	c.Dir = "/"
 	c.Env = []string{"PATH=/usr/local/bin:/sbin", "HOME=/", "TZ=Europe/Paris",
 		"NOTIFY_SOCKET=" + l.Notify, "WATCHDOG_USEC=30000000"}
+	if u := l.User; u != nil {
+		if err := u.devices(); err != nil {
+			log.Warn("devices not handed to the service's user", "err", err) // posd says which part it misses
+		}
+		u.runAs(c)
+	}
 	if err := c.Start(); err != nil {
 		return nil, fmt.Errorf("pid1: start %s: %w", l.Service[0], err)
 	}
 	return cmdProc{c}, nil
 }
 
-// listenNotify opens the notify socket and passes each datagram on.
-func listenNotify(ctx context.Context, path string, log *slog.Logger) (<-chan string, error) {
+// listenNotify opens the notify socket (the service's user may send to it) and passes
+// each datagram on.
+func listenNotify(ctx context.Context, path string, u *User, log *slog.Logger) (<-chan string, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("pid1: %w", err)
 	}
@@ -142,6 +159,12 @@ func listenNotify(ctx context.Context, path string, log *slog.Logger) (<-chan st
 	conn, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: path, Net: "unixgram"})
 	if err != nil {
 		return nil, fmt.Errorf("pid1: notify socket: %w", err)
+	}
+	if u != nil {
+		if err := os.Chown(path, int(u.UID), int(u.GID)); err != nil {
+			conn.Close()
+			return nil, fmt.Errorf("pid1: notify socket: %w", err)
+		}
 	}
 	out := make(chan string, 16)
 	go func() {
