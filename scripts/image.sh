@@ -246,7 +246,12 @@ stage_boot() {
 }
 
 # rpi_firmware DIR: the Raspberry Pi's boot firmware from Debian's raspi-firmware package
-# (non-free-firmware), when apt has it; otherwise the card needs it copied (docs).
+# (the non-free-firmware component). When the machine's apt sources lack that component,
+# it is fetched through a private apt state (this build's directory) naming the machine's
+# own Debian mirror and release with non-free-firmware: nothing of the machine's apt is
+# changed, nothing comes from elsewhere than Debian. Only what a Pi 3/4 boots with is
+# copied (bootcode.bin, start/fixup for the Pi 3, start4/fixup4 for the Pi 4), with the
+# package's copyright file (the firmware's licence) beside it.
 rpi_firmware() {
 	local deb
 	deb=$(ls "$CACHE"/debs/raspi-firmware_*.deb 2>/dev/null | head -1 || true)
@@ -255,13 +260,38 @@ rpi_firmware() {
 		deb=$(ls "$CACHE"/debs/raspi-firmware_*.deb 2>/dev/null | head -1 || true)
 	fi
 	if [ -z "$deb" ]; then
-		say "raspi-firmware is not in apt's sources (Debian's non-free-firmware component): the boot partition has no start*.elf/fixup*.dat; see docs/firmware.md"
+		rpi_firmware_fetch || true
+		deb=$(ls "$CACHE"/debs/raspi-firmware_*.deb 2>/dev/null | head -1 || true)
+	fi
+	if [ -z "$deb" ]; then
+		say "raspi-firmware could not be fetched (Debian's non-free-firmware component): the boot partition has no start*.elf/fixup*.dat; see docs/firmware.md"
 		echo "no-raspi-firmware" >"$1/MISSING-FIRMWARE.txt"
 		return 0
 	fi
-	local x=$work/raspi-fw
+	local x=$work/raspi-fw f
 	dpkg-deb -x "$deb" "$x"
-	cp "$x"/usr/lib/raspi-firmware/{bootcode.bin,start*.elf,fixup*.dat} "$1/" 2>/dev/null || true
+	for f in bootcode.bin start.elf fixup.dat start4.elf fixup4.dat; do
+		install -m 0644 "$x/usr/lib/raspi-firmware/$f" "$1/$f"
+	done
+	install -m 0644 "$x/usr/share/doc/raspi-firmware/copyright" "$1/LICENCE.raspi-firmware"
+	say "boot firmware from $(basename "$deb")"
+}
+
+# rpi_firmware_fetch: apt-get download raspi-firmware into $CACHE/debs through a private
+# apt state with the non-free-firmware component of the machine's Debian mirror and release.
+rpi_firmware_fetch() {
+	local st=$work/apt-nff mirror codename
+	mirror=$(sed -n 's/^URIs: *\(http[^ ]*\/debian\)\/*$/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1)
+	mirror=${mirror:-http://deb.debian.org/debian}
+	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+	mkdir -p "$st/lists/partial" "$st/cache/archives/partial"
+	printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: non-free-firmware\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+		"$mirror" "$codename" >"$st/nff.sources"
+	local apt=(-o Dir::Etc::sourcelist="$st/nff.sources" -o Dir::Etc::sourceparts=/dev/null
+		-o Dir::State::Lists="$st/lists" -o Dir::Cache="$st/cache")
+	say "fetching raspi-firmware from $mirror $codename non-free-firmware (a private apt state)"
+	apt-get "${apt[@]}" update -qq >/dev/null 2>&1 || return 1
+	(cd "$CACHE/debs" && apt-get "${apt[@]}" download raspi-firmware 2>&1 | grep -v '^W: Download is performed unsandboxed' >&2)
 }
 
 stage_root() {

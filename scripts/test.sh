@@ -119,7 +119,13 @@ gofmt_check() {
 	echo ok
 }
 
-vet() { go vet ./...; echo ok; }
+# vet: go vet, and every command built with -tags production (the image's binaries; the
+# dist/ builds check posd's, not posctl's or posboot's).
+vet() {
+	go vet ./...
+	go build -tags production ./cmd/...
+	echo ok
+}
 
 race_tests() { go test -race -count=1 ./...; }
 

@@ -61,10 +61,7 @@ conformance test (interactive on a real panel: each of its steps stays 3 s).`,
 			fmt.Fprintf(out, "display test: %s on %s\n", b.Display, b.Profile.Name)
 			err = diag.RunDisplay(ctx, b.Display, func(s diag.Step) error {
 				fmt.Fprintf(out, "== %s: %s\n", s.Name, s.Check)
-				if b.Emulator != nil {
-					printScreen(out, b.Emulator.LCD)
-					printState(out, b.Emulator.LCD.State())
-				}
+				emulatedScreen(out, b, true)
 				time.Sleep(pause)
 				return nil
 			})
@@ -78,9 +75,7 @@ conformance test (interactive on a real panel: each of its steps stays 3 s).`,
 					errs = append(errs, fmt.Errorf("conformance: %w", err))
 				}
 			}
-			if b.Emulator != nil {
-				errs = append(errs, b.Emulator.LCD.Errors()...)
-			}
+			errs = append(errs, emulatedErrors(b)...)
 			errs = append(errs, readBack(out, b.Display))
 			if err := errors.Join(errs...); err != nil {
 				return err

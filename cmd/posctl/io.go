@@ -7,10 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/packterm/pos/device/board"
 	"github.com/packterm/pos/device/diag"
 	"github.com/packterm/pos/device/locale"
-	"github.com/packterm/pos/drivers/gpiosim"
 )
 
 func init() {
@@ -47,7 +45,7 @@ Exits with an error when a step failed.`,
 				fmt.Fprintf(out, ">> %s (within %v)\n", s.Check, o.Wait)
 			}
 			if b.Emulator != nil {
-				o.Press = func(c board.Contact) { emulatePress(b, c) }
+				o.Press = emulatedPress(b)
 			}
 			o.Report = func(r diag.Result) {
 				status := "ok  "
@@ -59,17 +57,13 @@ Exits with an error when a step failed.`,
 					detail = r.Check
 				}
 				fmt.Fprintf(out, "%s %-18s %s\n", status, r.Name, detail)
-				if em := b.Emulator; em != nil {
-					printPins(out, r.Name, em)
-				}
+				emulatedPins(out, r.Name, b)
 			}
 			results, err := diag.RunIO(ctx, b, o)
 			if err != nil {
 				return err
 			}
-			if b.Emulator != nil {
-				printScreen(out, b.Emulator.LCD)
-			}
+			emulatedScreen(out, b, false)
 			var failed []string
 			for _, r := range results {
 				if !r.OK {
@@ -91,55 +85,4 @@ Exits with an error when a step failed.`,
 	f.StringVar(&lang, "language", locale.Default, "language of the prompts on the display: "+strings.Join(locale.Tags(), ", "))
 	ioCmd.AddCommand(testCmd)
 	root.AddCommand(ioCmd)
-}
-
-// emulatePress plays the technician on the emulated board: it holds contact c until the
-// board's watcher has seen it, then lets go.
-func emulatePress(b *board.Board, c board.Contact) {
-	seen := map[board.Contact]func() bool{
-		board.ContactOK:     b.OK.Pressed,
-		board.ContactCancel: b.Cancel.Pressed,
-		board.ContactTamper: func() bool { return b.Tamper.State().Open },
-	}[c]
-	if seen == nil {
-		return
-	}
-	go func() {
-		b.Emulator.Set(c, true)
-		for deadline := time.Now().Add(time.Second); !seen() && time.Now().Before(deadline); {
-			time.Sleep(5 * time.Millisecond)
-		}
-		time.Sleep(50 * time.Millisecond)
-		b.Emulator.Set(c, false)
-	}()
-}
-
-// printPins prints, after an output step, what the emulated output pin did.
-func printPins(out interface{ Write([]byte) (int, error) }, step string, em *board.Emulator) {
-	var p *gpiosim.Pin
-	switch {
-	case step == "green LED":
-		p = em.Green
-	case step == "red LED":
-		p = em.Red
-	case strings.HasPrefix(step, "buzzer"):
-		p = em.Buzzer
-	case step == "cash drawer":
-		p = em.Drawer
-	default:
-		return
-	}
-	h := p.History()
-	p.ResetHistory()
-	if len(h) > 0 && !h[0].Level {
-		h = h[1:] // the initial "off"
-	}
-	var parts []string
-	for _, c := range h {
-		at := c.At.Sub(h[0].At).Round(time.Millisecond)
-		parts = append(parts, fmt.Sprintf("%s@%v", map[bool]string{true: "on", false: "off"}[bool(c.Level)], at))
-	}
-	if len(parts) > 0 {
-		fmt.Fprintf(out, "     pin %s: %s\n", p.N, strings.Join(parts, " "))
-	}
 }
