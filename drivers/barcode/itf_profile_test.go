@@ -160,3 +160,25 @@ func TestITFProfileRefusesNearMisses(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkITFProfile: one band profile fitted, both ways round: a blurred ITF of 1.5-px
+// modules that reads (read), and a profile of noise between two quiet zones that the first
+// look drops (refused).
+func BenchmarkITFProfile(b *testing.B) {
+	rng := rand.New(rand.NewPCG(34, 4))
+	read := itfProfileOf("30042012345631", true, 2.75, 1.5, 0.85, 50, 1.5, rng)
+	noise := slices.Clone(read)
+	for i := 60; i < len(noise)-60; i++ {
+		noise[i] = 170 + 30*rng.NormFloat64()
+	}
+	for _, c := range []struct {
+		name string
+		p    []float64
+	}{{"read", read}, {"refused", noise}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				itfProfile(c.p, []int{14})
+			}
+		})
+	}
+}
