@@ -174,15 +174,11 @@ func (f *itfFit) decode(sweeps int) (digits []int, sse float64, samples int, mar
 		digits[k] = -1
 	}
 	margins = make([]float64, f.pairs)
-	var bars [][2]float64
-	var ctx, r []float64
-	var steps [10][5][]float64
-	inv := 1 / f.sigma
+	var sc itfScratch
 	for sweep := range sweeps {
 		sse, samples = 0, 0
 		for k := range f.pairs {
-			s := f.pairStart(k)
-			lo := max(0, int(math.Floor(s-0.5*f.narrow)))
+			lo := max(0, int(math.Floor(f.pairStart(k)-0.5*f.narrow)))
 			hi := min(len(f.p), int(math.Ceil(f.pairStart(k+1)+0.5*f.narrow)))
 			if hi-lo < 8 {
 				return nil, math.Inf(1), 0, nil
@@ -191,56 +187,7 @@ func (f *itfFit) decode(sweeps int) (digits []int, sse float64, samples int, mar
 			if sweep > 0 && k+1 < f.pairs {
 				next = digits[k+1]
 			}
-			// The neighbours' ink, the same for every pattern of this pair.
-			bars = f.contextBars(digits, k, next, bars[:0])
-			ctx = ink(bars, f.sigma, lo, hi, nil, ctx)
-			// Each element's start as blurred ink steps, for every count of wide elements
-			// before it: a pattern's ink is then a sum of ten of them.
-			for i := range 10 {
-				for w := max(0, i-6); w <= min(i, 4); w++ {
-					x := s + f.narrow*(float64(i)+(f.ratio-1)*float64(w))
-					c := steps[i][w][:0]
-					for j := lo; j < hi; j++ {
-						c = append(c, phi((float64(j)-x)*inv))
-					}
-					steps[i][w] = c
-				}
-			}
-			q := f.p[lo:hi]
-			var sp, spp float64
-			for _, y := range q {
-				sp += y
-				spp += y * y
-			}
-			best, second, bd := math.Inf(1), math.Inf(1), -1
-			for d := range 100 {
-				r = append(r[:0], ctx...)
-				w := 0
-				for i, wide := range itfPairWide[d] {
-					c := steps[i][w]
-					if i%2 == 0 {
-						for j, v := range c {
-							r[j] += v
-						}
-					} else {
-						for j, v := range c {
-							r[j] -= v
-						}
-					}
-					if wide {
-						w++
-					}
-				}
-				e, c := fitSums(q, r, sp, spp)
-				if c <= 0 {
-					e = math.Inf(1)
-				}
-				if e < best {
-					best, second, bd = e, best, d
-				} else if e < second {
-					second = e
-				}
-			}
+			bd, best, second := f.bestPair(digits, k, next, lo, hi, &sc)
 			if bd < 0 {
 				return nil, math.Inf(1), 0, nil // no pattern darker than its spaces
 			}
@@ -251,6 +198,71 @@ func (f *itfFit) decode(sweeps int) (digits []int, sse float64, samples int, mar
 		}
 	}
 	return digits, sse, samples, margins
+}
+
+// itfScratch holds decode's buffers across pairs.
+type itfScratch struct {
+	bars   [][2]float64
+	ctx, r []float64
+	steps  [10][5][]float64
+}
+
+// bestPair returns the pattern of pair k (0–99) that fits samples lo…hi−1 best, with the
+// pair before it as read and the one after as next (−1: narrow elements), and the best and
+// second best squared residuals; −1 when no pattern's bars come out darker than its spaces.
+func (f *itfFit) bestPair(digits []int, k, next, lo, hi int, sc *itfScratch) (bd int, best, second float64) {
+	s, inv := f.pairStart(k), 1/f.sigma
+	// The neighbours' ink, the same for every pattern of this pair.
+	sc.bars = f.contextBars(digits, k, next, sc.bars[:0])
+	sc.ctx = ink(sc.bars, f.sigma, lo, hi, nil, sc.ctx)
+	// Each element's start as a blurred ink step, for every count of wide elements before
+	// it: a pattern's ink is then a sum of ten of them.
+	for i := range 10 {
+		for w := max(0, i-6); w <= min(i, 4); w++ {
+			x := s + f.narrow*(float64(i)+(f.ratio-1)*float64(w))
+			c := sc.steps[i][w][:0]
+			for j := lo; j < hi; j++ {
+				c = append(c, phi((float64(j)-x)*inv))
+			}
+			sc.steps[i][w] = c
+		}
+	}
+	q := f.p[lo:hi]
+	var sp, spp float64
+	for _, y := range q {
+		sp += y
+		spp += y * y
+	}
+	best, second, bd = math.Inf(1), math.Inf(1), -1
+	for d := range 100 {
+		r := append(sc.r[:0], sc.ctx...)
+		w := 0
+		for i, wide := range itfPairWide[d] {
+			if c := sc.steps[i][w]; i%2 == 0 { // a bar starts: ink
+				for j, v := range c {
+					r[j] += v
+				}
+			} else { // a space starts: paper
+				for j, v := range c {
+					r[j] -= v
+				}
+			}
+			if wide {
+				w++
+			}
+		}
+		sc.r = r
+		e, c := fitSums(q, r, sp, spp)
+		if c <= 0 {
+			e = math.Inf(1)
+		}
+		if e < best {
+			best, second, bd = e, best, d
+		} else if e < second {
+			second = e
+		}
+	}
+	return bd, best, second
 }
 
 // pairStart is where pair k starts (k = pairs: the stop).
