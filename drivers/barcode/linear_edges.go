@@ -64,25 +64,44 @@ func findEdges(p []float64) []edge {
 // edgeRow reads the band profile p by its edges, with the enabled decoders, both ways round:
 // the symbol as an ideal row for gozxing, or false.
 func (d *Decoder) edgeRow(p []float64) ([]bool, bool) {
-	w := edgeWidths(pruneEdges(findEdges(p)))
+	w, st := edgeElements(pruneEdges(findEdges(p)))
 	if len(w) < 20 {
 		return nil, false
 	}
-	rev := slices.Clone(w)
+	rev, rst := slices.Clone(w), slices.Clone(st)
 	slices.Reverse(rev)
+	slices.Reverse(rst)
 	if len(rev)%2 == 0 {
-		rev = rev[1:] // it ended with a space: the reversed widths start with a bar
+		// It ended with a space: the reversed widths start with a bar.
+		rev, rst = rev[1:], rst[1:]
 	}
-	for _, ws := range [][]float64{w, rev} {
+	for i, ws := range [][]float64{w, rev} {
 		if d.opt.Formats&Code128 != 0 {
 			if row, ok := code128EdgesWith(ws, !d.noRepairs); ok {
 				return row, true
 			}
 		}
 		if d.opt.Formats&ITF != 0 {
-			if row, ok := itfEdges(ws); ok {
+			ss := st
+			if i == 1 {
+				ss = rst
+			}
+			if row, ok := itfEdgesQuiet(ws, ss); ok {
 				return row, true
 			}
+		}
+	}
+	// A blurred ITF whose runs of narrow elements lost their inner edges: fitted
+	// (itf_profile.go), for the lengths of ten digits or more.
+	if d.opt.Formats&ITF != 0 {
+		var long []int
+		for _, n := range d.itfLengths() {
+			if n >= itfFitMinDigits {
+				long = append(long, n)
+			}
+		}
+		if len(long) > 0 {
+			return itfProfile(p, long)
 		}
 	}
 	return nil, false
@@ -91,7 +110,11 @@ func (d *Decoder) edgeRow(p []float64) ([]bool, bool) {
 // pruneEdges removes pairs of adjacent edges both weaker than a third of the edges around
 // them (the median strength of the nine nearest): JPEG blocks and sensor noise inside a wide
 // bar or space, which would split it in three.
-func pruneEdges(edges []edge) []edge {
+func pruneEdges(edges []edge) []edge { return pruneEdgesBelow(edges, 1.0/3) }
+
+// pruneEdgesBelow is pruneEdges with the fraction of the neighbours' median strength under
+// which a pair of edges is dropped.
+func pruneEdgesBelow(edges []edge, frac float64) []edge {
 	edges = slices.Clone(edges)
 	mags := make([]float64, 0, 9)
 	for k := 0; k+1 < len(edges); {
@@ -101,7 +124,7 @@ func pruneEdges(edges []edge) []edge {
 		}
 		slices.Sort(mags)
 		ref := mags[len(mags)/2]
-		if max(math.Abs(edges[k].v), math.Abs(edges[k+1].v)) < ref/3 {
+		if max(math.Abs(edges[k].v), math.Abs(edges[k+1].v)) < frac*ref {
 			edges = slices.Delete(edges, k, k+2)
 			k = max(0, k-2)
 			continue
@@ -114,15 +137,64 @@ func pruneEdges(edges []edge) []edge {
 // edgeWidths returns the widths of the elements between the edges, from the first bar start
 // on (bar, space, bar, …).
 func edgeWidths(edges []edge) []float64 {
+	w, _ := edgeElements(edges)
+	return w
+}
+
+// edgeElements returns edgeWidths and the strengths of the edges around them: st[i] is the
+// edge where element i starts, st[len(w)] the last one's end.
+func edgeElements(edges []edge) (w, st []float64) {
 	k := 0
 	for k < len(edges) && edges[k].v >= 0 {
 		k++
 	}
-	var w []float64
 	for ; k+1 < len(edges); k++ {
 		w = append(w, edges[k+1].at-edges[k].at)
+		st = append(st, math.Abs(edges[k].v))
 	}
-	return w
+	if k < len(edges) && len(w) > 0 {
+		st = append(st, math.Abs(edges[k].v))
+	}
+	return w, st
+}
+
+// quietNoise is how strong, against the edge that bounds a quiet zone (a bar's outer edge),
+// an edge inside the quiet zone may be: sensor noise and paper texture. A faint symbol's
+// quiet zone holds pairs of such edges (findEdges keeps any extremum over 6 % of the
+// profile's strongest edge, and pruneEdges, whose reference is the nine nearest edges,
+// keeps them beside the symbol's end, where those are mostly noise), which split it into
+// elements narrower than a quiet zone.
+const quietNoise = 0.3
+
+// quietFrom reports whether the space w[i] and the elements beyond it (dir +1: after it, −1:
+// before it) span need before an edge of at least quietNoise of the quiet zone's bounding
+// edge (st, as edgeElements returns; nil: w[i] alone). Running off the profile counts as
+// quiet, as a profile that ends in a space does.
+func quietFrom(w, st []float64, i, dir int, need float64) bool {
+	if st == nil || len(st) != len(w)+1 {
+		return w[i] >= need
+	}
+	// The bounding edge: where the space starts (after a symbol) or ends (before one).
+	ref := st[i]
+	if dir < 0 {
+		ref = st[i+1]
+	}
+	sum := 0.0
+	for k := i; k >= 0 && k < len(w); k += dir {
+		sum += w[k]
+		if sum >= need {
+			return true
+		}
+		// The edge between element k and the next one out.
+		next := st[k+1]
+		if dir < 0 {
+			next = st[k]
+		}
+		if next >= quietNoise*ref {
+			return false
+		}
+	}
+	return true
 }
 
 // idealRow draws elements given in modules (bar first) as a row of 2 samples per module
@@ -337,7 +409,11 @@ const quietModules = 5
 // of four narrow elements, digit pairs of ten interleaved elements whose two widest bars and
 // two widest spaces are wide, and a stop (wide bar, narrow space, narrow bar) before a quiet
 // zone. It returns the symbol as an ideal row (narrow 1, wide 3 modules).
-func itfEdges(w []float64) ([]bool, bool) {
+func itfEdges(w []float64) ([]bool, bool) { return itfEdgesQuiet(w, nil) }
+
+// itfEdgesQuiet is itfEdges with the edges' strengths (edgeElements): a quiet zone may hold
+// edges of noise (quietFrom).
+func itfEdgesQuiet(w, st []float64) ([]bool, bool) {
 	for s := 0; s+4+10+3 <= len(w); s += 2 {
 		// Start: two narrow bars alike, two narrow spaces alike (bars and spaces may differ
 		// by ink spread or blur).
@@ -348,7 +424,7 @@ func itfEdges(w []float64) ([]bool, bool) {
 			continue
 		}
 		narrow := (b + sp) / 2
-		if s > 0 && w[s-1] < quietModules*narrow {
+		if s > 0 && !quietFrom(w, st, s-1, -1, quietModules*narrow) {
 			continue
 		}
 		mods := []int{1, 1, 1, 1}
@@ -377,7 +453,7 @@ func itfEdges(w []float64) ([]bool, bool) {
 		}
 		// Stop: a wide bar, then a narrow space and bar, then the quiet zone.
 		if w[j] < 1.5*narrow || w[j+1] > 1.8*narrow || w[j+2] > 1.8*narrow ||
-			(j+3 < len(w) && w[j+3] < quietModules*narrow) {
+			(j+3 < len(w) && !quietFrom(w, st, j+3, 1, quietModules*narrow)) {
 			continue
 		}
 		return idealRow(append(mods, 3, 1, 1)), true

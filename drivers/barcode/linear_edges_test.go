@@ -163,6 +163,13 @@ func FuzzEdgeDecoders(f *testing.F) {
 	itf, _ := Render(ITF, "30042012345631", RenderOptions{Module: 2, Height: 1, QuietZone: 10})
 	f.Add(itf.Pix[:itf.Rect.Dx()])
 	f.Add([]byte{255, 0, 255, 0, 0, 255, 255, 0, 255})
+	// A blurred ITF that only the fit reads (itf_profile.go).
+	blurred := itfProfileOf("30042012345631", true, 2.75, 1.5, 0.9, 50, 1.5, rand.New(rand.NewPCG(34, 3)))
+	bb := make([]byte, len(blurred))
+	for i, v := range blurred {
+		bb[i] = byte(max(0, min(255, v)))
+	}
+	f.Add(bb)
 	d := NewDecoder(Options{Formats: OneD})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if len(b) > 4000 {
