@@ -304,6 +304,8 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 						break
 					}
 				}
+			} else if tried && pass == deblurredPass {
+				res, ok = d.decodeDeblurred(g, r)
 			} else if tried {
 				res, ok = d.decodeMatrix(g, r, pass, &crops[i])
 			} else if matrix && r.faint && pass == smoothedPass && triedFaint2D < 2 {
