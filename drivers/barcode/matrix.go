@@ -18,6 +18,7 @@ const (
 	laterPass                       // the next candidates in rank, plain then equalised, when nothing read
 	smoothedPass                    // the first candidates smoothed against sensor noise, when nothing read
 	grownPass                       // the first candidates' grown regions, plain then equalised, when nothing read
+	deblurredPass                   // the first small candidates deconvolved, plain then equalised, when nothing read
 	matrixPasses
 )
 
@@ -31,7 +32,7 @@ func (p matrixPass) candidates() (first, last int) {
 		return 0, 1
 	case laterPass:
 		return 4, 8
-	case smoothedPass:
+	case smoothedPass, deblurredPass:
 		return 0, 2
 	}
 	return 0, 4
