@@ -63,45 +63,17 @@ func percentile(hist *[256]int, n, pct int) int {
 }
 
 // slide returns the maximum (or the minimum) of g over the (2·radius+1)² square around
-// each pixel, clipped to the image: rows then columns, each in linear time with a monotone
-// queue of positions.
+// each pixel, clipped to the image: rows then columns, each in linear time (slideLine).
 func (g *gray) slide(radius int, maxima bool) gray {
 	w, h := g.w, g.h
 	tmp := gray{w: w, h: h, pix: make([]byte, len(g.pix))}
 	out := gray{w: w, h: h, pix: make([]byte, len(g.pix))}
 	q := make([]int, max(w, h))
-	// The queue keeps positions whose levels run from the extremum down (up, for the
-	// minimum); flipping the levels for the minimum lets one comparison serve both.
-	var flip byte
-	if !maxima {
-		flip = 0xFF
-	}
-	line := func(src, dst []byte, n, stride int) {
-		head, tail := 0, 0
-		for i := 0; i < n+radius; i++ {
-			if i < n {
-				v := src[i*stride] ^ flip
-				for tail > head && v >= src[q[tail-1]*stride]^flip {
-					tail--
-				}
-				q[tail] = i
-				tail++
-			}
-			c := i - radius // the output position whose window ends at i
-			if c < 0 {
-				continue
-			}
-			for q[head] < c-radius {
-				head++
-			}
-			dst[c*stride] = src[q[head]*stride]
-		}
-	}
 	for y := range h {
-		line(g.pix[y*w:], tmp.pix[y*w:], w, 1)
+		slideLine(g.pix[y*w:], tmp.pix[y*w:], w, 1, radius, maxima, q)
 	}
 	for x := range w {
-		line(tmp.pix[x:], out.pix[x:], h, w)
+		slideLine(tmp.pix[x:], out.pix[x:], h, w, radius, maxima, q)
 	}
 	return out
 }

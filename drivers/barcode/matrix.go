@@ -183,10 +183,9 @@ func (d *Decoder) decodeDMEqualised(cc *matrixCrops, s float64, crop func(k floa
 	if !d.wantDM(cc.plain) {
 		return Result{}, false
 	}
-	if cc.plain.w > dmMaxCrop || cc.plain.h > dmMaxCrop {
-		// Made again smaller, then equalised (dmCrop): the equalised crop at full size
-		// would only be thrown away.
-		c := crop(float64(dmMaxCrop-1) / (2 * s))
+	if c := dmCrop(cc.plain, crop, s); c != cc.plain {
+		// Made again smaller, then equalised: the equalised crop at full size would only
+		// be thrown away.
 		e := c.equalise()
 		return d.decodeDM(&e)
 	}
@@ -200,11 +199,7 @@ func (d *Decoder) decodeDMFlat(c *gray, s float64, crop func(k float64) gray) (R
 	if !d.wantDM(c) {
 		return Result{}, false
 	}
-	if c.w > dmMaxCrop || c.h > dmMaxCrop {
-		small := crop(float64(dmMaxCrop-1) / (2 * s))
-		c = &small
-	}
-	f, _ := c.flatSmoothed()
+	f, _ := dmCrop(c, crop, s).flatSmoothed()
 	return d.decodeDM(&f)
 }
 
