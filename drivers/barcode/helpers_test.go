@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"math/rand/v2"
 	"os"
 	"testing"
 )
@@ -33,4 +34,13 @@ func loadPNG(t testing.TB, path string) image.Image {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return img
+}
+
+// randDigits returns n random decimal digits.
+func randDigits(rng *rand.Rand, n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte('0' + rng.IntN(10))
+	}
+	return string(b)
 }

@@ -23,7 +23,7 @@ func TestITFCornerFrames(t *testing.T) {
 	d := NewDecoder(DefaultOptions())
 	read := 0
 	for i := range n {
-		text := digitString(rng, 14)
+		text := randDigits(rng, 14)
 		angle := 180 * (float64(i) + rng.Float64()) / float64(n)
 		img := drawBarsFrame(rng, itfElementModules(text, true), 1.5, angle, 1.05, 0.25, 2)
 		if r, err := d.Decode(img); err == nil {

@@ -66,15 +66,6 @@ func itfWide(wide bool) int {
 	return 1
 }
 
-// digitString returns n random decimal digits.
-func digitString(rng *rand.Rand, n int) string {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte('0' + rng.IntN(10))
-	}
-	return string(b)
-}
-
 // TestITFProfileReadsBlurredNarrowRuns: ITF of 1.5-px modules blurred by σ 0.8–0.9 px
 // (issue 34's envelope corner) loses the inner edges of its runs of narrow elements, so
 // that the edge readers see one element where there are three; fitted, it reads, both ways
@@ -89,7 +80,7 @@ func TestITFProfileReadsBlurredNarrowRuns(t *testing.T) {
 	}
 	edgesAlone, fitted := 0, 0
 	for i := range trials {
-		text := digitString(rng, 14)
+		text := randDigits(rng, 14)
 		ratio := []float64{2.5, 2.75, 3}[i%3]
 		p := itfProfileOf(text, true, ratio, 1.5, 0.8+0.1*rng.Float64(), 50, 1.5, rng)
 		if i%2 == 1 {
@@ -141,13 +132,13 @@ func TestITFProfileRefusesNearMisses(t *testing.T) {
 		case 0, 1:
 			n := []int{12, 16}[i%2]
 			what = fmt.Sprintf("%d digits", n)
-			p = itfProfileOf(digitString(rng, n), true, 2.5+0.5*rng.Float64(), 1.5+rng.Float64(), sigma, 50+100*rng.Float64(), 1.5, rng)
+			p = itfProfileOf(randDigits(rng, n), true, 2.5+0.5*rng.Float64(), 1.5+rng.Float64(), sigma, 50+100*rng.Float64(), 1.5, rng)
 		case 2:
 			what = "no stop"
-			p = itfProfileOf(digitString(rng, 16), false, 3, 1.5+rng.Float64(), sigma, 100, 1.5, rng)
+			p = itfProfileOf(randDigits(rng, 16), false, 3, 1.5+rng.Float64(), sigma, 100, 1.5, rng)
 		case 3:
 			what = "Code 128"
-			p = blurredProfile(writerRuns(t, gozxing.BarcodeFormat_CODE_128, digitString(rng, 12)), 1.5+rng.Float64(), sigma, 1.5, rng)
+			p = blurredProfile(writerRuns(t, gozxing.BarcodeFormat_CODE_128, randDigits(rng, 12)), 1.5+rng.Float64(), sigma, 1.5, rng)
 		default:
 			what = "noise"
 			p = make([]float64, 800)

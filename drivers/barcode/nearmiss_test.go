@@ -154,14 +154,6 @@ func nmGaussBlur(p []float64, w, h int, sigma float64) []float64 {
 	return out
 }
 
-func randDigits(rng *rand.Rand, n int) string {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte('0' + rng.IntN(10))
-	}
-	return string(b)
-}
-
 // TestNearMissCodesReadNothing draws near misses at random angles, modules 1.5–3 px, blur
 // σ ≤ 0.8, contrast 25–100 % and sensor noise; none may read, with the terminal's options
 // (Code 128, 14-digit ITF, QR) and, for the Code 128 ones, every format.
