@@ -21,6 +21,9 @@ func (d *Decoder) decodeQRAffine(g *gray, bmp *gozxing.BinaryBitmap) (Result, bo
 	}
 	qd := d.qr.GetDecoder()
 	read := func(grid *gozxing.BitMatrix) (Result, bool) {
+		if d.expired() { // each grid tried costs a sampling and a decode: up to a few ms
+			return Result{}, false
+		}
 		dr, err := qd.Decode(grid, nil)
 		if err != nil || dr.GetText() == "" {
 			return Result{}, false
@@ -39,13 +42,14 @@ func (d *Decoder) decodeQRAffine(g *gray, bmp *gozxing.BinaryBitmap) (Result, bo
 		return Result{}, false
 	}
 	d.qrFinders = true
-	return qrReadFinders(g, bits, tl, tr, bl, module, false, read)
+	return qrReadFinders(g, bits, tl, tr, bl, module, false, read, d.expired)
 }
 
 // qrReadFinders reads the QR symbol whose finder patterns are centred at tl, tr and bl,
 // of modules about module pixels. An inferred finder (decodeQRTwoFinders) gets the
-// measured dimension only and no searched fourth corner: it is one guess of several.
-func qrReadFinders(g *gray, bits *gozxing.BitMatrix, tl, tr, bl gozxing.ResultPoint, module float64, inferred bool, read func(*gozxing.BitMatrix) (Result, bool)) (Result, bool) {
+// measured dimension only and no searched fourth corner: it is one guess of several. It
+// gives up between its steps once stop reports the frame's time budget spent.
+func qrReadFinders(g *gray, bits *gozxing.BitMatrix, tl, tr, bl gozxing.ResultPoint, module float64, inferred bool, read func(*gozxing.BitMatrix) (Result, bool), stop func() bool) (Result, bool) {
 	dist := func(a, b gozxing.ResultPoint) float64 {
 		return math.Hypot(a.GetX()-b.GetX(), a.GetY()-b.GetY())
 	}
@@ -72,6 +76,9 @@ func qrReadFinders(g *gray, bits *gozxing.BitMatrix, tl, tr, bl gozxing.ResultPo
 		if dd < 21 || dd > 177 {
 			continue
 		}
+		if stop() {
+			break
+		}
 		tf := detector.Detector_createTransform(tl, tr, bl, nil, dd)
 		if grid, err := detector.Detector_sampleGrid(bits, tf, dd); err == nil {
 			if r, ok := read(grid); ok {
@@ -93,7 +100,7 @@ func qrReadFinders(g *gray, bits *gozxing.BitMatrix, tl, tr, bl gozxing.ResultPo
 		}
 		// The searched fourth corner (qr_corner.go) costs about a hundred samplings of the
 		// grid: only once the others failed.
-		if inferred {
+		if inferred || stop() {
 			continue
 		}
 		if ct := qrCornerTransform(g, tl, tr, bl, dd); ct != nil {
@@ -143,7 +150,10 @@ func (d *Decoder) decodeQRTwoFinders(g *gray, bits *gozxing.BitMatrix, centres [
 					continue
 				}
 				bl, tl, tr := gozxing.ResultPoint_OrderBestPatterns(a, b, third)
-				if res, ok := qrReadFinders(g, bits, tl, tr, bl, module, true, read); ok {
+				if d.expired() {
+					return Result{}, false
+				}
+				if res, ok := qrReadFinders(g, bits, tl, tr, bl, module, true, read, d.expired); ok {
 					return res, true
 				}
 			}

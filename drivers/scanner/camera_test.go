@@ -114,3 +114,35 @@ func TestCameraDecoderGivesUpAFrame(t *testing.T) {
 		t.Errorf("photo decoder on clutter: %v, want ErrNotFound without ErrBudget", err)
 	}
 }
+
+// TestCameraDecoderCadence: the camera's decoder searches one frame in four for up to its
+// budget and the three after it for barcode.DefaultCadence's short one (a camera shows the
+// same scene again a frame later): on frames of clutter, measured on a clock that moves a
+// millisecond at each reading, the first and fifth frames spend the budget, the others a
+// sixth of it at most. A budget in the options is the long frames' budget.
+func TestCameraDecoderCadence(t *testing.T) {
+	for _, budget := range []time.Duration{0, 20 * time.Millisecond} {
+		clk := &busyClock{FakeClock: clockwork.NewFakeClock(), step: time.Millisecond}
+		opt := barcode.Options{Formats: barcode.Code128 | barcode.ITF | barcode.QRCode, ITFLengths: []int{14}, Clock: clk, Budget: budget}
+		cam := scanner.CameraDecoder(opt)
+		long := budget
+		if long == 0 {
+			long = scanner.DefaultFrameBudget
+		}
+		short := barcode.DefaultCadence().Quick
+		frame := clutterFrame()
+		for i := range 5 {
+			t0 := clk.FakeClock.Now()
+			if _, _, err := cam.Decode(frame); !errors.Is(err, barcode.ErrBudget) {
+				t.Fatalf("budget %v, frame %d: %v, want ErrBudget", budget, i, err)
+			}
+			spent, want := clk.FakeClock.Now().Sub(t0), short
+			if i%4 == 0 {
+				want = long
+			}
+			if spent < want || spent > want+6*time.Millisecond {
+				t.Errorf("budget %v, frame %d spent %v, want %v and a few readings", budget, i, spent, want)
+			}
+		}
+	}
+}

@@ -20,9 +20,10 @@
 //
 // Images (files, an HTTP upload, a camera's frames) are decoded to text by an ImageDecoder,
 // so the scanner knows nothing of our code formats (SPEC §3); Images delivers them as the same
-// events. A camera's decoder (CameraDecoder) has a time budget per frame (DefaultFrameBudget,
-// 40 ms): a frame it runs out on reads nothing (barcode.ErrBudget, an ErrNotFound), silently,
-// and the next frame starts afresh; photos are decoded without one. ReadPhoto and LoadFrame bound a photo before its pixels are decoded (32 MB, 48
+// events. A camera's decoder (CameraDecoder) has a time budget per frame under
+// barcode.DefaultCadence (one frame in four up to DefaultFrameBudget, 40 ms, the others 6 ms):
+// a frame it runs out on reads nothing (barcode.ErrBudget, an ErrNotFound), silently, and the
+// next frame starts afresh; photos are decoded without one. ReadPhoto and LoadFrame bound a photo before its pixels are decoded (32 MB, 48
 // megapixels, regular files only). PhotoDir is a camera's drop directory: each photo a
 // camera service puts there is read once, removed and decoded as a scan.
 package scanner

@@ -41,23 +41,31 @@ func BarcodeDecoder(opt barcode.Options) ImageDecoder {
 	})
 }
 
-// DefaultFrameBudget is the most CameraDecoder spends on one frame: the frame interval of a
-// camera at 25 frames a second. A frame that has not read by then is given up
-// (barcode.ErrBudget) and the next one, a few ms later, is read afresh: the decoder reads a
-// symbol in a few ms when it reads at all (docs/codes.md, Speed).
+// DefaultFrameBudget is the most CameraDecoder spends on a frame: the frame interval of a
+// camera at 25 frames a second (barcode.DefaultCadence's Full budget).
 const DefaultFrameBudget = 40 * time.Millisecond
 
-// CameraDecoder is BarcodeDecoder for a camera's frames: each frame is decoded within
-// opt.Budget (DefaultFrameBudget when zero), so that a frame of clutter, or a code the
-// decoder reads only in its last passes, does not hold up the frames after it. Its
-// barcode.ErrBudget is an ErrNotFound: Images takes it as "no code in this frame", silent
-// for a camera frame. Photos (files, uploads, PhotoDir) keep BarcodeDecoder without a
-// budget: each is one deliberate scan, up to 48 megapixels.
+// CameraDecoder is BarcodeDecoder for a camera's frames, decoded in turn under
+// barcode.DefaultCadence: one frame in four is searched for up to opt.Budget
+// (DefaultFrameBudget when zero), the others for a short budget that the first passes fit
+// in, so that a frame of clutter, or a code the decoder reads only in its last passes, does
+// not hold up the frames after it nor keep a core busy (a camera shows the same scene again
+// a frame later). A frame given up is barcode.ErrBudget, an ErrNotFound: Images takes it as
+// "no code in this frame", silent for a camera frame. Photos (files, uploads, PhotoDir)
+// keep BarcodeDecoder without a budget: each is one deliberate scan, up to 48 megapixels.
 func CameraDecoder(opt barcode.Options) ImageDecoder {
-	if opt.Budget == 0 {
-		opt.Budget = DefaultFrameBudget
+	c := barcode.DefaultCadence()
+	if opt.Budget > 0 {
+		c.Full, c.Quick = opt.Budget, min(c.Quick, opt.Budget)
 	}
-	return BarcodeDecoder(opt)
+	s := barcode.NewStream(opt, c)
+	var mu sync.Mutex
+	return DecoderFunc(func(img image.Image) (string, string, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		r, err := s.Decode(img)
+		return r.Text, r.Symbology, err
+	})
 }
 
 // ImageFrame is one image to decode; Name identifies it in events and logs (a file path, an upload).
