@@ -16,6 +16,10 @@
 #       worst per frame in wall and CPU time (ms-*, cpu-ms-*) and the share read; out/gen3/qr
 #       is the third generator's QR classes (the wider QR set), drawn by
 #       scripts/gen3/frame.sh (docs/codes.md, Speed); without it, its checked-in sample only
+#   BENCH='CameraStream' BENCHTIME=112x BARCODE_GEN3_BENCH=$PWD/out/gen3/qr scripts/bench.sh ./drivers/barcode
+#       the same sets as a camera meets them (barcode.DefaultCadence: one frame in four up to
+#       40 ms, the others 6 ms; each frame shown until it reads): CPU ms per frame shown, the
+#       share read, the frames and CPU until a read
 #   SIZES=0 scripts/bench.sh        without the binary sizes
 #
 # The table ends with the size of each binary per target (package "dist", benchmark
