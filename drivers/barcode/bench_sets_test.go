@@ -137,25 +137,6 @@ func cameraSet(b *testing.B) ([]image.Image, []string) {
 	return imgs, texts
 }
 
-// nearMissSet draws 40 near misses as TestNearMissCodesReadNothing does (Code 128 with a
-// wrong check, ITF cut short), at any angle, modules 1.5–3 px, blur σ ≤ 0.8.
-func nearMissSet(*testing.B) ([]image.Image, []string) {
-	var imgs []image.Image
-	rng := rand.New(rand.NewPCG(34, 99))
-	for i := range 40 {
-		var w []int
-		if d := randDigits(rng, 14); i%2 == 0 {
-			w = c128Widths(d[:12], (int(d[12]-'0')*10+int(d[13]-'0'))%103, nil)
-		} else {
-			w = itfWidths(d, true)[:4+10*(1+rng.IntN(6))]
-		}
-		module, angle := 1.5+1.5*rng.Float64(), 360*rng.Float64()
-		blur, contrast, noise := 0.8*rng.Float64(), 0.25+0.75*rng.Float64(), 2+3*rng.Float64()
-		imgs = append(imgs, drawBarsFrame(rng, w, module, angle, blur, contrast, noise))
-	}
-	return imgs, make([]string, len(imgs))
-}
-
 func clutterSet(*testing.B) ([]image.Image, []string) {
 	var imgs []image.Image
 	for i := range 20 {

@@ -400,13 +400,18 @@ func itfProfileDir(p []float64, lengths []int) (itfRead, bool) {
 		if !ok {
 			continue
 		}
-		// The whole symbol must fit closely: its residual well under its contrast.
+		// The whole symbol must fit closely: its residual well under its contrast, both the
+		// fitted one (paper to ink) and the one seen (the profile's range over the symbol).
+		// A fit may take a symbol of other bars (a Code 128) for an ITF blurred more than it
+		// is: its fitted contrast then exceeds the profile's range, which the residual is
+		// measured against instead.
 		bars := barsOf(f.elements(digits), f.x0, f.narrow, nil)
 		lo := max(0, int(x0-2*f.narrow))
 		hi := min(len(p), int(x1+2*f.narrow))
 		r := ink(bars, f.sigma, lo, hi, nil, nil)
 		all, c := fitLevels(p, r, lo)
-		if c <= 0 || math.Sqrt(all/float64(hi-lo)) > 0.2*c {
+		seen := slices.Max(p[lo:hi]) - slices.Min(p[lo:hi])
+		if c <= 0 || math.Sqrt(all/float64(hi-lo)) > 0.2*min(c, seen) {
 			continue
 		}
 		return itfRead{digits, all, noise}, true
