@@ -46,9 +46,9 @@ type Options struct {
 	ITFLengths []int
 	// Budget bounds the time one Decode or DecodeAll spends on a frame: past it the decoder
 	// gives up at the next step (a band, a crop, a few rows; budget.go) and returns what it
-	// read so far, or ErrBudget (also an ErrNotFound). Zero: no limit. A camera loop sets it
-	// to the frame interval (scanner.CameraDecoder: 40 ms, which keeps every set's p99
-	// under 50 ms of CPU; docs/codes.md, Speed).
+	// read so far, or ErrBudget (also an ErrNotFound). Zero: no limit. A camera's frames
+	// take a budget each from a Cadence (Stream; scanner.CameraDecoder: 40 ms one frame in
+	// four, 6 ms the others; docs/codes.md, Speed).
 	Budget time.Duration
 	// Clock measures the budget; nil is the real clock.
 	Clock clockwork.Clock
