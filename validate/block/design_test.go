@@ -43,18 +43,19 @@ var (
 )
 
 // reglementDesignFile is a design of the règlement the solver found (seed 3, 3), checked in
-// so that the tests that only read a design need no solve in -short mode (the solve takes
-// about 2 s here and 2–3 min under qemu-user); -update-design writes it again.
+// so that the tests that only read a design need no solve in -short mode nor under the race
+// detector (the solve takes about 2 s here, 45 s under -race and 2–3 min under qemu-user; the
+// full-count stage without -race solves it); -update-design writes it again.
 const reglementDesignFile = "testdata/reglement.design.json"
 
 var updateDesign = flag.Bool("update-design", false, "write "+reglementDesignFile+" from a new solve")
 
 // reglementDesign is one design of the règlement shared by the tests that only read it:
-// solved (seed 3, 3), or in -short mode the checked-in one, verified.
+// solved (seed 3, 3), or in -short mode or under -race the checked-in one, verified.
 func reglementDesign(t *testing.T) *Design {
 	t.Helper()
 	designOnce.Do(func() {
-		if testing.Short() && !*updateDesign {
+		if (testing.Short() || raceEnabled) && !*updateDesign {
 			design, designErr = loadDesign(reglementDesignFile)
 			return
 		}
