@@ -184,7 +184,7 @@ func TestByteFlips(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	random := 400
-	if testing.Short() { // under qemu: every third page's header and fewer random offsets
+	if testing.Short() || raceEnabled { // under qemu and -race: every third page's header and fewer random offsets
 		var some []int
 		for i, o := range offsets {
 			if (i/11)%3 == 0 {

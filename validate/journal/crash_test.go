@@ -63,8 +63,11 @@ func TestCrashKill(t *testing.T) {
 		t.Skip("in the child")
 	}
 	kills := 200
-	if testing.Short() {
+	switch {
+	case testing.Short():
 		kills = 25
+	case raceEnabled: // the full-count stage, without -race, kills 200 times
+		kills = 50
 	}
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 11))
