@@ -69,17 +69,13 @@ func benchStream(b *testing.B, imgs []image.Image, texts []string, s *Stream, em
 			read++
 		}
 	}
-	ms := func(d time.Duration) float64 { return float64(d) / 1e6 }
-	slices.Sort(perFrame)
-	b.ReportMetric(ms(perFrame[len(perFrame)/2]), "cpu-ms-median")
-	b.ReportMetric(ms(perFrame[len(perFrame)*99/100]), "cpu-ms-p99")
-	b.ReportMetric(ms(perFrame[len(perFrame)-1]), "cpu-ms-max")
+	reportSpread(b, perFrame, "cpu-ms")
 	b.ReportMetric(100*float64(read)/float64(shown), "%-read")
 	if len(frames) > 0 {
 		slices.Sort(frames)
 		slices.Sort(toRead)
 		b.ReportMetric(float64(frames[len(frames)*99/100]), "frames-to-read-p99")
 		b.ReportMetric(float64(frames[len(frames)-1]), "frames-to-read-max")
-		b.ReportMetric(ms(toRead[len(toRead)*99/100]), "cpu-ms-to-read-p99")
+		b.ReportMetric(float64(toRead[len(toRead)*99/100])/1e6, "cpu-ms-to-read-p99")
 	}
 }

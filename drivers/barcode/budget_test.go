@@ -53,17 +53,7 @@ func TestBudgetGivesUp(t *testing.T) {
 	}
 
 	// A plain code reads in the first pass, within a few steps.
-	img, err := Render(Code128, "004201234560", RenderOptions{Module: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	frame := image.NewGray(image.Rect(0, 0, 640, 480))
-	for i := range frame.Pix {
-		frame.Pix[i] = 255
-	}
-	for y := range img.Rect.Dy() {
-		copy(frame.Pix[(100+y)*frame.Stride+100:], img.Pix[y*img.Stride:(y+1)*img.Stride])
-	}
+	frame := plainCodeFrame(t, "004201234560")
 	clk = &stepClock{FakeClock: clockwork.NewFakeClock(), step: time.Millisecond}
 	res, err := NewDecoder(Options{Formats: AllFormats, Budget: 40 * time.Millisecond, Clock: clk}).Decode(frame)
 	if err != nil || res.Text != "004201234560" {
@@ -116,4 +106,22 @@ func TestBudgetSkipsReadsThatWouldOverrun(t *testing.T) {
 	if _, err := slow.Decode(empty); !errors.Is(err, ErrBudget) {
 		t.Errorf("every large 2D read skipped: %v, want ErrBudget", err)
 	}
+}
+
+// plainCodeFrame is a 640×480 white frame with text as a Code 128 of 2-px modules at (100,
+// 100): read in the first pass.
+func plainCodeFrame(t *testing.T, text string) *image.Gray {
+	t.Helper()
+	img, err := Render(Code128, text, RenderOptions{Module: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame := image.NewGray(image.Rect(0, 0, 640, 480))
+	for i := range frame.Pix {
+		frame.Pix[i] = 255
+	}
+	for y := range img.Rect.Dy() {
+		copy(frame.Pix[(100+y)*frame.Stride+100:], img.Pix[y*img.Stride:(y+1)*img.Stride])
+	}
+	return frame
 }

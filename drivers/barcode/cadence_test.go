@@ -2,7 +2,6 @@ package barcode
 
 import (
 	"errors"
-	"image"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -61,17 +60,7 @@ func TestStreamSpendsItsCadence(t *testing.T) {
 	}
 
 	// Frame 6 is a Quick frame: a plain code reads in it.
-	img, err := Render(Code128, "004201234560", RenderOptions{Module: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	frame := image.NewGray(image.Rect(0, 0, 640, 480))
-	for i := range frame.Pix {
-		frame.Pix[i] = 255
-	}
-	for y := range img.Rect.Dy() {
-		copy(frame.Pix[(100+y)*frame.Stride+100:], img.Pix[y*img.Stride:(y+1)*img.Stride])
-	}
+	frame := plainCodeFrame(t, "004201234560")
 	if s.c.budget(s.n) != DefaultCadence().Quick {
 		t.Fatalf("frame %d is not a Quick frame", s.n)
 	}

@@ -31,12 +31,17 @@ var _ ImageDecoder = DecoderFunc(nil)
 // which ITF lengths): the terminal passes the options of its code mapping; the driver knows
 // no code kinds.
 func BarcodeDecoder(opt barcode.Options) ImageDecoder {
-	d := barcode.NewDecoder(opt)
+	return serialised(barcode.NewDecoder(opt).Decode)
+}
+
+// serialised is decode as an ImageDecoder, one frame at a time (a barcode decoder is not
+// safe for concurrent use).
+func serialised(decode func(image.Image) (barcode.Result, error)) ImageDecoder {
 	var mu sync.Mutex
 	return DecoderFunc(func(img image.Image) (string, string, error) {
 		mu.Lock()
 		defer mu.Unlock()
-		r, err := d.Decode(img)
+		r, err := decode(img)
 		return r.Text, r.Symbology, err
 	})
 }
@@ -58,14 +63,7 @@ func CameraDecoder(opt barcode.Options) ImageDecoder {
 	if opt.Budget > 0 {
 		c.Full, c.Quick = opt.Budget, min(c.Quick, opt.Budget)
 	}
-	s := barcode.NewStream(opt, c)
-	var mu sync.Mutex
-	return DecoderFunc(func(img image.Image) (string, string, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		r, err := s.Decode(img)
-		return r.Text, r.Symbology, err
-	})
+	return serialised(barcode.NewStream(opt, c).Decode)
 }
 
 // ImageFrame is one image to decode; Name identifies it in events and logs (a file path, an upload).
