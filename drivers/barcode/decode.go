@@ -859,7 +859,7 @@ func (d *Decoder) decodeBits(bits []bool) (Result, bool) {
 			}
 		}
 		if d.opt.Formats&Code128 != 0 {
-			if res, err := d.code128.DecodeRow(0, d.row, nil); err == nil {
+			if res, err := d.code128.DecodeRow(0, d.row, nil); err == nil && code128Agrees(d.row, res) {
 				return d.result(res, true)
 			}
 		}
