@@ -51,3 +51,12 @@ func readCropDir(t *testing.T, dir string) {
 		}
 	}
 }
+
+// TestLocateCloseUpIsNotNoise reads a QR symbol filling the frame (the third generator's
+// tuning frame light-8, cut at 0.9 of the candidate's half side, so without its quiet
+// zone, and magnified 3×): its quietest cells are the symbol's own, so the noise floor
+// (1.7× the quieter cells' energy) would drop most of them; the floor applies only when
+// the quiet cells are white noise (quietWhite), which these are not.
+func TestLocateCloseUpIsNotNoise(t *testing.T) {
+	readCropDir(t, filepath.Join("testdata", "gen3-closeup"))
+}
