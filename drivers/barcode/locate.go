@@ -149,12 +149,13 @@ const noiseFloorGain = 1.7
 
 // whiteFine is the fineness (cellStat.fine) over which a cell is mostly white sensor noise:
 // uncorrelated pixels have a gradient energy of four times their variance (fine 2.3–3.1 for
-// the quiet cells of the third generator's noise class), printed structure resolved over
-// a pixel or more much less (0.4–0.5 for the quiet cells of a symbol filling the frame).
-const whiteFine = 1.5
+// the quiet cells of the third generator's noise class, 1.3 under its base noise of σ 4,
+// where the floor is not needed), printed structure resolved over a pixel or more much less
+// (0.4–0.5 for the quiet cells of a symbol filling the frame).
+const whiteFine = 2
 
 // quietWhite reports whether the quiet cells (energy at most esP25) are mostly white
-// sensor noise: the median of their fineness is over whiteFine.
+// sensor noise: the median of their fineness is at least whiteFine.
 func quietWhite(cells []cellStat, esP25 float64) bool {
 	var fs []float64
 	for i := range cells {
