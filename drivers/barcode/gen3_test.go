@@ -162,7 +162,9 @@ func gen3Prefetch(t testing.TB, n int, src func(int) (sourceFrame, error)) {
 
 // TestGen3Classes measures the third generator's classes, tuning and held-out halves apart,
 // ours against gozxing alone and zbarimg. BARCODE_GEN3=N runs N frames per class and half
-// (1: 20); BARCODE_GEN3_HALF=held-out the held-out half alone.
+// (1: 20); BARCODE_GEN3_HALF=held-out (or tuning) that half alone. Per class it logs read /
+// frames, and the same among the frames in issue 34's envelope (gen3_envelope_test.go), with
+// every miss's parameters.
 func TestGen3Classes(t *testing.T) {
 	n := envInt(t, "BARCODE_GEN3")
 	if n == 0 {
@@ -177,8 +179,11 @@ func TestGen3Classes(t *testing.T) {
 		base int
 	}
 	halves := []half{{"gen3 tuning", 0}, {"gen3 held-out", gen3HeldOut}}
-	if os.Getenv("BARCODE_GEN3_HALF") == "held-out" {
+	switch os.Getenv("BARCODE_GEN3_HALF") {
+	case "held-out":
 		halves = halves[1:]
+	case "tuning":
+		halves = halves[:1]
 	}
 	for _, f := range formatsUnderTest() {
 		for _, half := range halves {
@@ -190,6 +195,7 @@ func TestGen3Classes(t *testing.T) {
 			})
 			out := measureSet(t, f, indices(0, total), src, true)
 			tl := summarize(t, half.name, f, out, true)
+			summarizeEnvelope(t, half.name, f, out)
 			logTimes(t, half.name+" "+f.String(), out)
 			if tl.wrong > 0 {
 				t.Errorf("%s %v: %d wrong reads", half.name, f, tl.wrong)

@@ -143,6 +143,33 @@ func cellStats(g *gray) (cells []cellStat, cw, ch int) {
 	return cells, cw, ch
 }
 
+// noiseFloorGain is how far over the quieter cells' energy (the 25th percentile: paper and
+// its sensor noise) a cell must be to join a candidate, whatever the busiest cell.
+const noiseFloorGain = 1.7
+
+// whiteFine is the fineness (cellStat.fine) over which a cell is mostly white sensor noise:
+// uncorrelated pixels have a gradient energy of four times their variance (fine 2.3–3.1 for
+// the quiet cells of the third generator's noise class, 1.3 under its base noise of σ 4,
+// where the floor is not needed), printed structure resolved over a pixel or more much less
+// (0.4–0.5 for the quiet cells of a symbol filling the frame).
+const whiteFine = 2
+
+// quietWhite reports whether the quiet cells (energy at most esP25) are mostly white
+// sensor noise: the median of their fineness is at least whiteFine.
+func quietWhite(cells []cellStat, esP25 float64) bool {
+	var fs []float64
+	for i := range cells {
+		if cells[i].e <= esP25 {
+			fs = append(fs, cells[i].fine)
+		}
+	}
+	if len(fs) < 8 { // a crop of a few cells: no floor to speak of
+		return false
+	}
+	slices.Sort(fs)
+	return fs[len(fs)/2] >= whiteFine
+}
+
 // markActive marks the cells busy enough to join a candidate.
 func markActive(cells []cellStat) {
 	// Threshold: well above the noise floor (the quieter cells are paper or background; the
@@ -155,7 +182,16 @@ func markActive(cells []cellStat) {
 	slices.Sort(es)
 	top := es[len(es)-1]
 	esP25 := es[len(es)/4]
-	thr := max(min(4*esP25, 0.25*top), 0.02*top, 80)
+	// Under strong sensor noise (σ 10–20 levels) every cell is busy and the busiest is
+	// only a few times the quietest: a quarter of it falls under the noise floor, and the
+	// whole frame joins one candidate. The cells must then stand out of the noise floor
+	// itself (its relative spread over a cell's 64 samples is about a seventh) — when the
+	// quiet cells are noise, not a symbol filling the frame (quietWhite).
+	noiseFloor := 0.0
+	if quietWhite(cells, esP25) {
+		noiseFloor = noiseFloorGain * esP25
+	}
+	thr := max(min(4*esP25, 0.25*top), 0.02*top, 80, noiseFloor)
 	// Bars are also found by their coherent energy (e·coh): sensor noise has energy in every
 	// direction and little coherent energy, so faint bars under strong noise, which the
 	// plain energy threshold loses, stand out on it.
@@ -167,7 +203,7 @@ func markActive(cells []cellStat) {
 	// Matrix cells: a lower floor, for faint symbols (no coherence to tell them from noise,
 	// but three times the noise floor is still above it: a QR code 25 levels under the
 	// paper, modules of 5 px, reaches it).
-	thrMat := max(min(3*esP25, 0.25*top), 0.005*top, 30)
+	thrMat := max(min(3*esP25, 0.25*top), 0.005*top, 30, noiseFloor)
 	for i := range cells {
 		c := &cells[i]
 		c.active = c.e >= thr

@@ -73,9 +73,9 @@ chance() { [ $(($(u "$1") * 10000 / 65536)) -lt "$(fx "$2")" ]; }
 # maketext KEY: the text for KEY: digits for the linear codes, Crockford base 32 for the
 # matrix ones; no valid check character needed (the decoder knows nothing of our formats).
 case $sym in
-code128) tlen=12 alphabet=0123456789 ;;
-itf) tlen=14 alphabet=0123456789 ;;
-qr | dm) tlen=25 alphabet=0123456789ABCDEFGHJKMNPQRSTVWXYZ ;;
+code128) tlen=12 alphabet=0123456789 lin=1 ;;
+itf) tlen=14 alphabet=0123456789 lin=1 ;;
+qr | dm) tlen=25 lin=0 alphabet=0123456789ABCDEFGHJKMNPQRSTVWXYZ ;;
 *)
 	echo "gen3: unknown symbology $sym" >&2
 	exit 2
@@ -121,6 +121,38 @@ place() {
 		printf "%+d%+d", (2 * u1 / 65536 - 1) * sx, (2 * u2 / 65536 - 1) * sy }'
 }
 
+# narrowest PTS W0 H0: the narrowest module a perspective (PTS: +distort Perspective's
+# pairs) leaves on a W0×H0 label: the local scale across the bars (matrix codes: across
+# either axis), smallest over the label inside its paper border, times the module. Only
+# reported in the text file (the frame does not depend on it).
+narrowest() {
+	awk -v pts="$1" -v w="$2" -v h="$3" -v bd="$border" -v m="$module" -v lin="$lin" '
+function map(u, v) { q = G * u + Hh * v + 1; X = (A * u + B * v + C) / q; Y = (D * u + E * v + F) / q }
+BEGIN {
+	gsub(/ +/, ",", pts); split(pts, p, ",")
+	x0 = p[3]; y0 = p[4]; x1 = p[7]; y1 = p[8]; x2 = p[11]; y2 = p[12]; x3 = p[15]; y3 = p[16]
+	sx = x0 - x1 + x2 - x3; sy = y0 - y1 + y2 - y3
+	dx1 = x1 - x2; dx2 = x3 - x2; dy1 = y1 - y2; dy2 = y3 - y2
+	den = dx1 * dy2 - dx2 * dy1
+	G = (sx * dy2 - dx2 * sy) / den; Hh = (dx1 * sy - sx * dy1) / den
+	A = x1 - x0 + G * x1; B = x3 - x0 + Hh * x3; C = x0
+	D = y1 - y0 + G * y1; E = y3 - y0 + Hh * y3; F = y0
+	best = 1e9; ep = 1e-4
+	for (i = 0; i <= 16; i++) for (j = 0; j <= 16; j++) {
+		u = (bd + i * (w - 2 * bd) / 16) / w; v = (bd + j * (h - 2 * bd) / 16) / h
+		map(u, v); px = X; py = Y
+		map(u + ep, v); ux = (X - px) / (ep * w); uy = (Y - py) / (ep * w)
+		map(u, v + ep); vx = (X - px) / (ep * h); vy = (Y - py) / (ep * h)
+		det = ux * vy - uy * vx
+		if (det < 0) det = -det
+		r = det / sqrt(vx * vx + vy * vy)
+		if (!lin) { r2 = det / sqrt(ux * ux + uy * uy); if (r2 < r) r = r2 }
+		if (r < best) best = r
+	}
+	printf "%.3f", m * best
+}'
+}
+
 # finish ARGS…: appends to cmd the steps from a scene in the list to a written frame:
 # paper and ink levels, blur, light, noise, grey 8-bit, output file. Uses paper, contrast,
 # blur, light, noise, jpeg, seed, out.
@@ -136,7 +168,7 @@ finish() {
 			\( -size "${W}x${H}" "radial-gradient:white-gray(70%)" \) -compose Multiply -composite -compose Over)
 	fi
 	v+=(-seed "$(($(u 30) + 1))" -attenuate "$(unfx $(($(fx "$noise") / 10)))" +noise Gaussian -colorspace Gray -depth 8)
-	[ "$jpeg" = 1 ] && v+=(-quality $((30 + $(pick 25 40))))
+	[ "$jpeg" = 1 ] && v+=(-quality "$quality")
 	v+=(-write "$out" +delete \))
 	cmd+=("${v[@]}")
 }
@@ -238,6 +270,8 @@ for ((n = 0; n < count; n++)); do
 		;;
 	esac
 	paper=$(lerp 5 70 90)
+	narrow=$module quality=0
+	[ "$jpeg" = 1 ] && quality=$((30 + $(pick 25 40)))
 	scene=(-size "${W}x${H}" xc:white)
 	if [ "$clutter" = 1 ]; then
 		# Dark blocks, stripes of code-like pitch, lines and rings (levels relative to the
@@ -269,19 +303,27 @@ for ((n = 0; n < count; n++)); do
 				printf "0,0 %.1f,%.1f  %d,0 %.1f,%.1f  %d,%d %.1f,%.1f  0,%d %.1f,%.1f",
 					a*s*w, b*s*h, w, w-c*s*w, d*s*h, w, h, w-e*s*w, h-f*s*h, h, g*s*w, h-k*s*h }')
 			lab+=(+distort Perspective "$pts")
+			# The narrowest module the label's perspective leaves: its local scale across
+			# the bars (matrix codes: across either axis), smallest over the label inside
+			# the paper border, times the module.
+			narrow=$(narrowest "$pts" "$w0" "$h0")
 		fi
 		lab+=(-filter Triangle +distort SRT "$(unfx $(($(fx "$module") / 8))) $angle" \))
 		cmd+=("${lab[@]}" -gravity center -geometry "$(place "$(u 14)" "$(u 15)" $w0 $h0 "$module" "$angle")" -composite +gravity)
 	fi
-	[ "$motion" = 1 ] && cmd+=(-motion-blur "0x$(lerp 17 0.5 1.2)+$(lerp 18 0 360)")
+	mblur=0
+	if [ "$motion" = 1 ]; then
+		mblur=$(lerp 17 0.5 1.2)
+		cmd+=(-motion-blur "0x$mblur+$(lerp 18 0 360)")
+	fi
 	cmd+=(-colorspace Gray -write mpr:base +delete \))
 	ext=png
 	[ "$jpeg" = 1 ] && ext=jpg
 	out=$tmp/f$n.$ext
 	finish
 	names[n]=$dir/$class-$seed.$ext
-	texts[n]=$(printf '%s\nsym=%s seed=%s class=%s module=%s angle=%s blur=%s contrast=%s paper=%s persp=%s motion=%s light=%s jpeg=%s noise=%s clutter=%s' \
-		"$text" "$sym" "$seed" "$class" "$module" "$angle" "$blur" "$contrast" "$paper" "$persp" "$motion" "$light" "$jpeg" "$noise" "$clutter")
+	texts[n]=$(printf '%s\nsym=%s seed=%s class=%s module=%s angle=%s blur=%s contrast=%s paper=%s persp=%s motion=%s light=%s jpeg=%s noise=%s clutter=%s narrow=%s mblur=%s quality=%s' \
+		"$text" "$sym" "$seed" "$class" "$module" "$angle" "$blur" "$contrast" "$paper" "$persp" "$motion" "$light" "$jpeg" "$noise" "$clutter" "$narrow" "$mblur" "$quality")
 done
 "${cmd[@]}" -size 1x1 xc:white null:
 for ((n = 0; n < count; n++)); do
