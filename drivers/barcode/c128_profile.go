@@ -206,11 +206,26 @@ func c128ProfileDir(p []float64, digits []int) (c128Read, bool) {
 	return c128Read{}, false
 }
 
+// startFits is the first, cheap look: of every character, start C fits the first place
+// best (read backwards, the stop's reversal lies there; in clutter, anything).
+func (f *c128Fit) startFits() bool {
+	lo, hi := max(0, int(f.x0-0.5*f.module)), min(len(f.p), int(f.charStart(1)+0.5*f.module))
+	if hi-lo < 16 {
+		return false
+	}
+	var sc c128Scratch
+	bv, _, _ := f.bestChar(nil, 0, -1, 0, 106, lo, hi, &sc)
+	return bv == 105
+}
+
 // read fits the hypothesis's blur (after a first look that drops clutter cheaply), then
 // decodes with both neighbours as read and checks the margins, the check character and the
 // whole symbol's fit.
 func (f *c128Fit) read() (c128Read, bool) {
 	f.sigma = 0.65 * f.module
+	if !f.startFits() {
+		return c128Read{}, false
+	}
 	if _, sse, samples, margins := f.decode(1); samples > 0 {
 		clear := 0
 		for _, m := range margins {
