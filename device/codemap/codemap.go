@@ -59,7 +59,8 @@ func KindOfAIM(aim string) (k codes.Kind, ok bool) {
 }
 
 // DecoderOptions are the image decoder's settings for our codes: every symbology of the
-// table, and ITF only at the ticket code's length (ITF has no check of its own).
+// table, ITF only at the ticket code's length (ITF has no check of its own), and Code 128
+// read by fitting (when blur took its edges) at the pack code's length.
 func DecoderOptions() barcode.Options {
 	var f barcode.Format
 	for _, e := range table {
@@ -67,7 +68,7 @@ func DecoderOptions() barcode.Options {
 			f |= g
 		}
 	}
-	return barcode.Options{Formats: f, ITFLengths: []int{codes.TicketLen}}
+	return barcode.Options{Formats: f, ITFLengths: []int{codes.TicketLen}, Code128Digits: []int{codes.PackLen}}
 }
 
 // Parse tells which of our codes a scan holds and parses it: the symbology decides the kind

@@ -44,6 +44,10 @@ type Options struct {
 	// ITFLengths lists the accepted ITF lengths in digits (ITF has no checksum of its own,
 	// so a length filter is what keeps clutter from reading as ITF). Nil: any even length ≥ 6.
 	ITFLengths []int
+	// Code128Digits lists the lengths, in digits, of the all-digit Code 128 symbols (set C
+	// throughout: a start, a character per two digits, the check) that are also read by
+	// fitting their blurred profile when their edges are lost (c128_profile.go). Nil: none.
+	Code128Digits []int
 	// Budget bounds the time one Decode or DecodeAll spends on a frame: past it the decoder
 	// gives up at the next step (a band, a crop, a few rows; budget.go) and returns what it
 	// read so far, or ErrBudget (also an ErrNotFound). Zero: no limit. A camera's frames
@@ -59,9 +63,9 @@ type Options struct {
 const DefaultFormats = Code128 | ITF | QRCode
 
 // DefaultOptions returns the terminal's options: DefaultFormats, ITF held to the ticket
-// code's 14 digits. Each call returns a fresh value (no package state to change).
+// code's 14 digits, Code 128 fitted at the pack code's 12. Each call returns a fresh value (no package state to change).
 func DefaultOptions() Options {
-	return Options{Formats: DefaultFormats, ITFLengths: []int{14}}
+	return Options{Formats: DefaultFormats, ITFLengths: []int{14}, Code128Digits: []int{12}}
 }
 
 // Decoder reads codes from images. It is not safe for concurrent use; Decode is.

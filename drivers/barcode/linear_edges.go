@@ -91,8 +91,13 @@ func (d *Decoder) edgeRow(p []float64) ([]bool, bool) {
 			}
 		}
 	}
-	// A blurred ITF whose runs of narrow elements lost their inner edges: fitted
-	// (itf_profile.go), for the lengths of ten digits or more.
+	// A blurred Code 128 or ITF whose narrow elements lost their edges: fitted
+	// (c128_profile.go, itf_profile.go), at the lengths the options name.
+	if d.opt.Formats&Code128 != 0 && len(d.opt.Code128Digits) > 0 {
+		if row, ok := c128Profile(p, d.opt.Code128Digits); ok {
+			return row, true
+		}
+	}
 	if d.opt.Formats&ITF != 0 {
 		var long []int
 		for _, n := range d.itfLengths() {

@@ -74,7 +74,7 @@ func measureSet(t testing.TB, f Format, idx []int, src func(int) (sourceFrame, e
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d := NewDecoder(Options{Formats: AllFormats, ITFLengths: []int{14}})
+			d := NewDecoder(Options{Formats: AllFormats, ITFLengths: []int{14}, Code128Digits: []int{12}})
 			for k := w; k < len(idx); k += 2 {
 				sf, err := src(idx[k])
 				if err != nil {
