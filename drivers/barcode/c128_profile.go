@@ -112,24 +112,9 @@ func (f *c128Fit) bestChar(vals []int, k, next, first, last, lo, hi int, sc *c12
 // covers and each character's margin (second best less best). The first sweep draws paper
 // after each character; later sweeps the next character as read.
 func (f *c128Fit) decode(sweeps int) (vals []int, sse float64, samples int, margins []float64) {
-	vals = make([]int, f.chars)
-	for k := range vals {
-		vals[k] = -1
-	}
-	margins = make([]float64, f.chars)
 	var sc c128Scratch
-	for sweep := range sweeps {
-		sse, samples = 0, 0
-		for k := range f.chars {
-			lo := max(0, int(math.Floor(f.charStart(k)-0.5*f.module)))
-			hi := min(len(f.p), int(math.Ceil(f.charStart(k+1)+0.5*f.module)))
-			if hi-lo < 16 {
-				return nil, math.Inf(1), 0, nil
-			}
-			next := -1
-			if sweep > 0 && k+1 < f.chars {
-				next = vals[k+1]
-			}
+	return fitUnits(f.chars, sweeps, len(f.p), f.charStart, 0.5*f.module, 16,
+		func(vals []int, k, next, lo, hi int) (int, float64, float64) {
 			first, last := 0, 100 // set C: two digits a character
 			switch k {
 			case 0:
@@ -137,16 +122,8 @@ func (f *c128Fit) decode(sweeps int) (vals []int, sse float64, samples int, marg
 			case f.chars - 1:
 				last = 103 // the check: any value
 			}
-			bv, best, second := f.bestChar(vals, k, next, first, last, lo, hi, &sc)
-			if bv < 0 {
-				return nil, math.Inf(1), 0, nil
-			}
-			vals[k], margins[k] = bv, second-best
-			sse += best
-			samples += hi - lo
-		}
-	}
-	return vals, sse, samples, margins
+			return f.bestChar(vals, k, next, first, last, lo, hi, &sc)
+		})
 }
 
 // c128Read is a symbol read by fitting: its character values (start to check), the whole

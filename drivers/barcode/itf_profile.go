@@ -169,35 +169,11 @@ func barsOf(w []float64, x0, narrow float64, bars [][2]float64) [][2]float64 {
 // the best's). The first sweep draws the pair after each one as narrow elements; sweeps
 // more redraw each pair with both neighbours as read.
 func (f *itfFit) decode(sweeps int) (digits []int, sse float64, samples int, margins []float64) {
-	digits = make([]int, f.pairs)
-	for k := range digits {
-		digits[k] = -1
-	}
-	margins = make([]float64, f.pairs)
 	var sc itfScratch
-	for sweep := range sweeps {
-		sse, samples = 0, 0
-		for k := range f.pairs {
-			lo := max(0, int(math.Floor(f.pairStart(k)-0.5*f.narrow)))
-			hi := min(len(f.p), int(math.Ceil(f.pairStart(k+1)+0.5*f.narrow)))
-			if hi-lo < 8 {
-				return nil, math.Inf(1), 0, nil
-			}
-			next := -1
-			if sweep > 0 && k+1 < f.pairs {
-				next = digits[k+1]
-			}
-			bd, best, second := f.bestPair(digits, k, next, lo, hi, &sc)
-			if bd < 0 {
-				return nil, math.Inf(1), 0, nil // no pattern darker than its spaces
-			}
-			digits[k] = bd
-			margins[k] = second - best
-			sse += best
-			samples += hi - lo
-		}
-	}
-	return digits, sse, samples, margins
+	return fitUnits(f.pairs, sweeps, len(f.p), f.pairStart, 0.5*f.narrow, 8,
+		func(digits []int, k, next, lo, hi int) (int, float64, float64) {
+			return f.bestPair(digits, k, next, lo, hi, &sc)
+		})
 }
 
 // itfScratch holds decode's buffers across pairs.
