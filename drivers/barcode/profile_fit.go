@@ -1,0 +1,41 @@
+package barcode
+
+import "math"
+
+// fitUnits is the sequential read shared by the ITF and Code 128 fits (itf_profile.go,
+// c128_profile.go): n units (digit pairs, characters) of a profile of plen samples, unit k
+// from start(k) to start(k+1), each fitted over its span padded by pad samples either side
+// (at least minSpan samples) by best, which returns the unit's value (−1: none fits), its
+// squared residual and its second best's. The first sweep gives best no next unit (−1);
+// later sweeps the next unit as read. It returns the values, the summed residual, the
+// samples it covers and each unit's margin (second best less best).
+func fitUnits(n, sweeps, plen int, start func(k int) float64, pad float64, minSpan int,
+	best func(vals []int, k, next, lo, hi int) (v int, best, second float64)) (vals []int, sse float64, samples int, margins []float64) {
+	vals = make([]int, n)
+	for k := range vals {
+		vals[k] = -1
+	}
+	margins = make([]float64, n)
+	for sweep := range sweeps {
+		sse, samples = 0, 0
+		for k := range n {
+			lo := max(0, int(math.Floor(start(k)-pad)))
+			hi := min(plen, int(math.Ceil(start(k+1)+pad)))
+			if hi-lo < minSpan {
+				return nil, math.Inf(1), 0, nil
+			}
+			next := -1
+			if sweep > 0 && k+1 < n {
+				next = vals[k+1]
+			}
+			v, b, second := best(vals, k, next, lo, hi)
+			if v < 0 {
+				return nil, math.Inf(1), 0, nil
+			}
+			vals[k], margins[k] = v, second-b
+			sse += b
+			samples += hi - lo
+		}
+	}
+	return vals, sse, samples, margins
+}
