@@ -10,7 +10,9 @@ import "github.com/makiuchi-d/gozxing"
 // near miss whose wrong check then matched: one time in 103). The similar-edge distances
 // (bar plus space, leading edge to leading edge) cancel that widening, so where the two
 // readers disagree on a character the row is ambiguous and is not taken; another band, or
-// another frame, reads the symbol. A character ours cannot read (−1) counts as neither.
+// another frame, reads the symbol. A character ours cannot read (−1) counts as neither, nor
+// does a first character ours reads as other than a start (gozxing found its start pattern
+// there: only another start would be another symbol).
 func code128Agrees(row *gozxing.BitArray, res *gozxing.Result) bool {
 	raw := res.GetRawBytes()
 	pts := res.GetResultPoints()
@@ -50,7 +52,11 @@ func code128Agrees(row *gozxing.BitArray, res *gozxing.Result) bool {
 		if j+6 > len(w) {
 			break
 		}
-		if v := code128Char(w[j:]); v >= 0 && v != int(c) {
+		v := code128Char(w[j:])
+		if k == 0 && (v < 103 || v > 105) {
+			continue // not a start: gozxing found its start pattern there, and no other start
+		}
+		if v >= 0 && v != int(c) {
 			return false
 		}
 	}

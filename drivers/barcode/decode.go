@@ -98,6 +98,9 @@ type Decoder struct {
 	// noRepairs is set while the turned retry reads: no Code 128 character is taken other
 	// than as its distances read it (linear_turn.go).
 	noRepairs bool
+	// disputed is set by decodeBits when the Code 128 it read disagrees with our
+	// similar-edge reading of a character (code128Agrees).
+	disputed bool
 }
 
 type rowDecoder interface {
@@ -419,7 +422,7 @@ func (d *Decoder) readLinear(g *gray, r region, edges *int) (Result, bool) {
 	// not parallel (perspective, curved paper) or partly covered (a finger, glare).
 	bands := []band{{0, 10}, {-0.25, 10}, {0.25, 10}, {-0.5, 10}, {0.5, 10},
 		{-0.7, 3}, {0.7, 3}, {-0.35, 3}, {0.35, 3}, {0, 3}, {-0.85, 2}, {0.85, 2}}
-	votes := map[Result]int{}
+	votes := bandVotes{}
 	seen := 0
 	defer func() { *edges = max(*edges, seen) }()
 	if res, ok := d.scanBands(g, r, ux, uy, vx, vy, r.halfU+margin, bands[:5], votes, &seen); ok {
@@ -592,6 +595,24 @@ func transitions(bits []bool) int {
 	return n
 }
 
+// bandVotes counts the bands that read each symbol over the passes on one region.
+type bandVotes map[Result]struct{ all, clean int }
+
+// add counts a band's read of res (clean: not disputed, code128Agrees) and reports whether
+// it now counts: two bands, one of them clean. A character that gozxing's pattern match
+// misreads (a blurred narrow element widened by its neighbours) is misread the same way on
+// the band beside it, so a read our similar-edge reading disputes needs a band where it is
+// not disputed.
+func (v bandVotes) add(res Result, clean bool) bool {
+	c := v[res]
+	c.all++
+	if clean {
+		c.clean++
+	}
+	v[res] = c
+	return c.all >= 2 && c.clean >= 1
+}
+
 // band is a scan band: its offset across the region in halfV and the number of lines
 // averaged either side of its centre.
 type band struct{ f, half float64 }
@@ -603,11 +624,12 @@ type band struct{ f, half float64 }
 // a row dark where the centre line leaves the frame is read again with its cut outer bar
 // redrawn (decodeCutBar).
 //
-// A read counts only once another band agrees (votes, shared by the passes over one region):
+// A read counts only once another band agrees (votes, shared by the passes over one region;
+// one of the two undisputed, bandVotes.add):
 // a misread can pass Code 128's modulo-103 check (two characters changed so that their
 // weighted sum stays; it happened on a wide band of a camera frame), and ITF has no check
 // digit at all.
-func (d *Decoder) scanBands(g *gray, r region, ax, ay, bx, by, half float64, bands []band, votes map[Result]int, edges *int) (Result, bool) {
+func (d *Decoder) scanBands(g *gray, r region, ax, ay, bx, by, half float64, bands []band, votes bandVotes, edges *int) (Result, bool) {
 	if d.expired() {
 		return Result{}, false
 	}
@@ -671,7 +693,7 @@ func (d *Decoder) scanBands(g *gray, r region, ax, ay, bx, by, half float64, ban
 				res, ok = d.decodeCutBar(row, in0, in1)
 			}
 			if ok {
-				if votes[res]++; votes[res] >= 2 {
+				if votes.add(res, !d.disputed) {
 					return res, true
 				}
 				break // the other methods would only repeat the band's read
@@ -847,6 +869,7 @@ func edgeBits(p []float64, out []bool) bool {
 }
 
 func (d *Decoder) decodeBits(bits []bool) (Result, bool) {
+	d.disputed = false
 	n := len(bits)
 	if d.row == nil || d.row.GetSize() != n {
 		d.row = gozxing.NewBitArray(n)
@@ -863,7 +886,8 @@ func (d *Decoder) decodeBits(bits []bool) (Result, bool) {
 			}
 		}
 		if d.opt.Formats&Code128 != 0 {
-			if res, err := d.code128.DecodeRow(0, d.row, nil); err == nil && code128Agrees(d.row, res) {
+			if res, err := d.code128.DecodeRow(0, d.row, nil); err == nil {
+				d.disputed = !code128Agrees(d.row, res)
 				return d.result(res, true)
 			}
 		}

@@ -134,7 +134,7 @@ func (d *Decoder) sweepLinear(g *gray, r region) (Result, bool) {
 		}
 		bands[i] = band{off / r.halfV, bandHalf}
 	}
-	votes := map[Result]int{}
+	votes := bandVotes{}
 	seen := 0
 	return d.scanBands(g, r, ux, uy, vx, vy, r.halfU+linearMargin(r), bands, votes, &seen)
 }
