@@ -220,8 +220,9 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 // crops smoothed and flattened, in parts when too large or elongated to magnify, and the
 // next two faint matrix candidates flattened; then the grown regions of the first matrix
 // candidates, those of a faint symbol found as its core or in pieces; then the first two
-// small matrix candidates deconvolved, blurred modules of 1.5 px (matrix_deblur.go;
-// matrixPass). The last four passes run only when nothing read before them, so a frame that
+// small matrix candidates deconvolved, blurred modules of 1.5 px (matrix_deblur.go); then
+// the same candidates read by fitting their blurred modules, down to 25 % contrast
+// (matrix_fit.go; matrixPass). The last five passes run only when nothing read before them, so a frame that
 // reads early pays nothing for them. A linear candidate that does not read on a reduced level is read again one level
 // finer (bars reduced to a pixel or less). It reports whether anything read and whether
 // emit asked to stop.
@@ -307,6 +308,8 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 				}
 			} else if tried && pass == deblurredPass {
 				res, ok = d.decodeDeblurred(g, r)
+			} else if tried && pass == fittedPass {
+				res, ok = d.decodeFitted(g, r)
 			} else if tried {
 				res, ok = d.decodeMatrix(g, r, pass, &crops[i])
 			} else if matrix && r.faint && pass == smoothedPass && triedFaint2D < 2 {

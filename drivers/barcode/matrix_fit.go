@@ -1,6 +1,7 @@
 package barcode
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strconv"
@@ -26,9 +27,7 @@ const (
 	fitMinModule, fitMaxModule = 1.1, 3.2
 	// fitMinScore is the matched filter's correlation (fitScore) under which a grid is not
 	// sampled: clutter matches a symbology's fixed modules at 0.2–0.4.
-	fitMinScore = 0.5
-	// fitTries is how many grid hypotheses per candidate are sampled and read, best first.
-	fitTries = 3
+	fitMinScore = 0.8
 )
 
 // fitSigmas are the blurs (Gaussian σ, frame pixels) the least-squares fit tries: the
@@ -48,7 +47,8 @@ type fitHyp struct {
 	dm    bool
 	n     int
 	p     [5]float64 // centre x, y, angle, pitch along the rows and along the columns
-	score float64
+	score float64    // the fixed modules' match (fitScore)
+	resid float64    // the quick least-squares fit's residual, grey levels
 }
 
 func (h fitHyp) grid() fitGrid {
@@ -66,9 +66,9 @@ func (d *Decoder) decodeFitted(g *gray, r region) (Result, bool) {
 	if !ok {
 		return Result{}, false
 	}
-	hyps := d.fitHypotheses(&win, st)
-	for i, h := range hyps {
-		if i >= fitTries || h.score < fitMinScore || d.expired() {
+	sm := win.smoothed()
+	for _, h := range d.fitHypotheses(&win, &sm, st) {
+		if d.expired() {
 			break
 		}
 		if res, ok := d.readFitted(&win, h); ok {
@@ -150,39 +150,59 @@ func fitStartOf(win *fitWin, r region) (fitStart, bool) {
 }
 
 // fitPattern lists a grid's fixed modules (within the symbol and its quiet zone) as
-// module-coordinate centres and their darkness.
+// module-coordinate centres and the darkness the frame should show there: the fixed
+// modules' and their neighbours' (data modules: ½) blurred by a Gaussian of fitSigmas[0]
+// at pitch m. Matching the blurred values rather than the modules' own keeps the blur's
+// asymmetry round a solid edge from biasing the pose.
 type fitPattern struct {
 	u, v, dark []float64
 }
 
-func patternOf(kn fitKnown, n int) fitPattern {
+func patternOf(kn fitKnown, n int, m float64) fitPattern {
 	ew := n + 2*kn.q
+	sigma := fitSigmas[0]
+	var f [2*fitReach + 1]float64
+	for k := range f {
+		t := float64(k-fitReach) * m
+		f[k] = normalCDF((t+m/2)/sigma) - normalCDF((t-m/2)/sigma)
+	}
 	var p fitPattern
-	for m, k := range kn.mods {
+	for idx, k := range kn.mods {
 		if k < 0 {
 			continue
 		}
-		p.u = append(p.u, float64(m%ew-kn.q)+0.5)
-		p.v = append(p.v, float64(m/ew-kn.q)+0.5)
-		p.dark = append(p.dark, float64(k))
+		i, j := idx%ew, idx/ew
+		var e float64
+		for b := -fitReach; b <= fitReach; b++ {
+			for a := -fitReach; a <= fitReach; a++ {
+				x, y := i+a, j+b
+				if x < 0 || y < 0 || x >= ew || y >= ew {
+					continue
+				}
+				dk := float64(kn.mods[y*ew+x])
+				if dk < 0 {
+					dk = 0.5
+				}
+				e += dk * f[a+fitReach] * f[b+fitReach]
+			}
+		}
+		p.u = append(p.u, float64(i-kn.q)+0.5)
+		p.v = append(p.v, float64(j-kn.q)+0.5)
+		p.dark = append(p.dark, e)
 	}
 	return p
 }
 
-// fitScore is the correlation between the fixed modules' darkness and the frame's level
-// at their centres (mean of five points ±¼ module), negated (ink is dark): 1 when the
-// frame shows exactly the pattern, about 0 off the grid.
+// fitScore is the correlation between the darkness the fixed modules should show
+// (fitPattern) and the level of win at their centres, negated (ink is dark): near 1 when the
+// frame shows the pattern, about 0 off the grid.
 func fitScore(win *fitWin, pat *fitPattern, g *fitGrid) float64 {
 	var sd, sl, sdd, sll, sdl float64
 	n := float64(len(pat.u))
 	for k := range pat.u {
 		u, v := pat.u[k], pat.v[k]
-		var l float64
-		for _, o := range [5][2]float64{{0, 0}, {-0.25, -0.25}, {0.25, -0.25}, {-0.25, 0.25}, {0.25, 0.25}} {
-			x, y := g.at(u+o[0], v+o[1])
-			l += win.at(x, y)
-		}
-		l /= 5
+		x, y := g.at(u, v)
+		l := win.at(x, y)
 		dk := pat.dark[k]
 		sd += dk
 		sl += l
@@ -198,53 +218,63 @@ func fitScore(win *fitWin, pat *fitPattern, g *fitGrid) float64 {
 	return -cov / math.Sqrt(vd*vl)
 }
 
-// fitHypotheses searches each size and quarter turn of the formats enabled for the pose
-// whose fixed modules best match win, and returns them best first.
-func (d *Decoder) fitHypotheses(win *fitWin, st fitStart) []fitHyp {
-	var hyps []fitHyp
-	try := func(dm bool, n int, kn fitKnown) {
-		m0 := st.side / float64(n)
-		if m0 < fitMinModule || m0 > fitMaxModule {
-			return
-		}
-		pat := patternOf(kn, n)
-		best := fitHyp{dm: dm, n: n, score: math.Inf(-1)}
-		for turn := range 4 {
-			for _, k := range []float64{0.9, 1, 1.1} {
-				p := [5]float64{st.cx, st.cy, st.theta + float64(turn)*math.Pi/2, m0 * k, m0 * k}
-				p, sc := fitClimb(win, &pat, n, p)
-				if sc > best.score {
+// fitHypotheses searches each size of the formats enabled for the pose whose fixed modules
+// best match the smoothed window sm (a coarse climb for each quarter turn, then a fine one
+// for the best turn), and returns those that match at least fitMinScore, QR first, each
+// symbology's in the order of their quick least-squares fit's residual on win: the fixed
+// modules alone tell a DataMatrix symbol's size poorly (its L and quiet zone match a grid
+// of any pitch), its data modules do.
+func (d *Decoder) fitHypotheses(win, sm *fitWin, st fitStart) []fitHyp {
+	var out []fitHyp
+	sym := func(dm bool, sizes []int, known func(int) fitKnown) {
+		var hyps []fitHyp
+		for _, n := range sizes {
+			m0 := st.side / float64(n)
+			if m0 < fitMinModule || m0 > fitMaxModule || d.expired() {
+				continue
+			}
+			kn := known(n)
+			pat := patternOf(kn, n, m0)
+			best := fitHyp{dm: dm, n: n, score: math.Inf(-1)}
+			for turn := range 4 {
+				p := [5]float64{st.cx, st.cy, st.theta + float64(turn)*math.Pi/2, m0, m0}
+				if p, sc := fitClimb(win, &pat, n, p, 0, fitCoarse); sc > best.score {
 					best.p, best.score = p, sc
 				}
 			}
+			best.p, best.score = fitClimb(win, &pat, n, best.p, fitCoarse, fitRounds)
+			if best.score < fitMinScore {
+				continue
+			}
+			sol, ok := fitModules(win, best.grid(), fitSigmas[0], kn, fitQuick)
+			if !ok {
+				continue
+			}
+			best.resid = sol.binResid
+			hyps = append(hyps, best)
 		}
-		hyps = append(hyps, best)
+		slices.SortStableFunc(hyps, func(a, b fitHyp) int { return cmp.Compare(b.score, a.score) })
+		out = append(out, hyps[:min(len(hyps), fitReads)]...)
 	}
 	if d.opt.Formats&QRCode != 0 {
-		for _, n := range qrFitDims {
-			try(false, n, qrFitKnown(n))
-		}
+		sym(false, qrFitDims, qrFitKnown)
 	}
 	if d.opt.Formats&DataMatrix != 0 {
-		for _, n := range dmFitSizes {
-			try(true, n, dmFitKnown(n))
-		}
+		sym(true, dmFitSizes, dmFitKnown)
 	}
-	slices.SortFunc(hyps, func(a, b fitHyp) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		}
-		return 0
-	})
-	return hyps
+	return out
 }
+
+// fitCoarse and fitRounds are the climb's rounds (the steps halved after each): the coarse
+// climb of every quarter turn, and all of them for the best.
+const fitCoarse, fitRounds = 2, 5
+
+// fitReads is how many hypotheses per symbology are refined and read.
+const fitReads = 2
 
 // fitClimb improves pose p of an n×n grid by coordinate ascent on fitScore, the steps
 // halved each round.
-func fitClimb(win *fitWin, pat *fitPattern, n int, p [5]float64) ([5]float64, float64) {
+func fitClimb(win *fitWin, pat *fitPattern, n int, p [5]float64, from, to int) ([5]float64, float64) {
 	score := func(p [5]float64) float64 {
 		if p[3] < fitMinModule || p[4] < fitMinModule || p[3] > 1.25*p[4] || p[4] > 1.25*p[3] {
 			return math.Inf(-1)
@@ -255,7 +285,10 @@ func fitClimb(win *fitWin, pat *fitPattern, n int, p [5]float64) ([5]float64, fl
 	best := score(p)
 	m := p[3]
 	step := [5]float64{0.5 * m, 0.5 * m, 0.03, 0.04 * m, 0.04 * m}
-	for range 5 {
+	for k := range step {
+		step[k] /= float64(int(1) << from)
+	}
+	for range to - from {
 		for improved := true; improved; {
 			improved = false
 			for k := range p {
@@ -278,18 +311,16 @@ func fitClimb(win *fitWin, pat *fitPattern, n int, p [5]float64) ([5]float64, fl
 	return p, best
 }
 
-// readFitted fits the modules of hypothesis h on win at each blur in turn and reads them.
+// readFitted fits the modules of hypothesis h on win and reads them at each blur in turn:
+// a QR symbol at its pose (its finders fix it), a DataMatrix symbol at its pose, then
+// refined on the fit's residual (its pose is often a few per cent off in pitch: its fixed
+// modules are few).
 func (d *Decoder) readFitted(win *fitWin, h fitHyp) (Result, bool) {
 	kn := dmFitKnown(h.n)
 	if !h.dm {
 		kn = qrFitKnown(h.n)
 	}
-	h = fitRefine(win, h, kn)
-	g := h.grid()
-	for _, sigma := range fitSigmas {
-		if d.expired() {
-			break
-		}
+	read := func(g fitGrid, sigma float64) (Result, bool) {
 		sol, ok := fitModules(win, g, sigma, kn, fitMargins)
 		if !ok {
 			return Result{}, false
@@ -298,7 +329,20 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp) (Result, bool) {
 		for m, v := range sol.dark {
 			lv[m] = 1 - v
 		}
-		if res, ok := d.readFittedLevels(lv, h); ok {
+		return d.readFittedLevels(lv, h)
+	}
+	sigmas := fitSigmas
+	if h.dm {
+		if res, ok := read(h.grid(), fitSigmas[0]); ok || d.expired() {
+			return res, ok
+		}
+		h = fitRefine(win, h, kn)
+	}
+	for _, sigma := range sigmas {
+		if d.expired() {
+			break
+		}
+		if res, ok := read(h.grid(), sigma); ok {
 			return res, true
 		}
 	}
@@ -323,9 +367,9 @@ func (d *Decoder) readFittedLevels(lv []float64, h fitHyp) (Result, bool) {
 }
 
 // fitRefine improves hypothesis h's pose by coordinate descent on the residual of a quick
-// least-squares fit (one solve): the matched filter's pose is biased by the blur's
-// asymmetry around solid edges by up to a few per cent of the pitch, which over 18
-// modules is half a module at the symbol's far side.
+// least-squares fit (one solve) over the centre, the angle and the pitch: the matched
+// filter's pitch for a DataMatrix symbol is a few per cent off (its L and quiet zone fix
+// the pitch poorly), which over 18 modules is half a module at the far side.
 func fitRefine(win *fitWin, h fitHyp, kn fitKnown) fitHyp {
 	resid := func(p [5]float64) float64 {
 		g := newFitGrid(p[0], p[1], p[2], p[3], p[4], h.n, h.n)
@@ -338,14 +382,19 @@ func fitRefine(win *fitWin, h fitHyp, kn fitKnown) fitHyp {
 	p := h.p
 	best := resid(p)
 	m := p[3]
-	step := [5]float64{0.2 * m, 0.2 * m, 0.01, 0.01 * m, 0.01 * m}
-	for range 3 {
+	step := [4]float64{0.15 * m, 0.15 * m, 0.006, 0.01 * m}
+	for range fitRefineRounds {
 		for improved := true; improved; {
 			improved = false
-			for k := range p {
+			for k := range step {
 				for _, sgn := range []float64{-1, 1} {
 					q := p
-					q[k] += sgn * step[k]
+					if k == 3 {
+						q[3] += sgn * step[3]
+						q[4] += sgn * step[3]
+					} else {
+						q[k] += sgn * step[k]
+					}
 					if r := resid(q); r < best {
 						p, best, improved = q, r, true
 					}
@@ -359,6 +408,9 @@ func fitRefine(win *fitWin, h fitHyp, kn fitKnown) fitHyp {
 	h.p = p
 	return h
 }
+
+// fitRefineRounds are fitRefine's rounds (the steps halved after each).
+const fitRefineRounds = 2
 
 // fitQuick is the least-squares fit's single round, for fitRefine.
 var fitQuick = []float64{0.5}

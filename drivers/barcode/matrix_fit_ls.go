@@ -65,6 +65,27 @@ func newFitWin(g *gray, cx, cy float64, half int) fitWin {
 	return w
 }
 
+// smoothed returns the window smoothed by a 3×3 binomial kernel (σ about 0.7 px).
+func (w *fitWin) smoothed() fitWin {
+	out := fitWin{x0: w.x0, y0: w.y0, w: w.w, h: w.h, pix: make([]float32, len(w.pix))}
+	tmp := make([]float32, len(w.pix))
+	for y := range w.h {
+		r := w.pix[y*w.w : (y+1)*w.w]
+		for x := range w.w {
+			a, c := r[max(0, x-1)], r[min(w.w-1, x+1)]
+			tmp[y*w.w+x] = (a + 2*r[x] + c) / 4
+		}
+	}
+	for y := range w.h {
+		a, c := tmp[max(0, y-1)*w.w:], tmp[min(w.h-1, y+1)*w.w:]
+		b := tmp[y*w.w:]
+		for x := range w.w {
+			out.pix[y*w.w+x] = (a[x] + 2*b[x] + c[x]) / 4
+		}
+	}
+	return out
+}
+
 // at returns the window's bilinear interpolation at frame pixel (x, y), clamped.
 func (w *fitWin) at(x, y float64) float64 {
 	x, y = x-float64(w.x0), y-float64(w.y0)
@@ -90,11 +111,14 @@ type fitKnown struct {
 
 // fitSolution is what the least-squares fit found.
 type fitSolution struct {
-	dark   []float64 // per module of the grid (row major), its darkness: 0 paper, 1 ink
-	paper  float64   // P
-	ink    float64   // C, the contrast
-	resid  float64   // the fit's residual, grey levels (RMS over the pixels)
-	pixels int
+	dark  []float64 // per module of the grid (row major), its darkness: 0 paper, 1 ink
+	paper float64   // P
+	ink   float64   // C, the contrast
+	resid float64   // the fit's residual, grey levels (RMS over the pixels)
+	// binResid is the residual with every module decided (0 or 1): a grid of the wrong
+	// size or pose fits the pixels with modules of any darkness, not with decided ones.
+	binResid float64
+	pixels   int
 }
 
 // fitLambda is the ridge on each data module's darkness (towards ½): small against the
@@ -103,12 +127,19 @@ type fitSolution struct {
 const fitLambda = 0.02
 
 // fitIters bounds the conjugate-gradient iterations.
-const fitIters = 40
+const fitIters = 20
+
+// fitQuickIters bounds them for a fit of one round (fitRefine's).
+const fitQuickIters = 10
 
 // fitModules solves for the darkness of the data modules of grid on win, blurred by a
 // Gaussian of sigma pixels, the known modules fixed. It fails when the known modules do not
 // show a contrast (ink lighter than paper, or none).
 func fitModules(win *fitWin, grid fitGrid, sigma float64, kn fitKnown, margins []float64) (fitSolution, bool) {
+	iters := fitIters
+	if len(margins) == 1 {
+		iters = fitQuickIters
+	}
 	q := kn.q
 	ew, eh := grid.cols+2*q, grid.rows+2*q
 	m1 := math.Hypot(grid.e1x, grid.e1y)
@@ -126,9 +157,8 @@ func fitModules(win *fitWin, grid fitGrid, sigma float64, kn fitKnown, margins [
 	if px1 <= px0 || py1 <= py0 {
 		return fitSolution{}, false
 	}
-	s2 := sigma * math.Sqrt2
 	edge := func(t, m float64) float32 { // a module's share along one axis, t pixels off its centre
-		return float32(0.5 * (math.Erf((t+m/2)/s2) - math.Erf((t-m/2)/s2)))
+		return float32(normalCDF((t+m/2)/sigma) - normalCDF((t-m/2)/sigma))
 	}
 	pixels := make([]pixel, 0, (px1-px0+1)*(py1-py0+1))
 	var fu, fv [span]float32
@@ -227,7 +257,7 @@ func fitModules(win *fitWin, grid fitGrid, sigma float64, kn fitKnown, margins [
 			}
 			unexplained[pi] = (paper-p.val)/contrast - s
 		}
-		fitSolve(pixels, unexplained, free, full)
+		fitSolve(freeShares(pixels, free), unexplained, free, full, iters)
 		if margin >= 0.5 {
 			break
 		}
@@ -239,19 +269,23 @@ func fitModules(win *fitWin, grid fitGrid, sigma float64, kn fitKnown, margins [
 		}
 	}
 	sol := fitSolution{paper: paper, ink: contrast, pixels: len(pixels), dark: make([]float64, grid.cols*grid.rows)}
-	var ss float64
+	var ss, sb float64
 	for pi := range pixels {
 		p := &pixels[pi]
-		var s float64
+		var s, b float64
 		for k, m := range p.mods {
 			if m >= 0 {
 				s += float64(p.w[k]) * full[m]
+				b += float64(p.w[k]) * math.Round(max(0, min(1, full[m])))
 			}
 		}
 		e := (paper - contrast*s) - p.val
 		ss += e * e
+		e = (paper - contrast*b) - p.val
+		sb += e * e
 	}
 	sol.resid = math.Sqrt(ss / float64(len(pixels)))
+	sol.binResid = math.Sqrt(sb / float64(len(pixels)))
 	for j := range grid.rows {
 		copy(sol.dark[j*grid.cols:(j+1)*grid.cols], full[(j+q)*ew+q:(j+q)*ew+q+grid.cols])
 	}
@@ -280,35 +314,59 @@ type fitPixel struct {
 	w    [fitSpan * fitSpan]float32
 }
 
+// fitCSR is the pixels' shares of the free modules, row by row (pixel by pixel): those of
+// pixel i are mod[start[i]:start[i+1]] and w[…].
+type fitCSR struct {
+	start []int32
+	mod   []int32
+	w     []float32
+}
+
+// freeShares returns the pixels' shares of the free modules over fitMinShare.
+func freeShares(pixels []fitPixel, free []bool) fitCSR {
+	c := fitCSR{start: make([]int32, 0, len(pixels)+1)}
+	for pi := range pixels {
+		p := &pixels[pi]
+		c.start = append(c.start, int32(len(c.mod)))
+		for k, m := range p.mods {
+			if m >= 0 && free[m] && p.w[k] > fitMinShare {
+				c.mod = append(c.mod, m)
+				c.w = append(c.w, p.w[k])
+			}
+		}
+	}
+	c.start = append(c.start, int32(len(c.mod)))
+	return c
+}
+
+// fitMinShare is the share of a module in a pixel under which the fit leaves it out.
+const fitMinShare = 2e-3
+
 // fitSolve improves x on the free modules towards the minimum of Σ (r − A·x)² +
-// λ Σ (x − ½)² (A: the pixels' shares of the free modules) by conjugate gradients on the
-// normal equations, from x as it is.
-func fitSolve(pixels []fitPixel, r []float64, free []bool, x []float64) {
+// λ Σ (x − ½)² (A: the pixels' shares of the free modules, a) by conjugate gradients on
+// the normal equations, from x as it is, for at most iters iterations.
+func fitSolve(a fitCSR, r []float64, free []bool, x []float64, iters int) {
 	n := len(x)
+	np := len(a.start) - 1
 	mulA := func(d, out []float64) { // out = A·d
-		for pi := range pixels {
-			p := &pixels[pi]
+		for pi := range np {
 			var s float64
-			for k, m := range p.mods {
-				if m >= 0 && free[m] {
-					s += float64(p.w[k]) * d[m]
-				}
+			for e := a.start[pi]; e < a.start[pi+1]; e++ {
+				s += float64(a.w[e]) * d[a.mod[e]]
 			}
 			out[pi] = s
 		}
 	}
-	mulAt := func(e, out []float64) { // out = Aᵀ·e
+	mulAt := func(v, out []float64) { // out = Aᵀ·v
 		clear(out)
-		for pi := range pixels {
-			p := &pixels[pi]
-			for k, m := range p.mods {
-				if m >= 0 && free[m] {
-					out[m] += float64(p.w[k]) * e[pi]
-				}
+		for pi := range np {
+			ev := v[pi]
+			for e := a.start[pi]; e < a.start[pi+1]; e++ {
+				out[a.mod[e]] += float64(a.w[e]) * ev
 			}
 		}
 	}
-	tmp := make([]float64, len(pixels))
+	tmp := make([]float64, np)
 	mulA(x, tmp)
 	for pi := range tmp {
 		tmp[pi] = r[pi] - tmp[pi]
@@ -325,7 +383,7 @@ func fitSolve(pixels []fitPixel, r []float64, free []bool, x []float64) {
 	dir := append([]float64(nil), res...)
 	ad := make([]float64, n)
 	rr := dot(res, res)
-	for range fitIters {
+	for range iters {
 		if rr < 1e-10 {
 			break
 		}
@@ -354,3 +412,27 @@ func fitSolve(pixels []fitPixel, r []float64, free []bool, x []float64) {
 // fitMargins are the rounds of the fit: after each, the free modules further than the
 // margin from ½ are fixed (the last, ½, ends it).
 var fitMargins = []float64{0.45, 0.4, 0.35, 0.3, 0.25, 0.2, 0.5}
+
+// normalCDF is the standard normal distribution function, interpolated in a table
+// (cdfTable: steps of 1/cdfScale over ±cdfReach; error under 10⁻⁵).
+func normalCDF(x float64) float64 {
+	f := (x + cdfReach) * cdfScale
+	if f <= 0 {
+		return 0
+	}
+	if f >= float64(len(cdfTable)-1) {
+		return 1
+	}
+	i := int(f)
+	return cdfTable[i] + (f-float64(i))*(cdfTable[i+1]-cdfTable[i])
+}
+
+const cdfReach, cdfScale = 6, 64
+
+var cdfTable = func() []float64 {
+	t := make([]float64, 2*cdfReach*cdfScale+1)
+	for i := range t {
+		t[i] = 0.5 * math.Erfc(-(float64(i)/cdfScale-cdfReach)/math.Sqrt2)
+	}
+	return t
+}()
