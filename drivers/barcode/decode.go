@@ -94,6 +94,8 @@ type Decoder struct {
 	// noRepairs is set while the turned retry reads: no Code 128 character is taken other
 	// than as its distances read it (linear_turn.go).
 	noRepairs bool
+	// noFit leaves the fitted pass out (matrix_fit.go), for the tests that show what it reads.
+	noFit bool
 }
 
 type rowDecoder interface {
@@ -308,7 +310,7 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 				}
 			} else if tried && pass == deblurredPass {
 				res, ok = d.decodeDeblurred(g, r)
-			} else if tried && pass == fittedPass {
+			} else if tried && pass == fittedPass && !d.noFit {
 				res, ok = d.decodeFitted(g, r)
 			} else if tried {
 				res, ok = d.decodeMatrix(g, r, pass, &crops[i])

@@ -82,22 +82,20 @@ func (d *Decoder) decodeFitted(g *gray, r region) (Result, bool) {
 // (pixels darker than the paper by more than the noise), and the orientation of the
 // gradients modulo a quarter turn (a grid's edges run along its two axes).
 func fitStartOf(win *fitWin, r region) (fitStart, bool) {
-	vals := make([]float32, len(win.pix))
-	copy(vals, win.pix)
-	slices.Sort(vals)
-	paper := float64(vals[len(vals)*8/10])
-	// The noise: the median absolute difference of horizontal neighbours.
-	diffs := make([]float64, 0, len(win.pix))
+	// The paper: the 80th percentile of the levels; the noise: the median absolute
+	// difference of horizontal neighbours (|N(0, 2σ²)|'s median is 0.954σ).
+	var levels, diffs [256]int
 	for y := range win.h {
-		for x := 1; x < win.w; x++ {
-			diffs = append(diffs, math.Abs(float64(win.pix[y*win.w+x]-win.pix[y*win.w+x-1])))
+		for x := range win.w {
+			v := int(win.pix[y*win.w+x])
+			levels[v]++
+			if x > 0 {
+				diffs[abs(v-int(win.pix[y*win.w+x-1]))]++
+			}
 		}
 	}
-	if len(diffs) == 0 {
-		return fitStart{}, false
-	}
-	slices.Sort(diffs)
-	noise := diffs[len(diffs)/2] / 0.954 // |N(0, 2σ²)|'s median is 0.954σ
+	paper := float64(histQuantile(&levels, 0.8))
+	noise := (float64(histQuantile(&diffs, 0.5)) + 0.5) / 0.954
 	var sw, sx, sy float64
 	wt := make([]float64, len(win.pix))
 	for y := range win.h {
@@ -147,6 +145,21 @@ func fitStartOf(win *fitWin, r region) (fitStart, bool) {
 	}
 	return fitStart{cx: mx + float64(win.x0), cy: my + float64(win.y0), theta: math.Atan2(s4, c4) / 4,
 		side: side, noise: noise}, side > 4
+}
+
+// histQuantile returns the level under which a share q of a histogram's counts lie.
+func histQuantile(h *[256]int, q float64) int {
+	total := 0
+	for _, c := range h {
+		total += c
+	}
+	want, acc := int(q*float64(total)), 0
+	for v, c := range h {
+		if acc += c; acc > want {
+			return v
+		}
+	}
+	return 255
 }
 
 // fitPattern lists a grid's fixed modules (within the symbol and its quiet zone) as
@@ -242,6 +255,9 @@ func (d *Decoder) fitHypotheses(win, sm *fitWin, st fitStart) []fitHyp {
 					best.p, best.score = p, sc
 				}
 			}
+			if best.score < fitMinScore-fitCoarseSlack {
+				continue // clutter, most often: the fine climb gains a few hundredths
+			}
 			best.p, best.score = fitClimb(win, &pat, n, best.p, fitCoarse, fitRounds)
 			if best.score < fitMinScore {
 				continue
@@ -267,7 +283,11 @@ func (d *Decoder) fitHypotheses(win, sm *fitWin, st fitStart) []fitHyp {
 
 // fitCoarse and fitRounds are the climb's rounds (the steps halved after each): the coarse
 // climb of every quarter turn, and all of them for the best.
-const fitCoarse, fitRounds = 2, 5
+const fitCoarse, fitRounds = 1, 5
+
+// fitCoarseSlack is how far under fitMinScore a coarse climb may end and still get the fine
+// one.
+const fitCoarseSlack = 0.1
 
 // fitReads is how many hypotheses per symbology are refined and read.
 const fitReads = 2
