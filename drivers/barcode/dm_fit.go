@@ -12,7 +12,9 @@ var dmFitSizes = []int{10, 12, 14, 16, 18, 20, 22, 24, 26}
 func dmFitKnown(n int) fitKnown {
 	const q = 1
 	ew := n + 2*q
-	kn := fitKnown{q: q, mods: make([]int8, ew*ew)}
+	kn := fitKnown{q: q, mods: make([]int8, ew*ew), fine: func(i, j int) bool {
+		return (j == 0 && i < n-1) || (i == n-1 && j < n-1) // the clock track
+	}}
 	for m := range kn.mods {
 		i, j := m%ew-q, m/ew-q
 		switch {

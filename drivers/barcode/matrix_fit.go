@@ -49,6 +49,7 @@ type fitHyp struct {
 	p     [5]float64 // centre x, y, angle, pitch along the rows and along the columns
 	score float64    // the fixed modules' match (fitScore)
 	resid float64    // the quick least-squares fit's residual, grey levels
+	rank  float64    // what orders a symbology's hypotheses: score, plus the clock's for DataMatrix
 }
 
 func (h fitHyp) grid() fitGrid {
@@ -169,6 +170,9 @@ func histQuantile(h *[256]int, q float64) int {
 // asymmetry round a solid edge from biasing the pose.
 type fitPattern struct {
 	u, v, dark []float64
+	// fine are the entries of the symbology's finest fixed pattern (a DataMatrix clock
+	// track, a QR timing pattern), which tells the pitch where the rest does not.
+	fine []int
 }
 
 func patternOf(kn fitKnown, n int, m float64) fitPattern {
@@ -199,6 +203,9 @@ func patternOf(kn fitKnown, n int, m float64) fitPattern {
 				e += dk * f[a+fitReach] * f[b+fitReach]
 			}
 		}
+		if kn.fine != nil && kn.fine(i-kn.q, j-kn.q) {
+			p.fine = append(p.fine, len(p.u))
+		}
 		p.u = append(p.u, float64(i-kn.q)+0.5)
 		p.v = append(p.v, float64(j-kn.q)+0.5)
 		p.dark = append(p.dark, e)
@@ -210,9 +217,21 @@ func patternOf(kn fitKnown, n int, m float64) fitPattern {
 // (fitPattern) and the level of win at their centres, negated (ink is dark): near 1 when the
 // frame shows the pattern, about 0 off the grid.
 func fitScore(win *fitWin, pat *fitPattern, g *fitGrid) float64 {
+	return fitScoreOf(win, pat, g, nil)
+}
+
+// fitScoreOf is fitScore over the pattern's entries only (nil: all).
+func fitScoreOf(win *fitWin, pat *fitPattern, g *fitGrid, only []int) float64 {
 	var sd, sl, sdd, sll, sdl float64
 	n := float64(len(pat.u))
-	for k := range pat.u {
+	if only != nil {
+		n = float64(len(only))
+	}
+	for i := range int(n) {
+		k := i
+		if only != nil {
+			k = only[i]
+		}
 		u, v := pat.u[k], pat.v[k]
 		x, y := g.at(u, v)
 		l := win.at(x, y)
@@ -248,17 +267,24 @@ func (d *Decoder) fitHypotheses(win, sm *fitWin, st fitStart) []fitHyp {
 			}
 			kn := known(n)
 			pat := patternOf(kn, n, m0)
-			best := fitHyp{dm: dm, n: n, score: math.Inf(-1)}
-			for turn := range 4 {
+			// Every quarter turn climbed coarsely; the best two finely (a DataMatrix
+			// symbol's clock sides and L sides differ little once blurred).
+			var turns [4]fitHyp
+			for turn := range turns {
 				p := [5]float64{st.cx, st.cy, st.theta + float64(turn)*math.Pi/2, m0, m0}
-				if p, sc := fitClimb(win, &pat, n, p, 0, fitCoarse); sc > best.score {
-					best.p, best.score = p, sc
+				p, sc := fitClimb(win, &pat, n, p, 0, fitCoarse)
+				turns[turn] = fitHyp{dm: dm, n: n, p: p, score: sc}
+			}
+			slices.SortFunc(turns[:], func(a, b fitHyp) int { return cmp.Compare(b.score, a.score) })
+			best := fitHyp{score: math.Inf(-1)}
+			for _, h := range turns[:2] {
+				if h.score < fitMinScore-fitCoarseSlack {
+					continue // clutter, most often: the fine climb gains a few hundredths
+				}
+				if h.p, h.score = fitClimb(win, &pat, n, h.p, fitCoarse, fitRounds); h.score > best.score {
+					best = h
 				}
 			}
-			if best.score < fitMinScore-fitCoarseSlack {
-				continue // clutter, most often: the fine climb gains a few hundredths
-			}
-			best.p, best.score = fitClimb(win, &pat, n, best.p, fitCoarse, fitRounds)
 			if best.score < fitMinScore {
 				continue
 			}
@@ -267,9 +293,16 @@ func (d *Decoder) fitHypotheses(win, sm *fitWin, st fitStart) []fitHyp {
 				continue
 			}
 			best.resid = sol.binResid
+			best.rank = best.score
+			if dm {
+				// The clock track's match tells the size (the pitch) where the L and the
+				// quiet zone match a grid of any pitch alike.
+				g := best.grid()
+				best.rank += fitScoreOf(win, &pat, &g, pat.fine)
+			}
 			hyps = append(hyps, best)
 		}
-		slices.SortStableFunc(hyps, func(a, b fitHyp) int { return cmp.Compare(b.score, a.score) })
+		slices.SortStableFunc(hyps, func(a, b fitHyp) int { return cmp.Compare(b.rank, a.rank) })
 		out = append(out, hyps[:min(len(hyps), fitReads)]...)
 	}
 	if d.opt.Formats&QRCode != 0 {
@@ -290,7 +323,7 @@ const fitCoarse, fitRounds = 1, 5
 const fitCoarseSlack = 0.1
 
 // fitReads is how many hypotheses per symbology are refined and read.
-const fitReads = 2
+const fitReads = 3
 
 // fitClimb improves pose p of an n×n grid by coordinate ascent on fitScore, the steps
 // halved each round.

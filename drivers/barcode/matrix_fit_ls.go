@@ -107,6 +107,7 @@ func (w *fitWin) at(x, y float64) float64 {
 type fitKnown struct {
 	q    int
 	mods []int8
+	fine func(i, j int) bool // the modules of the finest fixed pattern (fitPattern.fine)
 }
 
 // fitSolution is what the least-squares fit found.
