@@ -241,7 +241,7 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 		}
 	}
 	for pass := range matrixPasses {
-		tried1D, triedFaint, triedFaint2D, rank2D, rankLow := 0, 0, 0, 0, 0
+		tried1D, triedFaint, triedFaint2D, rank2D, rankLow, fitted := 0, 0, 0, 0, 0, 0
 		first, last := pass.candidates()
 		if pass == smoothedPass {
 			d.budget = max(d.budget, smoothedBudget)
@@ -310,7 +310,8 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 				}
 			} else if tried && pass == deblurredPass {
 				res, ok = d.decodeDeblurred(g, r)
-			} else if tried && pass == fittedPass && !d.noFit {
+			} else if tried && pass == fittedPass && !d.noFit && fitted < fitCandidates && fitSmall(r) {
+				fitted++
 				res, ok = d.decodeFitted(g, r)
 			} else if tried {
 				res, ok = d.decodeMatrix(g, r, pass, &crops[i])

@@ -33,8 +33,10 @@ func (p matrixPass) candidates() (first, last int) {
 		return 0, 1
 	case laterPass:
 		return 4, 8
-	case smoothedPass, deblurredPass, fittedPass:
+	case smoothedPass, deblurredPass:
 		return 0, 2
+	case fittedPass:
+		return 0, fitRanks
 	}
 	return 0, 4
 }

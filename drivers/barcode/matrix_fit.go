@@ -16,8 +16,8 @@ import (
 // the modules its symbology fixes (finders, timing, the L and clock track, the quiet zone)
 // against the frame, then every other module's darkness is the least-squares solution of
 // the blurred grid against the pixels (matrix_fit_ls.go), and the modules go to the soft
-// decoders (qr_soft.go, dm_soft.go). It runs last, on the first two small matrix
-// candidates of a frame where nothing read.
+// decoders (qr_soft.go, dm_soft.go). It runs last, on the first few small matrix
+// candidates of a frame where nothing read (fitCandidates).
 
 const (
 	// fitMaxSide is the largest crop side (2s, frame px) of a candidate fitted, as for the
@@ -56,10 +56,22 @@ func (h fitHyp) grid() fitGrid {
 	return newFitGrid(h.p[0], h.p[1], h.p[2], h.p[3], h.p[4], h.n, h.n)
 }
 
+// fitCandidates and fitRanks: the fitted pass reads the first fitCandidates small matrix
+// candidates (fitSmall) among the first fitRanks in rank: at 25 % contrast a symbol can
+// rank under a few faint clusters of sensor noise, each of which costs the pass a failed
+// search of a few ms.
+const fitCandidates, fitRanks = 4, 6
+
+// fitSmall reports whether candidate r is small enough for the fitted pass.
+func fitSmall(r region) bool {
+	s, _ := cropSpan(r)
+	return 2*s <= fitMaxSide
+}
+
 // decodeFitted reads matrix candidate r of g by fitting (see above).
 func (d *Decoder) decodeFitted(g *gray, r region) (Result, bool) {
 	s, _ := cropSpan(r)
-	if 2*s > fitMaxSide || d.expired() || d.opt.Formats&(QRCode|DataMatrix) == 0 {
+	if !fitSmall(r) || d.expired() || d.opt.Formats&(QRCode|DataMatrix) == 0 {
 		return Result{}, false
 	}
 	win := newFitWin(g, r.cx, r.cy, int(math.Ceil(s)))
