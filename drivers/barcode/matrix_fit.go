@@ -401,7 +401,7 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp) (Result, bool) {
 		if res, ok := read(h.grid(), fitSigmas[0]); ok || d.expired() {
 			return res, ok
 		}
-		h = fitRefine(win, h, kn)
+		h = fitRefine(win, h, kn, d.expired)
 	}
 	for _, sigma := range sigmas {
 		if d.expired() {
@@ -432,10 +432,11 @@ func (d *Decoder) readFittedLevels(lv []float64, h fitHyp) (Result, bool) {
 }
 
 // fitRefine improves hypothesis h's pose by coordinate descent on the residual of a quick
-// least-squares fit (one solve) over the centre, the angle and the pitch: the matched
+// least-squares fit (one solve) over the centre, the angle and the pitch, until stop (the
+// frame's budget) says so: the matched
 // filter's pitch for a DataMatrix symbol is a few per cent off (its L and quiet zone fix
 // the pitch poorly), which over 18 modules is half a module at the far side.
-func fitRefine(win *fitWin, h fitHyp, kn fitKnown) fitHyp {
+func fitRefine(win *fitWin, h fitHyp, kn fitKnown, stop func() bool) fitHyp {
 	resid := func(p [5]float64) float64 {
 		g := newFitGrid(p[0], p[1], p[2], p[3], p[4], h.n, h.n)
 		sol, ok := fitModules(win, g, fitSigmas[0], kn, fitQuick)
@@ -449,7 +450,7 @@ func fitRefine(win *fitWin, h fitHyp, kn fitKnown) fitHyp {
 	m := p[3]
 	step := [4]float64{0.15 * m, 0.15 * m, 0.006, 0.01 * m}
 	for range fitRefineRounds {
-		for improved := true; improved; {
+		for improved := true; improved && !stop(); {
 			improved = false
 			for k := range step {
 				for _, sgn := range []float64{-1, 1} {
