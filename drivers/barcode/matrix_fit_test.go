@@ -266,3 +266,54 @@ func BenchmarkMatrixFitted(b *testing.B) {
 		})
 	}
 }
+
+// TestMatrixFittedRefusesRandomData: symbols whose fixed modules are right and whose data
+// modules are random (a QR version-2 and an 18×18 DataMatrix structure, drawn as
+// blurredGrid draws them at 1.5-px modules, 25 % contrast) match the fitted pass's grid
+// perfectly and are fitted and read; none may read as any text, and most must get as far
+// as being read (their grid matched). Four of each (one under -race or -short).
+func TestMatrixFittedRefusesRandomData(t *testing.T) {
+	n := 4
+	if raceEnabled || testing.Short() {
+		n = 1
+	}
+	rng := rand.New(rand.NewPCG(34, 2))
+	d := NewDecoder(Options{Formats: AllFormats})
+	for _, sym := range []struct {
+		name string
+		dim  int
+		kn   fitKnown
+	}{{"qr", 25, qrFitKnown(25)}, {"dm", 18, dmFitKnown(18)}} {
+		q := sym.kn.q
+		sampled := 0
+		for i := range n {
+			dark := make([]bool, sym.dim*sym.dim)
+			for m := range dark {
+				switch k := sym.kn.mods[(m/sym.dim+q)*(sym.dim+2*q)+m%sym.dim+q]; k {
+				case -1:
+					dark[m] = rng.IntN(2) == 1
+				default:
+					dark[m] = k == 1
+				}
+			}
+			g, grid := blurredGrid(dark, sym.dim, 1.5, rng.Float64()*2*math.Pi, 0.8, 200, 50, 3, rng)
+			cx, cy := grid.at(float64(sym.dim)/2, float64(sym.dim)/2)
+			half := 1.5 * float64(sym.dim) / 2
+			r := region{cx: cx, cy: cy, halfU: half, halfV: half}
+			if res, ok := d.decodeFitted(&g, r); ok {
+				t.Errorf("%s %d: random data read as %q", sym.name, i, res.Text)
+			}
+			s, _ := cropSpan(r)
+			win := newFitWin(&g, r.cx, r.cy, int(math.Ceil(s)))
+			if st, ok := fitStartOf(&win, r); ok {
+				sm := win.smoothed()
+				if len(d.fitHypotheses(&win, &sm, st)) > 0 {
+					sampled++
+				}
+			}
+		}
+		if 2*sampled < n {
+			t.Errorf("%s: %d of %d grids matched: the test no longer reaches the reads", sym.name, sampled, n)
+		}
+	}
+}
