@@ -80,11 +80,16 @@ func (d *Decoder) decodeFitted(g *gray, r region) (Result, bool) {
 		return Result{}, false
 	}
 	sm := win.smoothed()
+	refined := false
 	for _, h := range d.fitHypotheses(&win, &sm, st) {
 		if d.expired() {
 			break
 		}
-		if res, ok := d.readFitted(&win, h); ok {
+		// Only the best DataMatrix hypothesis is refined: the refinement costs some forty
+		// one-round fits, and a symbol's other sizes are rarely it.
+		refine := h.dm && !refined
+		refined = refined || h.dm
+		if res, ok := d.readFitted(&win, h, refine); ok {
 			return res, true
 		}
 	}
@@ -377,10 +382,10 @@ func fitClimb(win *fitWin, pat *fitPattern, n int, p [5]float64, from, to int) (
 }
 
 // readFitted fits the modules of hypothesis h on win and reads them at each blur in turn:
-// a QR symbol at its pose (its finders fix it), a DataMatrix symbol at its pose, then
-// refined on the fit's residual (its pose is often a few per cent off in pitch: its fixed
-// modules are few).
-func (d *Decoder) readFitted(win *fitWin, h fitHyp) (Result, bool) {
+// a QR symbol at its pose (its finders fix it), a DataMatrix symbol at its pose, then (when
+// refine) refined on the fit's residual (its pose is often a few per cent off in pitch: its
+// fixed modules are few).
+func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine bool) (Result, bool) {
 	kn := dmFitKnown(h.n)
 	if !h.dm {
 		kn = qrFitKnown(h.n)
@@ -397,7 +402,7 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp) (Result, bool) {
 		return d.readFittedLevels(lv, h)
 	}
 	sigmas := fitSigmas
-	if h.dm {
+	if refine {
 		if res, ok := read(h.grid(), fitSigmas[0]); ok || d.expired() {
 			return res, ok
 		}
