@@ -203,7 +203,9 @@ func TestFitModulesSyntheticGrid(t *testing.T) {
 // BenchmarkMatrixFitted measures the fitted pass on one candidate (decodeFitted): read,
 // the four checked-in frames' symbols (each read); clutter, the first two small matrix
 // candidates of ten desk frames of clutter without a code (none reads; the share of them
-// whose grid matched well enough to be sampled and read is reported as sampled/op).
+// whose grid matched well enough to be sampled and read is reported as sampled/op);
+// random, a QR and a DataMatrix structure with random data (matched, fitted, refused: the
+// pass's most costly failure).
 func BenchmarkMatrixFitted(b *testing.B) {
 	type cand struct {
 		g gray
@@ -232,11 +234,24 @@ func BenchmarkMatrixFitted(b *testing.B) {
 		img, _ := makeFrame(rand.New(rand.NewPCG(frameSeed+2, uint64(i))), 0, "")
 		clutter = append(clutter, firstSmall(toGray(img), 2)...)
 	}
+	// Symbols whose fixed modules are right and data random (as
+	// TestMatrixFittedRefusesRandomData draws them): matched, fitted and refused.
+	var random []cand
+	rng := rand.New(rand.NewPCG(34, 3))
+	for _, sym := range []struct {
+		dim int
+		kn  fitKnown
+	}{{25, qrFitKnown(25)}, {18, dmFitKnown(18)}} {
+		g, grid := blurredGrid(randomData(sym.dim, sym.kn, rng), sym.dim, 1.5, 0.5, 0.8, 200, 50, 3, rng)
+		cx, cy := grid.at(float64(sym.dim)/2, float64(sym.dim)/2)
+		half := 1.5 * float64(sym.dim) / 2
+		random = append(random, cand{g, region{cx: cx, cy: cy, halfU: half, halfV: half}})
+	}
 	for _, set := range []struct {
 		name  string
 		cands []cand
 		want  bool
-	}{{"read", reads, true}, {"clutter", clutter, false}} {
+	}{{"read", reads, true}, {"clutter", clutter, false}, {"random", random, false}} {
 		b.Run(set.name, func(b *testing.B) {
 			if len(set.cands) == 0 {
 				b.Skip("no candidates")
@@ -284,19 +299,9 @@ func TestMatrixFittedRefusesRandomData(t *testing.T) {
 		dim  int
 		kn   fitKnown
 	}{{"qr", 25, qrFitKnown(25)}, {"dm", 18, dmFitKnown(18)}} {
-		q := sym.kn.q
 		sampled := 0
 		for i := range n {
-			dark := make([]bool, sym.dim*sym.dim)
-			for m := range dark {
-				switch k := sym.kn.mods[(m/sym.dim+q)*(sym.dim+2*q)+m%sym.dim+q]; k {
-				case -1:
-					dark[m] = rng.IntN(2) == 1
-				default:
-					dark[m] = k == 1
-				}
-			}
-			g, grid := blurredGrid(dark, sym.dim, 1.5, rng.Float64()*2*math.Pi, 0.8, 200, 50, 3, rng)
+			g, grid := blurredGrid(randomData(sym.dim, sym.kn, rng), sym.dim, 1.5, rng.Float64()*2*math.Pi, 0.8, 200, 50, 3, rng)
 			cx, cy := grid.at(float64(sym.dim)/2, float64(sym.dim)/2)
 			half := 1.5 * float64(sym.dim) / 2
 			r := region{cx: cx, cy: cy, halfU: half, halfV: half}
@@ -316,4 +321,20 @@ func TestMatrixFittedRefusesRandomData(t *testing.T) {
 			t.Errorf("%s: %d of %d grids matched: the test no longer reaches the reads", sym.name, sampled, n)
 		}
 	}
+}
+
+// randomData returns a dim×dim symbol whose fixed modules (kn) are right and whose data
+// modules are random.
+func randomData(dim int, kn fitKnown, rng *rand.Rand) []bool {
+	q := kn.q
+	dark := make([]bool, dim*dim)
+	for m := range dark {
+		switch k := kn.mods[(m/dim+q)*(dim+2*q)+m%dim+q]; k {
+		case -1:
+			dark[m] = rng.IntN(2) == 1
+		default:
+			dark[m] = k == 1
+		}
+	}
+	return dark
 }
