@@ -80,16 +80,19 @@ func (d *Decoder) decodeFitted(g *gray, r region) (Result, bool) {
 		return Result{}, false
 	}
 	sm := win.smoothed()
-	refined := false
+	refined, qrFirstDone := false, false
 	for _, h := range d.fitHypotheses(&win, &sm, st) {
 		if d.expired() {
 			break
 		}
-		// Only the best DataMatrix hypothesis is refined: the refinement costs some forty
-		// one-round fits, and a symbol's other sizes are rarely it.
+		// Only the best DataMatrix hypothesis is refined, and only the best of each
+		// symbology read at every blur: the refinement costs up to forty one-round fits,
+		// each blur a full fit, and a symbol's other sizes are rarely it.
 		refine := h.dm && !refined
 		refined = refined || h.dm
-		if res, ok := d.readFitted(&win, h, refine); ok {
+		first := h.dm && refine || !h.dm && !qrFirstDone
+		qrFirstDone = qrFirstDone || !h.dm
+		if res, ok := d.readFitted(&win, h, refine, first); ok {
 			return res, true
 		}
 	}
@@ -385,7 +388,7 @@ func fitClimb(win *fitWin, pat *fitPattern, n int, p [5]float64, from, to int) (
 // a QR symbol at its pose (its finders fix it), a DataMatrix symbol at its pose, then (when
 // refine) refined on the fit's residual (its pose is often a few per cent off in pitch: its
 // fixed modules are few).
-func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine bool) (Result, bool) {
+func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Result, bool) {
 	kn := dmFitKnown(h.n)
 	if !h.dm {
 		kn = qrFitKnown(h.n)
@@ -402,6 +405,9 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine bool) (Result, bool) 
 		return d.readFittedLevels(lv, h)
 	}
 	sigmas := fitSigmas
+	if !allSigmas {
+		sigmas = sigmas[:1]
+	}
 	if refine {
 		if res, ok := read(h.grid(), fitSigmas[0]); ok || d.expired() {
 			return res, ok
@@ -442,7 +448,11 @@ func (d *Decoder) readFittedLevels(lv []float64, h fitHyp) (Result, bool) {
 // filter's pitch for a DataMatrix symbol is a few per cent off (its L and quiet zone fix
 // the pitch poorly), which over 18 modules is half a module at the far side.
 func fitRefine(win *fitWin, h fitHyp, kn fitKnown, stop func() bool) fitHyp {
+	evals := 0
 	resid := func(p [5]float64) float64 {
+		if evals++; evals > fitRefineEvals {
+			return math.Inf(1)
+		}
 		g := newFitGrid(p[0], p[1], p[2], p[3], p[4], h.n, h.n)
 		sol, ok := fitModules(win, g, fitSigmas[0], kn, fitQuick)
 		if !ok {
@@ -455,7 +465,7 @@ func fitRefine(win *fitWin, h fitHyp, kn fitKnown, stop func() bool) fitHyp {
 	m := p[3]
 	step := [4]float64{0.15 * m, 0.15 * m, 0.006, 0.01 * m}
 	for range fitRefineRounds {
-		for improved := true; improved && !stop(); {
+		for improved := true; improved && evals <= fitRefineEvals && !stop(); {
 			improved = false
 			for k := range step {
 				for _, sgn := range []float64{-1, 1} {
@@ -480,8 +490,10 @@ func fitRefine(win *fitWin, h fitHyp, kn fitKnown, stop func() bool) fitHyp {
 	return h
 }
 
-// fitRefineRounds are fitRefine's rounds (the steps halved after each).
-const fitRefineRounds = 2
+// fitRefineRounds are fitRefine's rounds (the steps halved after each), fitRefineEvals the
+// one-round fits it may spend (a symbol's pose settles within about thirty; a pose that
+// wanders, on a symbol that will not read, is cut short).
+const fitRefineRounds, fitRefineEvals = 2, 40
 
 // fitQuick is the least-squares fit's single round, for fitRefine.
 var fitQuick = []float64{0.5}
