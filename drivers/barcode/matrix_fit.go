@@ -297,7 +297,7 @@ func (d *Decoder) fitHypotheses(win, sm *fitWin, st fitStart) []fitHyp {
 			}
 			slices.SortFunc(turns[:], func(a, b fitHyp) int { return cmp.Compare(b.score, a.score) })
 			best := fitHyp{score: math.Inf(-1)}
-			for _, h := range turns[:2] {
+			for _, h := range turns[:fitFineTurns] {
 				if h.score < fitMinScore-fitCoarseSlack {
 					continue // clutter, most often: the fine climb gains a few hundredths
 				}
@@ -341,6 +341,9 @@ const fitCoarse, fitRounds = 1, 5
 // fitCoarseSlack is how far under fitMinScore a coarse climb may end and still get the fine
 // one.
 const fitCoarseSlack = 0.1
+
+// fitFineTurns is how many quarter turns per size, best first, get the fine climb.
+const fitFineTurns = 4
 
 // fitReads is how many hypotheses per symbology are refined and read.
 const fitReads = 3
