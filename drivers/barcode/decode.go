@@ -101,6 +101,8 @@ type Decoder struct {
 	// disputed is set by decodeBits when the Code 128 it read disagrees with our
 	// similar-edge reading of a character (code128Agrees).
 	disputed bool
+	// noFit leaves the fitted pass out (matrix_fit.go), for the tests that show what it reads.
+	noFit bool
 }
 
 type rowDecoder interface {
@@ -227,8 +229,9 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 // crops smoothed and flattened, in parts when too large or elongated to magnify, and the
 // next two faint matrix candidates flattened; then the grown regions of the first matrix
 // candidates, those of a faint symbol found as its core or in pieces; then the first two
-// small matrix candidates deconvolved, blurred modules of 1.5 px (matrix_deblur.go;
-// matrixPass). The last four passes run only when nothing read before them, so a frame that
+// small matrix candidates deconvolved, blurred modules of 1.5 px (matrix_deblur.go); then
+// the same candidates read by fitting their blurred modules, down to 25 % contrast
+// (matrix_fit.go; matrixPass). The last five passes run only when nothing read before them, so a frame that
 // reads early pays nothing for them. A linear candidate that does not read on a reduced level is read again one level
 // finer (bars reduced to a pixel or less). It reports whether anything read and whether
 // emit asked to stop.
@@ -245,7 +248,7 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 		}
 	}
 	for pass := range matrixPasses {
-		tried1D, triedFaint, triedFaint2D, rank2D, rankLow := 0, 0, 0, 0, 0
+		tried1D, triedFaint, triedFaint2D, rank2D, rankLow, fitted := 0, 0, 0, 0, 0, 0
 		first, last := pass.candidates()
 		if pass == smoothedPass {
 			d.budget = max(d.budget, smoothedBudget)
@@ -314,6 +317,9 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 				}
 			} else if tried && pass == deblurredPass {
 				res, ok = d.decodeDeblurred(g, r)
+			} else if tried && pass == fittedPass && !d.noFit && fitted < fitCandidates && fitSmall(r) {
+				fitted++
+				res, ok = d.decodeFitted(g, r)
 			} else if tried {
 				res, ok = d.decodeMatrix(g, r, pass, &crops[i])
 			} else if matrix && r.faint && pass == smoothedPass && triedFaint2D < 2 {

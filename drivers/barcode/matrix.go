@@ -19,6 +19,7 @@ const (
 	smoothedPass                    // the first candidates smoothed against sensor noise, when nothing read
 	grownPass                       // the first candidates' grown regions, plain then equalised, when nothing read
 	deblurredPass                   // the first small candidates deconvolved, plain then equalised, when nothing read
+	fittedPass                      // the first small candidates read by fitting their blurred modules, when nothing read
 	matrixPasses
 )
 
@@ -34,6 +35,8 @@ func (p matrixPass) candidates() (first, last int) {
 		return 4, 8
 	case smoothedPass, deblurredPass:
 		return 0, 2
+	case fittedPass:
+		return 0, fitRanks
 	}
 	return 0, 4
 }

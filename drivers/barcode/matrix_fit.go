@@ -1,0 +1,502 @@
+package barcode
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/makiuchi-d/gozxing"
+)
+
+// The fitted pass (issue 34's matrix corner: 1.5-px modules blurred σ 0.8, down to 25 %
+// contrast). There a QR symbol's finder runs and a DataMatrix symbol's edges blur into
+// blobs, and deconvolving the pixels raises the sensor noise faster than the modules
+// (matrix_deblur.go). The symbol is read by fitting instead: its grid is found by matching
+// the modules its symbology fixes (finders, timing, the L and clock track, the quiet zone)
+// against the frame, then every other module's darkness is the least-squares solution of
+// the blurred grid against the pixels (matrix_fit_ls.go), and the modules go to the soft
+// decoders (qr_soft.go, dm_soft.go). It runs last, on the first few small matrix
+// candidates of a frame where nothing read (fitCandidates).
+
+const (
+	// fitMaxSide is the largest crop side (2s, frame px) of a candidate fitted, as for the
+	// deblurred retry: blur takes only small modules.
+	fitMaxSide = 160
+	// fitMinModule and fitMaxModule bound the module pitch tried, in frame pixels.
+	fitMinModule, fitMaxModule = 1.1, 3.2
+	// fitMinScore is the matched filter's correlation (fitScore) under which a grid is not
+	// sampled: clutter matches a symbology's fixed modules at 0.2–0.4.
+	fitMinScore = 0.8
+)
+
+// fitSigmas are the blurs (Gaussian σ, frame pixels) the least-squares fit tries: the
+// module's blur over the print's resampling and the pixels' own size.
+var fitSigmas = []float64{0.95, 0.75, 1.15}
+
+// fitStart is a candidate's rough geometry: the centre of its ink, its orientation modulo a
+// quarter turn, and its side.
+type fitStart struct {
+	cx, cy, theta, side float64
+	noise               float64
+}
+
+// fitHyp is one grid hypothesis: a symbology's size, its pose, and how well its fixed
+// modules match the frame.
+type fitHyp struct {
+	dm    bool
+	n     int
+	p     [5]float64 // centre x, y, angle, pitch along the rows and along the columns
+	score float64    // the fixed modules' match (fitScore)
+	resid float64    // the quick least-squares fit's residual, grey levels
+	rank  float64    // what orders a symbology's hypotheses: score, plus the clock's for DataMatrix
+}
+
+func (h fitHyp) grid() fitGrid {
+	return newFitGrid(h.p[0], h.p[1], h.p[2], h.p[3], h.p[4], h.n, h.n)
+}
+
+// fitCandidates and fitRanks: the fitted pass reads the first fitCandidates small matrix
+// candidates (fitSmall) among the first fitRanks in rank: at 25 % contrast a symbol can
+// rank under a few faint clusters of sensor noise, each of which costs the pass a failed
+// search of a few ms.
+const fitCandidates, fitRanks = 4, 6
+
+// fitSmall reports whether candidate r is small enough for the fitted pass.
+func fitSmall(r region) bool {
+	s, _ := cropSpan(r)
+	return 2*s <= fitMaxSide
+}
+
+// decodeFitted reads matrix candidate r of g by fitting (see above).
+func (d *Decoder) decodeFitted(g *gray, r region) (Result, bool) {
+	s, _ := cropSpan(r)
+	if !fitSmall(r) || d.expired() || d.opt.Formats&(QRCode|DataMatrix) == 0 {
+		return Result{}, false
+	}
+	win := newFitWin(g, r.cx, r.cy, int(math.Ceil(s)))
+	st, ok := fitStartOf(&win, r)
+	if !ok {
+		return Result{}, false
+	}
+	sm := win.smoothed()
+	refined, qrFirstDone := false, false
+	for _, h := range d.fitHypotheses(&win, &sm, st) {
+		if d.expired() {
+			break
+		}
+		// Only the best DataMatrix hypothesis is refined, and only the best of each
+		// symbology read at every blur: the refinement costs up to forty one-round fits,
+		// each blur a full fit, and a symbol's other sizes are rarely it.
+		refine := h.dm && !refined
+		refined = refined || h.dm
+		first := h.dm && refine || !h.dm && !qrFirstDone
+		qrFirstDone = qrFirstDone || !h.dm
+		if res, ok := d.readFitted(&win, h, refine, first); ok {
+			return res, true
+		}
+	}
+	return Result{}, false
+}
+
+// fitStartOf measures a candidate's rough geometry on win: the ink's centroid and spread
+// (pixels darker than the paper by more than the noise), and the orientation of the
+// gradients modulo a quarter turn (a grid's edges run along its two axes).
+func fitStartOf(win *fitWin, r region) (fitStart, bool) {
+	// The paper: the 80th percentile of the levels; the noise: the median absolute
+	// difference of horizontal neighbours (|N(0, 2σ²)|'s median is 0.954σ).
+	var levels, diffs [256]int
+	for y := range win.h {
+		for x := range win.w {
+			v := int(win.pix[y*win.w+x])
+			levels[v]++
+			if x > 0 {
+				diffs[abs(v-int(win.pix[y*win.w+x-1]))]++
+			}
+		}
+	}
+	paper := float64(histQuantile(&levels, 0.8))
+	noise := (float64(histQuantile(&diffs, 0.5)) + 0.5) / 0.954
+	var sw, sx, sy float64
+	wt := make([]float64, len(win.pix))
+	for y := range win.h {
+		for x := range win.w {
+			w := paper - float64(win.pix[y*win.w+x]) - 3*noise
+			if w <= 0 {
+				continue
+			}
+			wt[y*win.w+x] = w
+			sw += w
+			sx += w * float64(x)
+			sy += w * float64(y)
+		}
+	}
+	if sw == 0 {
+		return fitStart{}, false
+	}
+	mx, my := sx/sw, sy/sw
+	var vxx, vyy float64
+	for y := range win.h {
+		for x := range win.w {
+			if w := wt[y*win.w+x]; w > 0 {
+				vxx += w * (float64(x) - mx) * (float64(x) - mx)
+				vyy += w * (float64(y) - my) * (float64(y) - my)
+			}
+		}
+	}
+	side := math.Sqrt(6 * (vxx + vyy) / sw)
+	// Orientation: the gradients' angle ×4, weighted by their squared magnitude.
+	var c4, s4 float64
+	rad := 0.75 * side
+	for y := 1; y < win.h-1; y++ {
+		for x := 1; x < win.w-1; x++ {
+			if math.Hypot(float64(x)-mx, float64(y)-my) > rad {
+				continue
+			}
+			gx := float64(win.pix[y*win.w+x+1]) - float64(win.pix[y*win.w+x-1])
+			gy := float64(win.pix[(y+1)*win.w+x]) - float64(win.pix[(y-1)*win.w+x])
+			m2 := gx*gx + gy*gy
+			if m2 < 16*noise*noise {
+				continue
+			}
+			a := 4 * math.Atan2(gy, gx)
+			c4 += m2 * math.Cos(a)
+			s4 += m2 * math.Sin(a)
+		}
+	}
+	return fitStart{cx: mx + float64(win.x0), cy: my + float64(win.y0), theta: math.Atan2(s4, c4) / 4,
+		side: side, noise: noise}, side > 4
+}
+
+// histQuantile returns the level under which a share q of a histogram's counts lie.
+func histQuantile(h *[256]int, q float64) int {
+	total := 0
+	for _, c := range h {
+		total += c
+	}
+	want, acc := int(q*float64(total)), 0
+	for v, c := range h {
+		if acc += c; acc > want {
+			return v
+		}
+	}
+	return 255
+}
+
+// fitPattern lists a grid's fixed modules (within the symbol and its quiet zone) as
+// module-coordinate centres and the darkness the frame should show there: the fixed
+// modules' and their neighbours' (data modules: ½) blurred by a Gaussian of fitSigmas[0]
+// at pitch m. Matching the blurred values rather than the modules' own keeps the blur's
+// asymmetry round a solid edge from biasing the pose.
+type fitPattern struct {
+	u, v, dark []float64
+	// fine are the entries of the symbology's finest fixed pattern (a DataMatrix clock
+	// track, a QR timing pattern), which tells the pitch where the rest does not.
+	fine []int
+}
+
+func patternOf(kn fitKnown, n int, m float64) fitPattern {
+	ew := n + 2*kn.q
+	sigma := fitSigmas[0]
+	var f [2*fitReach + 1]float64
+	for k := range f {
+		t := float64(k-fitReach) * m
+		f[k] = normalCDF((t+m/2)/sigma) - normalCDF((t-m/2)/sigma)
+	}
+	var p fitPattern
+	for idx, k := range kn.mods {
+		if k < 0 {
+			continue
+		}
+		i, j := idx%ew, idx/ew
+		var e float64
+		for b := -fitReach; b <= fitReach; b++ {
+			for a := -fitReach; a <= fitReach; a++ {
+				x, y := i+a, j+b
+				if x < 0 || y < 0 || x >= ew || y >= ew {
+					continue
+				}
+				dk := float64(kn.mods[y*ew+x])
+				if dk < 0 {
+					dk = 0.5
+				}
+				e += dk * f[a+fitReach] * f[b+fitReach]
+			}
+		}
+		if kn.fine != nil && kn.fine(i-kn.q, j-kn.q) {
+			p.fine = append(p.fine, len(p.u))
+		}
+		p.u = append(p.u, float64(i-kn.q)+0.5)
+		p.v = append(p.v, float64(j-kn.q)+0.5)
+		p.dark = append(p.dark, e)
+	}
+	return p
+}
+
+// fitScore is the correlation between the darkness the fixed modules should show
+// (fitPattern) and the level of win at their centres, negated (ink is dark): near 1 when the
+// frame shows the pattern, about 0 off the grid.
+func fitScore(win *fitWin, pat *fitPattern, g *fitGrid) float64 {
+	return fitScoreOf(win, pat, g, nil)
+}
+
+// fitScoreOf is fitScore over the pattern's entries only (nil: all).
+func fitScoreOf(win *fitWin, pat *fitPattern, g *fitGrid, only []int) float64 {
+	var sd, sl, sdd, sll, sdl float64
+	n := float64(len(pat.u))
+	if only != nil {
+		n = float64(len(only))
+	}
+	for i := range int(n) {
+		k := i
+		if only != nil {
+			k = only[i]
+		}
+		u, v := pat.u[k], pat.v[k]
+		x, y := g.at(u, v)
+		l := win.at(x, y)
+		dk := pat.dark[k]
+		sd += dk
+		sl += l
+		sdd += dk * dk
+		sll += l * l
+		sdl += dk * l
+	}
+	cov := sdl - sd*sl/n
+	vd, vl := sdd-sd*sd/n, sll-sl*sl/n
+	if vd <= 0 || vl <= 0 {
+		return 0
+	}
+	return -cov / math.Sqrt(vd*vl)
+}
+
+// fitHypotheses searches each size of the formats enabled for the pose whose fixed modules
+// best match the smoothed window sm (a coarse climb for each quarter turn, then a fine one
+// for the best turn), and returns those that match at least fitMinScore, QR first, each
+// symbology's in the order of their quick least-squares fit's residual on win: the fixed
+// modules alone tell a DataMatrix symbol's size poorly (its L and quiet zone match a grid
+// of any pitch), its data modules do.
+func (d *Decoder) fitHypotheses(win, sm *fitWin, st fitStart) []fitHyp {
+	var out []fitHyp
+	sym := func(dm bool, sizes []int, known func(int) fitKnown) {
+		var hyps []fitHyp
+		for _, n := range sizes {
+			m0 := st.side / float64(n)
+			if m0 < fitMinModule || m0 > fitMaxModule || d.expired() {
+				continue
+			}
+			kn := known(n)
+			pat := patternOf(kn, n, m0)
+			// Every quarter turn climbed coarsely; the best two finely (a DataMatrix
+			// symbol's clock sides and L sides differ little once blurred).
+			var turns [4]fitHyp
+			for turn := range turns {
+				p := [5]float64{st.cx, st.cy, st.theta + float64(turn)*math.Pi/2, m0, m0}
+				p, sc := fitClimb(win, &pat, n, p, 0, fitCoarse)
+				turns[turn] = fitHyp{dm: dm, n: n, p: p, score: sc}
+			}
+			slices.SortFunc(turns[:], func(a, b fitHyp) int { return cmp.Compare(b.score, a.score) })
+			best := fitHyp{score: math.Inf(-1)}
+			for _, h := range turns[:fitFineTurns] {
+				if h.score < fitMinScore-fitCoarseSlack {
+					continue // clutter, most often: the fine climb gains a few hundredths
+				}
+				if h.p, h.score = fitClimb(win, &pat, n, h.p, fitCoarse, fitRounds); h.score > best.score {
+					best = h
+				}
+			}
+			if best.score < fitMinScore {
+				continue
+			}
+			sol, ok := fitModules(win, best.grid(), fitSigmas[0], kn, fitQuick)
+			if !ok {
+				continue
+			}
+			best.resid = sol.binResid
+			best.rank = best.score
+			if dm {
+				// The clock track's match tells the size (the pitch) where the L and the
+				// quiet zone match a grid of any pitch alike.
+				g := best.grid()
+				best.rank += fitScoreOf(win, &pat, &g, pat.fine)
+			}
+			hyps = append(hyps, best)
+		}
+		slices.SortStableFunc(hyps, func(a, b fitHyp) int { return cmp.Compare(b.rank, a.rank) })
+		out = append(out, hyps[:min(len(hyps), fitReads)]...)
+	}
+	if d.opt.Formats&QRCode != 0 {
+		sym(false, qrFitDims, qrFitKnown)
+	}
+	if d.opt.Formats&DataMatrix != 0 {
+		sym(true, dmFitSizes, dmFitKnown)
+	}
+	return out
+}
+
+// fitCoarse and fitRounds are the climb's rounds (the steps halved after each): the coarse
+// climb of every quarter turn, and all of them for the best.
+const fitCoarse, fitRounds = 1, 5
+
+// fitCoarseSlack is how far under fitMinScore a coarse climb may end and still get the fine
+// one.
+const fitCoarseSlack = 0.1
+
+// fitFineTurns is how many quarter turns per size, best first, get the fine climb.
+const fitFineTurns = 4
+
+// fitReads is how many hypotheses per symbology are refined and read.
+const fitReads = 3
+
+// fitClimb improves pose p of an n×n grid by coordinate ascent on fitScore, the steps
+// halved each round.
+func fitClimb(win *fitWin, pat *fitPattern, n int, p [5]float64, from, to int) ([5]float64, float64) {
+	score := func(p [5]float64) float64 {
+		if p[3] < fitMinModule || p[4] < fitMinModule || p[3] > 1.25*p[4] || p[4] > 1.25*p[3] {
+			return math.Inf(-1)
+		}
+		g := newFitGrid(p[0], p[1], p[2], p[3], p[4], n, n)
+		return fitScore(win, pat, &g)
+	}
+	best := score(p)
+	m := p[3]
+	step := [5]float64{0.5 * m, 0.5 * m, 0.03, 0.04 * m, 0.04 * m}
+	for k := range step {
+		step[k] /= float64(int(1) << from)
+	}
+	for range to - from {
+		for improved := true; improved; {
+			improved = false
+			for k := range p {
+				for _, sgn := range []float64{-1, 1} {
+					q := p
+					q[k] += sgn * step[k]
+					if k == 3 { // the pitch: both axes together, then apart
+						q[4] += sgn * step[4]
+					}
+					if sc := score(q); sc > best {
+						p, best, improved = q, sc, true
+					}
+				}
+			}
+		}
+		for k := range step {
+			step[k] /= 2
+		}
+	}
+	return p, best
+}
+
+// readFitted fits the modules of hypothesis h on win and reads them at each blur in turn:
+// a QR symbol at its pose (its finders fix it), a DataMatrix symbol at its pose, then (when
+// refine) refined on the fit's residual (its pose is often a few per cent off in pitch: its
+// fixed modules are few).
+func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Result, bool) {
+	kn := dmFitKnown(h.n)
+	if !h.dm {
+		kn = qrFitKnown(h.n)
+	}
+	read := func(g fitGrid, sigma float64) (Result, bool) {
+		sol, ok := fitModules(win, g, sigma, kn, fitMargins)
+		if !ok {
+			return Result{}, false
+		}
+		lv := make([]float64, len(sol.dark))
+		for m, v := range sol.dark {
+			lv[m] = 1 - v
+		}
+		return d.readFittedLevels(lv, h)
+	}
+	sigmas := fitSigmas
+	if !allSigmas {
+		sigmas = sigmas[:1]
+	}
+	if refine {
+		if res, ok := read(h.grid(), fitSigmas[0]); ok || d.expired() {
+			return res, ok
+		}
+		h = fitRefine(win, h, kn, d.expired)
+	}
+	for _, sigma := range sigmas {
+		if d.expired() {
+			break
+		}
+		if res, ok := read(h.grid(), sigma); ok {
+			return res, true
+		}
+	}
+	return Result{}, false
+}
+
+// readFittedLevels reads the fitted modules' lightness (row major) as h's symbology.
+func (d *Decoder) readFittedLevels(lv []float64, h fitHyp) (Result, bool) {
+	if h.dm {
+		return d.dmRead(&dmSampler{vals: lv, rows: h.n, cols: h.n})
+	}
+	qd := d.qr.GetDecoder()
+	read := func(grid *gozxing.BitMatrix) (Result, bool) {
+		dr, err := qd.Decode(grid, nil)
+		if err != nil || dr.GetText() == "" {
+			return Result{}, false
+		}
+		return Result{Text: dr.GetText(), Symbology: "]Q" + strconv.Itoa(dr.GetSymbologyModifier()),
+			Format: QRCode, Located: true}, true
+	}
+	return qrReadLevels(lv, h.n, read)
+}
+
+// fitRefine improves hypothesis h's pose by coordinate descent on the residual of a quick
+// least-squares fit (one solve) over the centre, the angle and the pitch, until stop (the
+// frame's budget) says so: the matched
+// filter's pitch for a DataMatrix symbol is a few per cent off (its L and quiet zone fix
+// the pitch poorly), which over 18 modules is half a module at the far side.
+func fitRefine(win *fitWin, h fitHyp, kn fitKnown, stop func() bool) fitHyp {
+	evals := 0
+	resid := func(p [5]float64) float64 {
+		if evals++; evals > fitRefineEvals {
+			return math.Inf(1)
+		}
+		g := newFitGrid(p[0], p[1], p[2], p[3], p[4], h.n, h.n)
+		sol, ok := fitModules(win, g, fitSigmas[0], kn, fitQuick)
+		if !ok {
+			return math.Inf(1)
+		}
+		return sol.resid
+	}
+	p := h.p
+	best := resid(p)
+	m := p[3]
+	step := [4]float64{0.15 * m, 0.15 * m, 0.006, 0.01 * m}
+	for range fitRefineRounds {
+		for improved := true; improved && evals <= fitRefineEvals && !stop(); {
+			improved = false
+			for k := range step {
+				for _, sgn := range []float64{-1, 1} {
+					q := p
+					if k == 3 {
+						q[3] += sgn * step[3]
+						q[4] += sgn * step[3]
+					} else {
+						q[k] += sgn * step[k]
+					}
+					if r := resid(q); r < best {
+						p, best, improved = q, r, true
+					}
+				}
+			}
+		}
+		for k := range step {
+			step[k] /= 2
+		}
+	}
+	h.p = p
+	return h
+}
+
+// fitRefineRounds are fitRefine's rounds (the steps halved after each), fitRefineEvals the
+// one-round fits it may spend (a symbol's pose settles within about thirty; a pose that
+// wanders, on a symbol that will not read, is cut short).
+const fitRefineRounds, fitRefineEvals = 2, 40
+
+// fitQuick is the least-squares fit's single round, for fitRefine.
+var fitQuick = []float64{0.5}
