@@ -81,7 +81,7 @@ func (f *c128Fit) bestChar(vals []int, k, next, first, last, lo, hi int, sc *c12
 		sp += y
 		spp += y * y
 	}
-	best, second, bv = math.Inf(1), math.Inf(1), -1
+	bt := newBestTwo()
 	for v := first; v < last; v++ {
 		r := append(sc.r[:0], sc.ctx...)
 		o := 0
@@ -96,16 +96,9 @@ func (f *c128Fit) bestChar(vals []int, k, next, first, last, lo, hi int, sc *c12
 		}
 		sc.r = r
 		e, c := fitSums(q, r, sp, spp)
-		if c <= 0 {
-			e = math.Inf(1)
-		}
-		if e < best {
-			best, second, bv = e, best, v
-		} else if e < second {
-			second = e
-		}
+		bt.note(v, e, c)
 	}
-	return bv, best, second
+	return bt.v, bt.best, bt.second
 }
 
 // decode reads every character: the values, the summed squared residual, the samples it

@@ -209,7 +209,7 @@ func (f *itfFit) bestPair(digits []int, k, next, lo, hi int, sc *itfScratch) (bd
 		sp += y
 		spp += y * y
 	}
-	best, second, bd = math.Inf(1), math.Inf(1), -1
+	bt := newBestTwo()
 	for d := range 100 {
 		r := append(sc.r[:0], sc.ctx...)
 		w := 0
@@ -229,16 +229,9 @@ func (f *itfFit) bestPair(digits []int, k, next, lo, hi int, sc *itfScratch) (bd
 		}
 		sc.r = r
 		e, c := fitSums(q, r, sp, spp)
-		if c <= 0 {
-			e = math.Inf(1)
-		}
-		if e < best {
-			best, second, bd = e, best, d
-		} else if e < second {
-			second = e
-		}
+		bt.note(d, e, c)
 	}
-	return bd, best, second
+	return bt.v, bt.best, bt.second
 }
 
 // pairStart is where pair k starts (k = pairs: the stop).

@@ -2,6 +2,7 @@ package barcode
 
 import (
 	"bytes"
+	"image"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -29,27 +30,34 @@ func readCropDir(t *testing.T, dir string) {
 	}
 	d := NewDecoder(Options{Formats: AllFormats, ITFLengths: []int{14}})
 	for _, fn := range files {
-		data, err := os.ReadFile(fn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		img, err := png.Decode(bytes.NewReader(data))
-		if err != nil {
-			t.Fatalf("%s: %v", fn, err)
-		}
-		want, err := os.ReadFile(strings.TrimSuffix(fn, ".png") + ".txt")
-		if err != nil {
-			t.Fatal(err)
-		}
+		img, want := loadCrop(t, fn)
 		r, err := d.Decode(img)
 		if err != nil {
 			t.Errorf("%s: %v", filepath.Base(fn), err)
 			continue
 		}
-		if r.Text != strings.TrimSpace(string(want)) {
-			t.Errorf("%s: read %q, want %q", filepath.Base(fn), r.Text, strings.TrimSpace(string(want)))
+		if r.Text != want {
+			t.Errorf("%s: read %q, want %q", filepath.Base(fn), r.Text, want)
 		}
 	}
+}
+
+// loadCrop reads the PNG fn and the text of the .txt beside it.
+func loadCrop(t testing.TB, fn string) (image.Image, string) {
+	t.Helper()
+	data, err := os.ReadFile(fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("%s: %v", fn, err)
+	}
+	want, err := os.ReadFile(strings.TrimSuffix(fn, ".png") + ".txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img, strings.TrimSpace(string(want))
 }
 
 // TestLocateCloseUpIsNotNoise reads a QR symbol filling the frame (the third generator's

@@ -1,14 +1,9 @@
 package barcode
 
 import (
-	"bytes"
-	"image"
-	"image/png"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -29,7 +24,7 @@ func TestMatrixFittedFrames(t *testing.T) {
 		files = []string{files[0], files[len(files)-1]}
 	}
 	for _, fn := range files {
-		img, want := loadFitFrame(t, fn)
+		img, want := loadCrop(t, fn)
 		name := filepath.Base(fn)
 		if !raceEnabled {
 			without := NewDecoder(Options{Formats: AllFormats, ITFLengths: []int{14}})
@@ -48,23 +43,6 @@ func TestMatrixFittedFrames(t *testing.T) {
 			t.Errorf("%s: read %q, want %q", name, r.Text, want)
 		}
 	}
-}
-
-func loadFitFrame(t testing.TB, fn string) (image.Image, string) {
-	t.Helper()
-	data, err := os.ReadFile(fn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, err := png.Decode(bytes.NewReader(data))
-	if err != nil {
-		t.Fatalf("%s: %v", fn, err)
-	}
-	want, err := os.ReadFile(strings.TrimSuffix(fn, ".png") + ".txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return img, strings.TrimSpace(string(want))
 }
 
 // blurredGrid draws a dim×dim grid of modules (dark: dark[j·dim+i]) with qz modules of
@@ -226,7 +204,7 @@ func BenchmarkMatrixFitted(b *testing.B) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "gen3-fit", "*.png"))
 	var reads []cand
 	for _, fn := range files {
-		img, _ := loadFitFrame(b, fn)
+		img, _ := loadCrop(b, fn)
 		reads = append(reads, firstSmall(toGray(img), 1)...)
 	}
 	var clutter []cand

@@ -39,3 +39,25 @@ func fitUnits(n, sweeps, plen int, start func(k int) float64, pad float64, minSp
 	}
 	return vals, sse, samples, margins
 }
+
+// bestTwo keeps the best and second best residuals of a unit's patterns and the best one's
+// value (−1: none yet).
+type bestTwo struct {
+	v            int
+	best, second float64
+}
+
+func newBestTwo() bestTwo { return bestTwo{-1, math.Inf(1), math.Inf(1)} }
+
+// note ranks pattern v's residual e, or none when the fit's contrast c is not positive (the
+// pattern's bars would be lighter than its spaces).
+func (b *bestTwo) note(v int, e, c float64) {
+	if c <= 0 {
+		return
+	}
+	if e < b.best {
+		b.v, b.best, b.second = v, e, b.best
+	} else if e < b.second {
+		b.second = e
+	}
+}
