@@ -177,10 +177,11 @@ func (k *Keyboard) Next(ctx context.Context) (serialport.Packet, error) {
 			return serialport.Packet{}, fmt.Errorf("scanner: %s: %w", k.path, os.ErrClosed)
 		}
 		if f == nil {
-			if err := k.connect(ctx); err != nil {
+			opened, err := k.connect(ctx)
+			if err != nil {
 				return serialport.Packet{}, err
 			}
-			if k.f != nil {
+			if opened {
 				return serialport.Packet{State: serialport.Connected}, nil
 			}
 			continue
@@ -212,41 +213,42 @@ func (k *Keyboard) Next(ctx context.Context) (serialport.Packet, error) {
 }
 
 // connect tries to open the device once, after the backoff if the last try failed; k.f is
-// set on success. It returns an error only when ctx ends or the keyboard is closed.
-func (k *Keyboard) connect(ctx context.Context) error {
+// set on success, which opened reports (Next must not read k.f unlocked: Close clears it).
+// It returns an error only when ctx ends or the keyboard is closed.
+func (k *Keyboard) connect(ctx context.Context) (opened bool, err error) {
 	if k.backoff > 0 {
 		t := k.cfg.Clock.NewTimer(k.backoff)
 		select {
 		case <-t.Chan():
 		case <-ctx.Done():
 			t.Stop()
-			return ctx.Err()
+			return false, ctx.Err()
 		case <-k.done:
 			t.Stop()
-			return fmt.Errorf("scanner: %s: %w", k.path, os.ErrClosed)
+			return false, fmt.Errorf("scanner: %s: %w", k.path, os.ErrClosed)
 		}
 	}
-	f, rec, err := openInput(k.path)
-	if err != nil {
+	f, rec, oerr := openInput(k.path)
+	if oerr != nil {
 		if !k.warned {
-			k.cfg.Logger.Warn("scanner: cannot open input device, retrying", "input", k.path, "err", err, "found", candidates(k.cfg.Dir))
+			k.cfg.Logger.Warn("scanner: cannot open input device, retrying", "input", k.path, "err", oerr, "found", candidates(k.cfg.Dir))
 			k.warned = true
 		}
 		k.backoff = min(max(2*k.backoff, k.cfg.MinBackoff), k.cfg.MaxBackoff)
-		return nil
+		return false, nil
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.closed {
 		f.Close()
-		return fmt.Errorf("scanner: %s: %w", k.path, os.ErrClosed)
+		return false, fmt.Errorf("scanner: %s: %w", k.path, os.ErrClosed)
 	}
 	k.f, k.recording, k.backoff, k.warned = f, rec, 0, false
 	k.dec.Reset()
 	k.keys.Reset()
 	real, _ := filepath.EvalSymlinks(k.path)
 	k.cfg.Logger.Info("scanner: input device open", "input", k.path, "device", real, "grabbed", !rec && isCharDevice(f), "keymap", k.cfg.Keymap.String())
-	return nil
+	return true, nil
 }
 
 func (k *Keyboard) drop() {
