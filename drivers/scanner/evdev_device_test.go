@@ -199,3 +199,24 @@ func TestKeyboardClosedWhileWaiting(t *testing.T) {
 		t.Fatalf("Next after Close: %v", err)
 	}
 }
+
+// TestKeyboardClosedWhileConnecting: Close while Next opens the device (the daemon shuts
+// down as the scanner connects). Next learns from connect whether it opened the device;
+// it read the device field unlocked before, which Close clears under the lock: the race
+// detector caught it in device/daemon.
+func TestKeyboardClosedWhileConnecting(t *testing.T) {
+	path, _ := filepath.Abs(filepath.Join("testdata", "evdev", fmt.Sprintf("repeat.ev%d", scanner.NativeWord*8)))
+	for range 20 {
+		kb, err := scanner.NewKeyboard(scanner.KeyboardConfig{Input: path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			kb.Next(testCtx(t))
+		}()
+		kb.Close()
+		<-done
+	}
+}
