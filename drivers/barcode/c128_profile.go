@@ -196,17 +196,7 @@ func (f *c128Fit) read() (c128Read, bool) {
 	if !f.startFits() {
 		return c128Read{}, false
 	}
-	if _, sse, samples, margins := f.decode(1); samples > 0 {
-		clear := 0
-		for _, m := range margins {
-			if m >= itfFitMargin*sse/float64(samples) {
-				clear++
-			}
-		}
-		if 3*clear < f.chars {
-			return c128Read{}, false
-		}
-	} else {
+	if _, sse, samples, margins := f.decode(1); samples == 0 || 3*clearUnits(margins, sse, samples) < f.chars {
 		return c128Read{}, false
 	}
 	best, bestSSE := *f, math.Inf(1)
@@ -221,12 +211,10 @@ func (f *c128Fit) read() (c128Read, bool) {
 	if samples == 0 {
 		return c128Read{}, false
 	}
-	noise := sse / float64(samples)
-	for _, m := range margins {
-		if m < itfFitMargin*noise {
-			return c128Read{}, false
-		}
+	if clearUnits(margins, sse, samples) < len(margins) {
+		return c128Read{}, false
 	}
+	noise := sse / float64(samples)
 	sum := vals[0]
 	for i := 1; i < len(vals)-1; i++ {
 		sum += i * vals[i]
@@ -234,8 +222,7 @@ func (f *c128Fit) read() (c128Read, bool) {
 	if sum%103 != vals[len(vals)-1] {
 		return c128Read{}, false
 	}
-	// The whole symbol, the stop included, fits within a fifth of its contrast (the smaller
-	// of the fitted one and the profile's range, as ITF's).
+	// The whole symbol, the stop included, fits closely (fitsWhole).
 	var bars [][2]float64
 	for k, v := range vals {
 		bars = c128Bars(v, f.charStart(k), f.module, bars)
@@ -243,10 +230,8 @@ func (f *c128Fit) read() (c128Read, bool) {
 	bars = c128Bars(106, f.charStart(f.chars), f.module, bars)
 	lo := max(0, int(f.x0-2*f.module))
 	hi := min(len(f.p), int(f.charStart(f.chars)+15*f.module))
-	r := ink(bars, f.sigma, lo, hi, nil, nil)
-	all, c := fitLevels(f.p, r, lo)
-	seen := slices.Max(f.p[lo:hi]) - slices.Min(f.p[lo:hi])
-	if c <= 0 || math.Sqrt(all/float64(hi-lo)) > 0.2*min(c, seen) {
+	all, ok := fitsWhole(f.p, bars, f.sigma, lo, hi)
+	if !ok {
 		return c128Read{}, false
 	}
 	return c128Read{vals, all, noise}, true

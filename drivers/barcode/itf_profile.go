@@ -369,18 +369,13 @@ func itfProfileDir(p []float64, lengths []int) (itfRead, bool) {
 		if !ok {
 			continue
 		}
-		// The whole symbol must fit closely: its residual well under its contrast, both the
-		// fitted one (paper to ink) and the one seen (the profile's range over the symbol).
-		// A fit may take a symbol of other bars (a Code 128) for an ITF blurred more than it
-		// is: its fitted contrast then exceeds the profile's range, which the residual is
-		// measured against instead.
+		// The whole symbol must fit closely (fitsWhole: a Code 128 near miss was fitted as
+		// an ITF blurred more than it was).
 		bars := barsOf(f.elements(digits), f.x0, f.narrow, nil)
 		lo := max(0, int(x0-2*f.narrow))
 		hi := min(len(p), int(x1+2*f.narrow))
-		r := ink(bars, f.sigma, lo, hi, nil, nil)
-		all, c := fitLevels(p, r, lo)
-		seen := slices.Max(p[lo:hi]) - slices.Min(p[lo:hi])
-		if c <= 0 || math.Sqrt(all/float64(hi-lo)) > 0.2*min(c, seen) {
+		all, ok := fitsWhole(p, bars, f.sigma, lo, hi)
+		if !ok {
 			continue
 		}
 		return itfRead{digits, all, noise}, true
@@ -403,16 +398,8 @@ func (f *itfFit) size(L, quiet float64) bool {
 	// pairs without a clear best pattern; a symbol has a third of them clear even at a
 	// ratio or blur somewhat off.
 	set(2.5, 0.65)
-	if _, sse, samples, margins := f.decode(1); samples > 0 {
-		clear := 0
-		for _, m := range margins {
-			if m >= itfFitMargin*sse/float64(samples) {
-				clear++
-			}
-		}
-		if 3*clear < f.pairs {
-			return false
-		}
+	if _, sse, samples, margins := f.decode(1); samples > 0 && 3*clearUnits(margins, sse, samples) < f.pairs {
+		return false
 	}
 	best, bestSSE := *f, math.Inf(1)
 	try := func(ratio, sigma float64) {
@@ -449,11 +436,8 @@ func (f *itfFit) read() ([]int, float64, bool) {
 	if samples == 0 {
 		return nil, 0, false
 	}
-	noise := sse / float64(samples)
-	for _, m := range margins {
-		if m < itfFitMargin*noise {
-			return nil, 0, false
-		}
+	if clearUnits(margins, sse, samples) < len(margins) {
+		return nil, 0, false
 	}
-	return digits, noise, true
+	return digits, sse / float64(samples), true
 }

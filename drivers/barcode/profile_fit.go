@@ -1,6 +1,9 @@
 package barcode
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // fitUnits is the sequential read shared by the ITF and Code 128 fits (itf_profile.go,
 // c128_profile.go): n units (digit pairs, characters) of a profile of plen samples, unit k
@@ -60,4 +63,28 @@ func (b *bestTwo) note(v int, e, c float64) {
 	} else if e < b.second {
 		b.second = e
 	}
+}
+
+// clearUnits counts the units whose best pattern beats their second by itfFitMargin times
+// the fit's noise variance (sse over samples).
+func clearUnits(margins []float64, sse float64, samples int) int {
+	n := 0
+	for _, m := range margins {
+		if m >= itfFitMargin*sse/float64(samples) {
+			n++
+		}
+	}
+	return n
+}
+
+// fitsWhole renders bars blurred by sigma over p[lo:hi] and reports the squared residual of
+// its least-squares fit and whether that residual lies within a fifth of the symbol's
+// contrast: the smaller of the fitted one (paper to ink) and the one seen (the profile's
+// range there). A fit may take a symbol of other bars for one blurred more than it is: its
+// fitted contrast then exceeds the profile's range, which the residual is measured against.
+func fitsWhole(p []float64, bars [][2]float64, sigma float64, lo, hi int) (sse float64, ok bool) {
+	r := ink(bars, sigma, lo, hi, nil, nil)
+	sse, c := fitLevels(p, r, lo)
+	seen := slices.Max(p[lo:hi]) - slices.Min(p[lo:hi])
+	return sse, c > 0 && math.Sqrt(sse/float64(hi-lo)) <= 0.2*min(c, seen)
 }
