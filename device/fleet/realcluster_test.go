@@ -160,6 +160,9 @@ func TestClusterConfigRealServers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs nats-server processes")
 	}
+	if raceEnabled { // race-built servers: scripts/test.sh's full-size stage runs it without
+		t.Skip("runs nats-server processes: left to the full-size stage, without -race")
+	}
 	const nodes = 3
 	f := newRegistry(t, 2)
 	if err := server.SaveRegistry(f.dir, f.reg); err != nil {
