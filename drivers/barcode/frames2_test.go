@@ -855,24 +855,47 @@ func motionBlur(fr *rgbf, length, a float64) {
 	}
 }
 
+// blurTmp keeps boxBlur3's scratch rows between calls: a large frame's are 160 MB, whose
+// first touch (page faults, zeroing) cost more than the blur itself.
+var blurTmp sync.Pool
+
+// blurScratch is a scratch slice of n floats, every one overwritten by its user.
+func blurScratch(n int) []float64 {
+	if p, ok := blurTmp.Get().(*[]float64); ok && cap(*p) >= n {
+		return (*p)[:n]
+	}
+	return make([]float64, n)
+}
+
 // boxBlur3 is a 3×3 binomial defocus (1 2 1)².
 func boxBlur3(fr *rgbf) {
 	w, h := fr.w, fr.h
-	tmp := make([]float64, len(fr.pix))
+	tmp := blurScratch(len(fr.pix))
+	defer blurTmp.Put(&tmp)
+	n := 3 * w // one row's floats
 	for y := range h {
-		for x := range w {
-			xl, xr := max(0, x-1), min(w-1, x+1)
+		src, dst := fr.pix[y*n:(y+1)*n], tmp[y*n:(y+1)*n]
+		if w == 1 {
 			for c := range 3 {
-				tmp[3*(y*w+x)+c] = (fr.pix[3*(y*w+xl)+c] + 2*fr.pix[3*(y*w+x)+c] + fr.pix[3*(y*w+xr)+c]) / 4
+				dst[c] = (src[c] + 2*src[c] + src[c]) / 4
 			}
+			continue
+		}
+		for c := range 3 { // the first and last pixels repeat themselves beyond the edge
+			dst[c] = (src[c] + 2*src[c] + src[3+c]) / 4
+			dst[n-3+c] = (src[n-6+c] + 2*src[n-3+c] + src[n-3+c]) / 4
+		}
+		l, m, r := src[:n-6], src[3:n-3], src[6:]
+		d := dst[3 : n-3]
+		for i := range d {
+			d[i] = (l[i] + 2*m[i] + r[i]) / 4
 		}
 	}
 	for y := range h {
-		yu, yd := max(0, y-1), min(h-1, y+1)
-		for x := range w {
-			for c := range 3 {
-				fr.pix[3*(y*w+x)+c] = (tmp[3*(yu*w+x)+c] + 2*tmp[3*(y*w+x)+c] + tmp[3*(yd*w+x)+c]) / 4
-			}
+		up, mid, down := tmp[max(0, y-1)*n:][:n], tmp[y*n:][:n], tmp[min(h-1, y+1)*n:][:n]
+		dst := fr.pix[y*n:][:n]
+		for i := range dst {
+			dst[i] = (up[i] + 2*mid[i] + down[i]) / 4
 		}
 	}
 }
