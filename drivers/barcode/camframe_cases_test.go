@@ -12,8 +12,8 @@ type camCase struct {
 // zint (the frames' encoder) is missing.
 func eachCamFrame(t *testing.T, cases []camCase, fn func(c camCase, cf camFrame, text string)) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("camera frames skipped in -short mode")
+	if testing.Short() || raceEnabled { // scripts/test.sh's full-size stage runs them
+		t.Skip("camera frames skipped in -short mode and under -race")
 	}
 	needZint(t)
 	for _, c := range cases {

@@ -83,7 +83,7 @@ func decodeDefault(c *frameCase, pix []byte, w, h int) bool {
 // and under qemu with -short): a few frames per kind must all but one read.
 func TestFramesSmoke(t *testing.T) {
 	n := 24
-	if testing.Short() {
+	if testing.Short() || raceEnabled { // the full-size stage runs 24 without -race
 		n = 8
 	}
 	for _, f := range []Format{Code128, ITF, QRCode} {
@@ -115,8 +115,8 @@ func frameSetSizeOr(n int) int {
 func TestClutterFramesReadNothing(t *testing.T) {
 	n := 100
 	switch {
-	case raceEnabled: // every path of the decoder runs on clutter: 3–4 s a frame under -race (the full-size stage runs 100)
-		n = 4
+	case raceEnabled: // every path of the decoder runs on clutter, on one goroutine: 3–4 s a frame under -race (the full-size stage runs 100)
+		t.Skip("clutter frames skipped under -race")
 	case testing.Short():
 		n = 10
 	}
