@@ -24,8 +24,10 @@
 #                              an empty Go build cache and fail unless every binary is identical
 #                              to dist/'s
 #   CHECK_TARGETS="linux-armv7 host" scripts/build.sh --check
-#                              the second build for those targets only (CI: a 32-bit ARM
-#                              and the 64-bit host, half the time of the whole check)
+#                              the second build for those targets only
+#   CHECK_WHAT=posd            the second build of the production posd alone, the binary a
+#                              terminal runs (CI: linux-armv7's, about half the time of
+#                              every command of that target: no nats-server, no LP solver)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,8 +45,8 @@ hostarch=$(go env GOHOSTARCH)
 targets="linux:arm:6:linux-armv6 linux:arm:7:linux-armv7 linux:arm64::linux-arm64 $hostos:$hostarch::$hostos-$hostarch"
 
 build_all() { # OUTDIR [LABEL...]: per target (all, or those labels; "host" is the host's),
-	# the commands in one go build (packages build in parallel), the production posd
-	# (-tags production) and the lab posd (OUTDIR/lab/)
+	# the production posd (-tags production), the commands in one go build (packages build
+	# in parallel) and the lab posd (OUTDIR/lab/); with what=posd the production posd alone
 	local out=$1 c t tmp=$1/.tmp
 	shift
 	mkdir -p "$tmp" "$out/lab"
@@ -55,11 +57,14 @@ build_all() { # OUTDIR [LABEL...]: per target (all, or those labels; "host" is t
 		fi
 		( # the target's environment for these builds only
 			export CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch GOARM=$goarm
+			go build -trimpath -buildvcs=false -tags production -ldflags "$ldflags" -o "$out/posd-$label" $posd
+			if [ "${what:-all}" = posd ]; then
+				exit 0
+			fi
 			go build -trimpath -buildvcs=false -ldflags "$ldflags" -o "$tmp/" $cmds
 			for c in $cmds; do
 				mv "$tmp/$(basename "$c")" "$out/$(basename "$c")-$label"
 			done
-			go build -trimpath -buildvcs=false -tags production -ldflags "$ldflags" -o "$out/posd-$label" $posd
 			go build -trimpath -buildvcs=false -ldflags "$ldflags" -o "$out/lab/posd-$label" $posd
 			check_production "$label"
 		)
@@ -104,11 +109,11 @@ if $check; then
 	again=$(mktemp -d) cache=$(mktemp -d)
 	trap 'chmod -R u+w "$cache" 2>/dev/null; rm -rf "$again" "$cache"' EXIT
 	# shellcheck disable=SC2086 # a list of labels
-	GOCACHE=$cache build_all "$again" ${CHECK_TARGETS:-}
+	GOCACHE=$cache what=${CHECK_WHAT:-all} build_all "$again" ${CHECK_TARGETS:-}
 	if ! diff <(cd dist && sha256sum $(cd "$again" && find . -type f | sort)) <(cd "$again" && sha256sum $(find . -type f | sort)); then
 		echo "build.sh --check: a second build with an empty build cache differs from dist/ (not reproducible)"; exit 1
 	fi
 	echo "build.sh --check: the $(find "$again" -type f | wc -l) binaries built again with an empty build cache" \
-		"(${CHECK_TARGETS:-every target}) are identical to dist/'s ($(($(date +%s) - t0))s)"
+		"(${CHECK_TARGETS:-every target}${CHECK_WHAT:+, $CHECK_WHAT}) are identical to dist/'s ($(($(date +%s) - t0))s)"
 fi
 scripts/sizes.sh
