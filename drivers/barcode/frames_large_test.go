@@ -90,7 +90,8 @@ func makeLargeFrame(rng *rand.Rand, f Format, text string, rot ...float64) (camF
 // amount times the difference, clipped: the bright and dark halos beside every edge.
 func sharpenRGBA(img *image.RGBA, amount float64, passes int) {
 	w, h := img.Rect.Dx(), img.Rect.Dy()
-	fr := &rgbf{w: w, h: h, pix: make([]float64, 3*w*h)}
+	fr := &rgbf{w: w, h: h, pix: blurScratch(3 * w * h)} // every float set below
+	defer blurTmp.Put(&fr.pix)
 	for i := range w * h {
 		for c := range 3 {
 			fr.pix[3*i+c] = float64(img.Pix[4*i+c])
