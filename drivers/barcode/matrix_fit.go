@@ -48,12 +48,19 @@ type fitHyp struct {
 	n     int
 	p     [5]float64 // centre x, y, angle, pitch along the rows and along the columns
 	score float64    // the fixed modules' match (fitScore)
-	resid float64    // the quick least-squares fit's residual, grey levels
 	rank  float64    // what orders a symbology's hypotheses: score, plus the clock's for DataMatrix
 }
 
 func (h fitHyp) grid() fitGrid {
 	return newFitGrid(h.p[0], h.p[1], h.p[2], h.p[3], h.p[4], h.n, h.n)
+}
+
+// known returns what h's symbology fixes of its grid.
+func (h fitHyp) known() fitKnown {
+	if h.dm {
+		return dmFitKnown(h.n)
+	}
+	return qrFitKnown(h.n)
 }
 
 // fitCandidates and fitRanks: the fitted pass reads the first fitCandidates small matrix
@@ -62,13 +69,35 @@ func (h fitHyp) grid() fitGrid {
 // search of a few ms.
 const fitCandidates, fitRanks = 4, 6
 
+// matrixPassOrder is the order of scanLevel's passes: as they are numbered, but under a
+// time budget (a camera frame) the fitted pass comes right after the equalised one. Last,
+// it starts after 60–100 ms of the passes before it on a frame at issue 34's corner (1.5-px
+// modules blurred σ 0.8), beyond the camera's Full budget of 40 ms, which it alone reads;
+// early, it costs a frame that another pass reads about a millisecond a small clutter
+// candidate and a few ms a symbol-like one whose grid it fits but does not read (fitSearch's
+// bounds), and it reads the corner within the budget.
+func (d *Decoder) matrixPassOrder() []matrixPass {
+	if d.deadline.IsZero() {
+		return fitPassesLate[:]
+	}
+	return fitPassesEarly[:]
+}
+
+var (
+	fitPassesLate  = [...]matrixPass{plainPass, equalisedPass, magnifiedPass, laterPass, smoothedPass, grownPass, deblurredPass, fittedPass}
+	fitPassesEarly = [...]matrixPass{plainPass, equalisedPass, fittedPass, magnifiedPass, laterPass, smoothedPass, grownPass, deblurredPass}
+)
+
 // fitSmall reports whether candidate r is small enough for the fitted pass.
 func fitSmall(r region) bool {
 	s, _ := cropSpan(r)
 	return 2*s <= fitMaxSide
 }
 
-// decodeFitted reads matrix candidate r of g by fitting (see above).
+// decodeFitted reads matrix candidate r of g by fitting (see above). QR is searched and
+// read first; DataMatrix is searched only when no QR hypothesis read, and its hypotheses
+// are read before the remaining QR ones when they match better (a DataMatrix symbol's
+// extent matches a QR grid of small modules at about 0.8, its own grid at 0.95).
 func (d *Decoder) decodeFitted(g *gray, r region) (Result, bool) {
 	s, _ := cropSpan(r)
 	if !fitSmall(r) || d.expired() || d.opt.Formats&(QRCode|DataMatrix) == 0 {
@@ -79,25 +108,47 @@ func (d *Decoder) decodeFitted(g *gray, r region) (Result, bool) {
 	if !ok {
 		return Result{}, false
 	}
-	sm := win.smoothed()
-	refined, qrFirstDone := false, false
-	for _, h := range d.fitHypotheses(&win, &sm, st) {
-		if d.expired() {
-			break
+	var qr, dm []fitHyp
+	if d.opt.Formats&QRCode != 0 {
+		qr = d.fitSearch(&win, st, false)
+	}
+	read := func(hyps []fitHyp) (Result, bool) {
+		for i, h := range hyps {
+			// Only the best hypothesis of each symbology is read at every blur, and only
+			// the best DataMatrix one refined: the refinement costs up to forty one-round
+			// fits, each blur a full fit, and a symbol's other sizes are rarely it.
+			if d.expired() {
+				break
+			}
+			if res, ok := d.readFitted(&win, h, h.dm && i == 0, i == 0); ok {
+				return res, true
+			}
 		}
-		// Only the best DataMatrix hypothesis is refined, and only the best of each
-		// symbology read at every blur: the refinement costs up to forty one-round fits,
-		// each blur a full fit, and a symbol's other sizes are rarely it.
-		refine := h.dm && !refined
-		refined = refined || h.dm
-		first := h.dm && refine || !h.dm && !qrFirstDone
-		qrFirstDone = qrFirstDone || !h.dm
-		if res, ok := d.readFitted(&win, h, refine, first); ok {
+		return Result{}, false
+	}
+	if len(qr) > 0 && qr[0].score >= fitSureScore {
+		if res, ok := read(qr); ok {
 			return res, true
 		}
+		qr = nil
 	}
-	return Result{}, false
+	if d.opt.Formats&DataMatrix != 0 && !d.expired() {
+		dm = d.fitSearch(&win, st, true)
+	}
+	first, second := qr, dm
+	if len(dm) > 0 && (len(qr) == 0 || dm[0].score > qr[0].score) {
+		first, second = dm, qr
+	}
+	if res, ok := read(first); ok {
+		return res, true
+	}
+	return read(second)
 }
+
+// fitSureScore is the match from which a QR hypothesis is read before DataMatrix is
+// searched: a QR symbol's own grid matches at 0.95 and more at 25 % contrast, a DataMatrix
+// symbol's at about 0.8.
+const fitSureScore = 0.9
 
 // fitStartOf measures a candidate's rough geometry on win: the ink's centroid and spread
 // (pixels darker than the paper by more than the noise), and the orientation of the
@@ -193,6 +244,8 @@ type fitPattern struct {
 	// fine are the entries of the symbology's finest fixed pattern (a DataMatrix clock
 	// track, a QR timing pattern), which tells the pitch where the rest does not.
 	fine []int
+	// sd and sdd are the sums of dark and of its squares (fitScoreOf).
+	sd, sdd float64
 }
 
 func patternOf(kn fitKnown, n int, m float64) fitPattern {
@@ -229,6 +282,8 @@ func patternOf(kn fitKnown, n int, m float64) fitPattern {
 		p.u = append(p.u, float64(i-kn.q)+0.5)
 		p.v = append(p.v, float64(j-kn.q)+0.5)
 		p.dark = append(p.dark, e)
+		p.sd += e
+		p.sdd += e * e
 	}
 	return p
 }
@@ -243,24 +298,31 @@ func fitScore(win *fitWin, pat *fitPattern, g *fitGrid) float64 {
 // fitScoreOf is fitScore over the pattern's entries only (nil: all).
 func fitScoreOf(win *fitWin, pat *fitPattern, g *fitGrid, only []int) float64 {
 	var sd, sl, sdd, sll, sdl float64
+	ox, oy := g.ox-float64(win.x0), g.oy-float64(win.y0)
+	if only == nil {
+		for k, u := range pat.u {
+			v := pat.v[k]
+			l := win.atLocal(ox+u*g.e1x+v*g.e2x, oy+u*g.e1y+v*g.e2y)
+			sl += l
+			sll += l * l
+			sdl += pat.dark[k] * l
+		}
+		sd, sdd = pat.sd, pat.sdd
+	} else {
+		for _, k := range only {
+			u, v := pat.u[k], pat.v[k]
+			l := win.atLocal(ox+u*g.e1x+v*g.e2x, oy+u*g.e1y+v*g.e2y)
+			dk := pat.dark[k]
+			sd += dk
+			sl += l
+			sdd += dk * dk
+			sll += l * l
+			sdl += dk * l
+		}
+	}
 	n := float64(len(pat.u))
 	if only != nil {
 		n = float64(len(only))
-	}
-	for i := range int(n) {
-		k := i
-		if only != nil {
-			k = only[i]
-		}
-		u, v := pat.u[k], pat.v[k]
-		x, y := g.at(u, v)
-		l := win.at(x, y)
-		dk := pat.dark[k]
-		sd += dk
-		sl += l
-		sdd += dk * dk
-		sll += l * l
-		sdl += dk * l
 	}
 	cov := sdl - sd*sl/n
 	vd, vl := sdd-sd*sd/n, sll-sl*sl/n
@@ -270,66 +332,78 @@ func fitScoreOf(win *fitWin, pat *fitPattern, g *fitGrid, only []int) float64 {
 	return -cov / math.Sqrt(vd*vl)
 }
 
-// fitHypotheses searches each size of the formats enabled for the pose whose fixed modules
-// best match the smoothed window sm (a coarse climb for each quarter turn, then a fine one
-// for the best turn), and returns those that match at least fitMinScore, QR first, each
-// symbology's in the order of their quick least-squares fit's residual on win: the fixed
-// modules alone tell a DataMatrix symbol's size poorly (its L and quiet zone match a grid
-// of any pitch), its data modules do.
-func (d *Decoder) fitHypotheses(win, sm *fitWin, st fitStart) []fitHyp {
-	var out []fitHyp
-	sym := func(dm bool, sizes []int, known func(int) fitKnown) {
-		var hyps []fitHyp
-		for _, n := range sizes {
-			m0 := st.side / float64(n)
-			if m0 < fitMinModule || m0 > fitMaxModule || d.expired() {
-				continue
-			}
-			kn := known(n)
-			pat := patternOf(kn, n, m0)
-			// Every quarter turn climbed coarsely; the best two finely (a DataMatrix
-			// symbol's clock sides and L sides differ little once blurred).
-			var turns [4]fitHyp
-			for turn := range turns {
-				p := [5]float64{st.cx, st.cy, st.theta + float64(turn)*math.Pi/2, m0, m0}
-				p, sc := fitClimb(win, &pat, n, p, 0, fitCoarse)
-				turns[turn] = fitHyp{dm: dm, n: n, p: p, score: sc}
-			}
-			slices.SortFunc(turns[:], func(a, b fitHyp) int { return cmp.Compare(b.score, a.score) })
-			best := fitHyp{score: math.Inf(-1)}
-			for _, h := range turns[:fitFineTurns] {
-				if h.score < fitMinScore-fitCoarseSlack {
-					continue // clutter, most often: the fine climb gains a few hundredths
-				}
-				if h.p, h.score = fitClimb(win, &pat, n, h.p, fitCoarse, fitRounds); h.score > best.score {
-					best = h
-				}
-			}
-			if best.score < fitMinScore {
-				continue
-			}
-			sol, ok := fitModules(win, best.grid(), fitSigmas[0], kn, fitQuick)
-			if !ok {
-				continue
-			}
-			best.resid = sol.binResid
-			best.rank = best.score
-			if dm {
-				// The clock track's match tells the size (the pitch) where the L and the
-				// quiet zone match a grid of any pitch alike.
-				g := best.grid()
-				best.rank += fitScoreOf(win, &pat, &g, pat.fine)
-			}
-			hyps = append(hyps, best)
-		}
-		slices.SortStableFunc(hyps, func(a, b fitHyp) int { return cmp.Compare(b.rank, a.rank) })
-		out = append(out, hyps[:min(len(hyps), fitReads)]...)
+// fitSearch searches each size of a symbology (DataMatrix when dm, else QR) for the pose
+// whose fixed modules best match win (a coarse climb for each quarter turn, then a fine
+// one for the turns that come near fitMinScore), and returns the best fitReads of those
+// that match at least fitMinScore, best first: QR by that match, DataMatrix by that match
+// plus the clock track's alone (the fixed modules tell a DataMatrix symbol's size poorly:
+// its L and quiet zone match a grid of any pitch alike). A hypothesis whose grid the
+// least-squares fit cannot sample (fitPrepare) is passed over.
+func (d *Decoder) fitSearch(win *fitWin, st fitStart, dm bool) []fitHyp {
+	sizes, known := qrFitDims, qrFitKnown
+	if dm {
+		sizes, known = dmFitSizes, dmFitKnown
 	}
+	var hyps []fitHyp
+	for _, n := range sizes {
+		m0 := st.side / float64(n)
+		if m0 < fitMinModule || m0 > fitMaxModule || d.expired() {
+			continue
+		}
+		kn := known(n)
+		pat := patternOf(kn, n, m0)
+		// Every quarter turn climbed coarsely, then finely (a DataMatrix symbol's clock
+		// sides and L sides differ little once blurred).
+		var turns [4]fitHyp
+		for turn := range turns {
+			p := [5]float64{st.cx, st.cy, st.theta + float64(turn)*math.Pi/2, m0, m0}
+			p, sc := fitClimb(win, &pat, n, p, 0, fitCoarse)
+			turns[turn] = fitHyp{dm: dm, n: n, p: p, score: sc}
+		}
+		slices.SortFunc(turns[:], func(a, b fitHyp) int { return cmp.Compare(b.score, a.score) })
+		best := fitHyp{score: math.Inf(-1)}
+		for _, h := range turns[:fitFineTurns] {
+			if h.score < fitMinScore-fitCoarseSlack || h.score < turns[0].score-fitTurnSlack {
+				continue // clutter, most often: the fine climb gains a few hundredths
+			}
+			if h.p, h.score = fitClimb(win, &pat, n, h.p, fitCoarse, fitRounds); h.score > best.score {
+				best = h
+			}
+		}
+		if best.score < fitMinScore {
+			continue
+		}
+		best.rank = best.score
+		if dm {
+			// The clock track's match tells the size (the pitch) where the L and the
+			// quiet zone match a grid of any pitch alike.
+			g := best.grid()
+			best.rank += fitScoreOf(win, &pat, &g, pat.fine)
+		}
+		hyps = append(hyps, best)
+	}
+	slices.SortStableFunc(hyps, func(a, b fitHyp) int { return cmp.Compare(b.rank, a.rank) })
+	out := hyps[:0]
+	for _, h := range hyps {
+		if len(out) == fitReads {
+			break
+		}
+		if _, ok := fitPrepare(win, h.grid(), fitSigmas[0], h.known()); ok {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// fitHypotheses returns the hypotheses decodeFitted would read on win, QR's then
+// DataMatrix's (whatever reads), for the tests.
+func (d *Decoder) fitHypotheses(win *fitWin, st fitStart) []fitHyp {
+	var out []fitHyp
 	if d.opt.Formats&QRCode != 0 {
-		sym(false, qrFitDims, qrFitKnown)
+		out = append(out, d.fitSearch(win, st, false)...)
 	}
 	if d.opt.Formats&DataMatrix != 0 {
-		sym(true, dmFitSizes, dmFitKnown)
+		out = append(out, d.fitSearch(win, st, true)...)
 	}
 	return out
 }
@@ -341,6 +415,10 @@ const fitCoarse, fitRounds = 1, 5
 // fitCoarseSlack is how far under fitMinScore a coarse climb may end and still get the fine
 // one.
 const fitCoarseSlack = 0.1
+
+// fitTurnSlack is how far under the best quarter turn's coarse climb (of a size) another
+// may end and still get the fine one: the fine climb gains up to about 0.1 on DataMatrix.
+const fitTurnSlack = 0.1
 
 // fitFineTurns is how many quarter turns per size, best first, get the fine climb.
 const fitFineTurns = 4
@@ -387,15 +465,12 @@ func fitClimb(win *fitWin, pat *fitPattern, n int, p [5]float64, from, to int) (
 	return p, best
 }
 
-// readFitted fits the modules of hypothesis h on win and reads them at each blur in turn:
-// a QR symbol at its pose (its finders fix it), a DataMatrix symbol at its pose, then (when
-// refine) refined on the fit's residual (its pose is often a few per cent off in pitch: its
-// fixed modules are few).
+// readFitted fits the modules of hypothesis h on win and reads them at each blur in turn
+// (allSigmas) or at the first: a QR symbol at its pose (its finders fix it), a DataMatrix
+// symbol at its pose, or (when refine) refined first on the fit's residual (its pose as
+// matched is most often 1–3 % long in pitch: its fixed modules are few).
 func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Result, bool) {
-	kn := dmFitKnown(h.n)
-	if !h.dm {
-		kn = qrFitKnown(h.n)
-	}
+	kn := h.known()
 	read := func(g fitGrid, sigma float64) (Result, bool) {
 		sol, ok := fitModules(win, g, sigma, kn, fitMargins)
 		if !ok {
@@ -412,9 +487,8 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Res
 		sigmas = sigmas[:1]
 	}
 	if refine {
-		if res, ok := read(h.grid(), fitSigmas[0]); ok || d.expired() {
-			return res, ok
-		}
+		// Its pose as matched is most often a little long in pitch, and then does not
+		// read: refined first.
 		h = fitRefine(win, h, kn, d.expired)
 	}
 	for _, sigma := range sigmas {
@@ -445,13 +519,15 @@ func (d *Decoder) readFittedLevels(lv []float64, h fitHyp) (Result, bool) {
 	return qrReadLevels(lv, h.n, read)
 }
 
-// fitRefine improves hypothesis h's pose by coordinate descent on the residual of a quick
-// least-squares fit (one solve) over the centre, the angle and the pitch, until stop (the
-// frame's budget) says so: the matched
-// filter's pitch for a DataMatrix symbol is a few per cent off (its L and quiet zone fix
+// fitRefine improves hypothesis h's pose on the residual of a quick least-squares fit (one
+// solve, from the best pose's solution): along the pitch first, then by coordinate descent
+// over the centre, the angle and the pitch, until stop (the frame's budget) says so: the
+// matched filter's pitch for a DataMatrix symbol is a few per cent off (its L and quiet zone fix
 // the pitch poorly), which over 18 modules is half a module at the far side.
 func fitRefine(win *fitWin, h fitHyp, kn fitKnown, stop func() bool) fitHyp {
 	evals := 0
+	sc := &win.scratch
+	defer func() { sc.warm = sc.warm[:0] }()
 	resid := func(p [5]float64) float64 {
 		if evals++; evals > fitRefineEvals {
 			return math.Inf(1)
@@ -463,10 +539,31 @@ func fitRefine(win *fitWin, h fitHyp, kn fitKnown, stop func() bool) fitHyp {
 		}
 		return sol.resid
 	}
+	// Each pose's fit starts from the best pose's solution (fitScratch.warm).
+	keep := func() { sc.warm = append(sc.warm[:0], sc.full...) }
 	p := h.p
 	best := resid(p)
+	keep()
 	m := p[3]
 	step := [4]float64{0.15 * m, 0.15 * m, 0.006, 0.01 * m}
+	// The pitch first, along a line: the matched filter's is most often 1–3 % long.
+	for _, sgn := range []float64{-1, 1} {
+		moved := false
+		for evals < fitRefineEvals && !stop() {
+			q := p
+			q[3] += sgn * step[3]
+			q[4] += sgn * step[3]
+			r := resid(q)
+			if r >= best {
+				break
+			}
+			p, best, moved = q, r, true
+			keep()
+		}
+		if moved {
+			break
+		}
+	}
 	for range fitRefineRounds {
 		for improved := true; improved && evals <= fitRefineEvals && !stop(); {
 			improved = false
@@ -481,6 +578,7 @@ func fitRefine(win *fitWin, h fitHyp, kn fitKnown, stop func() bool) fitHyp {
 					}
 					if r := resid(q); r < best {
 						p, best, improved = q, r, true
+						keep()
 					}
 				}
 			}
@@ -494,9 +592,10 @@ func fitRefine(win *fitWin, h fitHyp, kn fitKnown, stop func() bool) fitHyp {
 }
 
 // fitRefineRounds are fitRefine's rounds (the steps halved after each), fitRefineEvals the
-// one-round fits it may spend (a symbol's pose settles within about thirty; a pose that
-// wanders, on a symbol that will not read, is cut short).
-const fitRefineRounds, fitRefineEvals = 2, 40
+// one-round fits it may spend: after the pitch's line, a symbol's pose settles within about
+// twenty (each started from the best pose's solution); a pose that wanders, on a symbol
+// that will not read, is cut short.
+const fitRefineRounds, fitRefineEvals = 2, 24
 
 // fitQuick is the least-squares fit's single round, for fitRefine.
 var fitQuick = []float64{0.5}

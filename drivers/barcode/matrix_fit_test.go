@@ -248,8 +248,7 @@ func BenchmarkMatrixFitted(b *testing.B) {
 				s, _ := cropSpan(c.r)
 				win := newFitWin(&c.g, c.r.cx, c.r.cy, int(math.Ceil(s)))
 				if st, ok := fitStartOf(&win, c.r); ok {
-					sm := win.smoothed()
-					if len(d.fitHypotheses(&win, &sm, st)) > 0 {
+					if len(d.fitHypotheses(&win, st)) > 0 {
 						sampled++
 					}
 				}
@@ -289,8 +288,7 @@ func TestMatrixFittedRefusesRandomData(t *testing.T) {
 			s, _ := cropSpan(r)
 			win := newFitWin(&g, r.cx, r.cy, int(math.Ceil(s)))
 			if st, ok := fitStartOf(&win, r); ok {
-				sm := win.smoothed()
-				if len(d.fitHypotheses(&win, &sm, st)) > 0 {
+				if len(d.fitHypotheses(&win, st)) > 0 {
 					sampled++
 				}
 			}
