@@ -64,10 +64,18 @@ func (h fitHyp) known() fitKnown {
 }
 
 // fitCandidates and fitRanks: the fitted pass reads the first fitCandidates small matrix
-// candidates (fitSmall) among the first fitRanks in rank: at 25 % contrast a symbol can
-// rank under a few faint clusters of sensor noise, each of which costs the pass a failed
-// search of a few ms.
-const fitCandidates, fitRanks = 4, 6
+// candidates (fitSmall) whose ink is compact (fitStartOf) among the first fitRanks in rank:
+// at 25 % contrast a symbol can rank under several faint clusters of sensor noise (seven in
+// a frame of the held-out sweep), which are left for the cost of a look at their ink
+// (fitMaxInk), where each used to cost the pass a failed search of a few ms and a place
+// among its candidates.
+const fitCandidates, fitRanks = 4, 12
+
+// fitMaxInk is the share of its window's side over which a candidate's ink spreads (the
+// side of fitStart) when it is not a symbol: the ink of a cluster of sensor noise spreads
+// over the whole window (0.8–1.1 on the tuning sweeps), a symbol's within its extent and
+// quiet zone (0.2–0.5).
+const fitMaxInk = 0.65
 
 // matrixPassOrder is the order of scanLevel's passes: as they are numbered, but under a
 // time budget (a camera frame) the fitted pass comes right after the equalised one. Last,
@@ -77,7 +85,7 @@ const fitCandidates, fitRanks = 4, 6
 // candidate and a few ms a symbol-like one whose grid it fits but does not read (fitSearch's
 // bounds), and it reads the corner within the budget.
 func (d *Decoder) matrixPassOrder() []matrixPass {
-	if d.deadline.IsZero() {
+	if d.deadline.IsZero() || d.fitLate {
 		return fitPassesLate[:]
 	}
 	return fitPassesEarly[:]
@@ -98,57 +106,68 @@ func fitSmall(r region) bool {
 // read first; DataMatrix is searched only when no QR hypothesis read, and its hypotheses
 // are read before the remaining QR ones when they match better (a DataMatrix symbol's
 // extent matches a QR grid of small modules at about 0.8, its own grid at 0.95).
-func (d *Decoder) decodeFitted(g *gray, r region) (Result, bool) {
+func (d *Decoder) decodeFitted(g *gray, r region) (res Result, ok, searched bool) {
 	s, _ := cropSpan(r)
 	if !fitSmall(r) || d.expired() || d.opt.Formats&(QRCode|DataMatrix) == 0 {
-		return Result{}, false
+		return Result{}, false, false
 	}
 	win := newFitWin(g, r.cx, r.cy, int(math.Ceil(s)))
 	st, ok := fitStartOf(&win, r)
 	if !ok {
-		return Result{}, false
+		return Result{}, false, false
 	}
+	res, ok = d.readCandidate(&win, st)
+	return res, ok, true
+}
+
+// readCandidate searches and reads the candidate of window win whose rough geometry is st.
+func (d *Decoder) readCandidate(win *fitWin, st fitStart) (Result, bool) {
 	var qr, dm []fitHyp
 	if d.opt.Formats&QRCode != 0 {
-		qr = d.fitSearch(&win, st, false)
+		qr = d.fitSearch(win, st, false)
 	}
 	read := func(hyps []fitHyp) (Result, bool) {
 		for i, h := range hyps {
 			// Only the best hypothesis of each symbology is read at every blur, and only
-			// the best DataMatrix one refined: the refinement costs up to forty one-round
-			// fits, each blur a full fit, and a symbol's other sizes are rarely it.
-			if d.expired() {
+			// the best DataMatrix one refined: the refinement costs up to 24 one-round
+			// fits, each blur a full fit, and a symbol's other sizes are rarely it (those
+			// that match clearly worse are not read at all).
+			if d.expired() || h.score < hyps[0].score-fitOtherSlack {
 				break
 			}
-			if res, ok := d.readFitted(&win, h, h.dm && i == 0, i == 0); ok {
+			if res, ok := d.readFitted(win, h, h.dm && i == 0, i == 0); ok {
 				return res, true
 			}
 		}
 		return Result{}, false
 	}
 	if len(qr) > 0 && qr[0].score >= fitSureScore {
-		if res, ok := read(qr); ok {
-			return res, true
-		}
-		qr = nil
+		// A QR symbol, read or not: a DataMatrix one does not match QR so well.
+		return read(qr)
 	}
 	if d.opt.Formats&DataMatrix != 0 && !d.expired() {
-		dm = d.fitSearch(&win, st, true)
+		dm = d.fitSearch(win, st, true)
 	}
 	first, second := qr, dm
 	if len(dm) > 0 && (len(qr) == 0 || dm[0].score > qr[0].score) {
 		first, second = dm, qr
 	}
-	if res, ok := read(first); ok {
-		return res, true
+	if res, ok := read(first); ok || len(first) > 0 && first[0].score >= fitSureScore {
+		return res, ok
 	}
 	return read(second)
 }
 
-// fitSureScore is the match from which a QR hypothesis is read before DataMatrix is
-// searched: a QR symbol's own grid matches at 0.95 and more at 25 % contrast, a DataMatrix
-// symbol's at about 0.8.
+// fitSureScore is the match from which a hypothesis is taken as its symbology's: a QR
+// one is read before DataMatrix is searched, and when it does not read the candidate is
+// left (a QR symbol's own grid matches at 0.95 and more at 25 % contrast, a DataMatrix
+// symbol's at about 0.8, and a DataMatrix symbol's own grid at 0.95, a QR symbol's at
+// 0.85–0.88).
 const fitSureScore = 0.9
+
+// fitOtherSlack is how far under its symbology's best a hypothesis may match and still be
+// read (a QR symbol's wrong sizes match 0.07–0.1 under its own).
+const fitOtherSlack = 0.05
 
 // fitStartOf measures a candidate's rough geometry on win: the ink's centroid and spread
 // (pixels darker than the paper by more than the noise), and the orientation of the
@@ -196,6 +215,9 @@ func fitStartOf(win *fitWin, r region) (fitStart, bool) {
 		}
 	}
 	side := math.Sqrt(6 * (vxx + vyy) / sw)
+	if side <= 4 || side > fitMaxInk*float64(max(win.w, win.h)) {
+		return fitStart{}, false // no ink to speak of, or noise spread over the window
+	}
 	// Orientation: the gradients' angle ×4, weighted by their squared magnitude.
 	var c4, s4 float64
 	rad := 0.75 * side
@@ -216,7 +238,7 @@ func fitStartOf(win *fitWin, r region) (fitStart, bool) {
 		}
 	}
 	return fitStart{cx: mx + float64(win.x0), cy: my + float64(win.y0), theta: math.Atan2(s4, c4) / 4,
-		side: side, noise: noise}, side > 4
+		side: side, noise: noise}, true
 }
 
 // histQuantile returns the level under which a share q of a histogram's counts lie.

@@ -5,6 +5,9 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/jonboulle/clockwork"
 )
 
 // TestMatrixFittedFrames reads QR and DataMatrix frames at issue 34's matrix corner at its
@@ -239,7 +242,7 @@ func BenchmarkMatrixFitted(b *testing.B) {
 			for b.Loop() {
 				c := set.cands[i%len(set.cands)]
 				i++
-				if _, ok := d.decodeFitted(&c.g, c.r); ok != set.want {
+				if _, ok, _ := d.decodeFitted(&c.g, c.r); ok != set.want {
 					b.Fatalf("candidate %d: read %v", i-1, ok)
 				}
 			}
@@ -282,7 +285,7 @@ func TestMatrixFittedRefusesRandomData(t *testing.T) {
 			cx, cy := grid.at(float64(sym.dim)/2, float64(sym.dim)/2)
 			half := 1.5 * float64(sym.dim) / 2
 			r := region{cx: cx, cy: cy, halfU: half, halfV: half}
-			if res, ok := d.decodeFitted(&g, r); ok {
+			if res, ok, _ := d.decodeFitted(&g, r); ok {
 				t.Errorf("%s %d: random data read as %q", sym.name, i, res.Text)
 			}
 			s, _ := cropSpan(r)
@@ -313,4 +316,37 @@ func randomData(dim int, kn fitKnown, rng *rand.Rand) []bool {
 		}
 	}
 	return dark
+}
+
+// TestMatrixFittedEarlyUnderBudget: under a time budget (a camera frame) the fitted pass
+// runs right after the equalised pass (matrixPassOrder), where last it started only after
+// every other pass had run. Two whole 640×480 frames of the third generator's tuning sweep
+// at issue 34's corner (seed 500004, 30°, 1.5-px modules blurred σ 0.8, 25 % contrast, QR
+// and DataMatrix; only the fitted pass reads them) are decoded with the camera's Full budget
+// of 40 ms on a clock that moves on 625 µs at each of the decoder's readings (stepClock: 64
+// readings a budget, the test never sleeps): each reads, and kept last (fitLate) it gives up
+// before the pass. The readings are the decoder's steps, not its time: what the pass costs
+// in time is BenchmarkMatrixCornerFrame's.
+func TestMatrixFittedEarlyUnderBudget(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "gen3-corner", "*.png"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no frames: %v", err)
+	}
+	for _, fn := range files {
+		img, want := loadCrop(t, fn)
+		for _, late := range []bool{false, true} {
+			clk := &stepClock{FakeClock: clockwork.NewFakeClock(), step: 625 * time.Microsecond}
+			d := NewDecoder(Options{Formats: AllFormats, ITFLengths: []int{14}, Budget: DefaultCadence().Full, Clock: clk})
+			d.fitLate = late
+			r, err := d.Decode(img)
+			switch read := err == nil && r.Text == want; {
+			case !late && !read:
+				t.Errorf("%s: %q, %v under the Full budget (%d readings of the clock)", filepath.Base(fn), r.Text, err, clk.reads)
+			case late && read:
+				t.Errorf("%s: read with the fitted pass last: the frame no longer shows the order", filepath.Base(fn))
+			case err == nil && r.Text != want:
+				t.Errorf("%s: WRONG read %q", filepath.Base(fn), r.Text)
+			}
+		}
+	}
 }
