@@ -542,14 +542,12 @@ func (d *Decoder) readFittedLevels(lv []float64, h fitHyp) (Result, bool) {
 }
 
 // fitRefine improves hypothesis h's pose on the residual of a quick least-squares fit (one
-// solve, from the best pose's solution): along the pitch first, then by coordinate descent
+// solve): along the pitch first, then by coordinate descent
 // over the centre, the angle and the pitch, until stop (the frame's budget) says so: the
 // matched filter's pitch for a DataMatrix symbol is a few per cent off (its L and quiet zone fix
 // the pitch poorly), which over 18 modules is half a module at the far side.
 func fitRefine(win *fitWin, h fitHyp, kn fitKnown, stop func() bool) fitHyp {
 	evals := 0
-	sc := &win.scratch
-	defer func() { sc.warm = sc.warm[:0] }()
 	resid := func(p [5]float64) float64 {
 		if evals++; evals > fitRefineEvals {
 			return math.Inf(1)
@@ -561,11 +559,8 @@ func fitRefine(win *fitWin, h fitHyp, kn fitKnown, stop func() bool) fitHyp {
 		}
 		return sol.resid
 	}
-	// Each pose's fit starts from the best pose's solution (fitScratch.warm).
-	keep := func() { sc.warm = append(sc.warm[:0], sc.full...) }
 	p := h.p
 	best := resid(p)
-	keep()
 	m := p[3]
 	step := [4]float64{0.15 * m, 0.15 * m, 0.006, 0.01 * m}
 	// The pitch first, along a line: the matched filter's is most often 1–3 % long.
@@ -580,7 +575,6 @@ func fitRefine(win *fitWin, h fitHyp, kn fitKnown, stop func() bool) fitHyp {
 				break
 			}
 			p, best, moved = q, r, true
-			keep()
 		}
 		if moved {
 			break
@@ -600,7 +594,6 @@ func fitRefine(win *fitWin, h fitHyp, kn fitKnown, stop func() bool) fitHyp {
 					}
 					if r := resid(q); r < best {
 						p, best, improved = q, r, true
-						keep()
 					}
 				}
 			}
@@ -615,8 +608,9 @@ func fitRefine(win *fitWin, h fitHyp, kn fitKnown, stop func() bool) fitHyp {
 
 // fitRefineRounds are fitRefine's rounds (the steps halved after each), fitRefineEvals the
 // one-round fits it may spend: after the pitch's line, a symbol's pose settles within about
-// twenty (each started from the best pose's solution); a pose that wanders, on a symbol
-// that will not read, is cut short.
+// twenty; a pose that wanders, on a symbol that will not read, is cut short. (Each fit
+// starts afresh: one started from the best pose's solution costs less but favours that
+// pose, and stopped a pitch 1 % short.)
 const fitRefineRounds, fitRefineEvals = 2, 24
 
 // fitQuick is the least-squares fit's single round, for fitRefine.

@@ -4,6 +4,8 @@ package barcode
 
 import (
 	"image"
+	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -52,6 +54,95 @@ func BenchmarkMatrixCornerFrame(b *testing.B) {
 		})
 		b.Run(name+"/stream", func(b *testing.B) {
 			benchStream(b, []image.Image{img}, []string{want}, NewStream(opt, DefaultCadence()), false)
+		})
+	}
+}
+
+// BenchmarkMatrixFitted measures the fitted pass on one candidate (decodeFitted): read,
+// the four checked-in frames' symbols (each read); clutter, the first two small matrix
+// candidates of ten desk frames of clutter without a code (none reads; the share of them
+// whose grid matched well enough to be sampled and read is reported as sampled/op);
+// random, a QR and a DataMatrix structure with random data (matched, fitted, refused: the
+// pass's most costly failure). Besides the wall time per candidate (ns/op), the thread's CPU
+// time per candidate (cpu-ms-*), which a loaded machine inflates less.
+func BenchmarkMatrixFitted(b *testing.B) {
+	type cand struct {
+		g gray
+		r region
+	}
+	firstSmall := func(g gray, max int) []cand {
+		var out []cand
+		for _, r := range locate(&g) {
+			if s, _ := cropSpan(r); r.linear || 2*s > fitMaxSide {
+				continue
+			}
+			if out = append(out, cand{g, r}); len(out) == max {
+				break
+			}
+		}
+		return out
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "gen3-fit", "*.png"))
+	var reads []cand
+	for _, fn := range files {
+		img, _ := loadCrop(b, fn)
+		reads = append(reads, firstSmall(toGray(img), 1)...)
+	}
+	var clutter []cand
+	for i := range 10 {
+		img, _ := makeFrame(rand.New(rand.NewPCG(frameSeed+2, uint64(i))), 0, "")
+		clutter = append(clutter, firstSmall(toGray(img), 2)...)
+	}
+	// Symbols whose fixed modules are right and data random (as
+	// TestMatrixFittedRefusesRandomData draws them): matched, fitted and refused.
+	var random []cand
+	rng := rand.New(rand.NewPCG(34, 3))
+	for _, sym := range []struct {
+		dim int
+		kn  fitKnown
+	}{{25, qrFitKnown(25)}, {18, dmFitKnown(18)}} {
+		g, grid := blurredGrid(randomData(sym.dim, sym.kn, rng), sym.dim, 1.5, 0.5, 0.8, 200, 50, 3, rng)
+		cx, cy := grid.at(float64(sym.dim)/2, float64(sym.dim)/2)
+		half := 1.5 * float64(sym.dim) / 2
+		random = append(random, cand{g, region{cx: cx, cy: cy, halfU: half, halfV: half}})
+	}
+	for _, set := range []struct {
+		name  string
+		cands []cand
+		want  bool
+	}{{"read", reads, true}, {"clutter", clutter, false}, {"random", random, false}} {
+		b.Run(set.name, func(b *testing.B) {
+			if len(set.cands) == 0 {
+				b.Skip("no candidates")
+			}
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			d := NewDecoder(Options{Formats: AllFormats})
+			i := 0
+			var cpu []time.Duration
+			for b.Loop() {
+				c := set.cands[i%len(set.cands)]
+				i++
+				c0 := threadCPU()
+				_, ok, _ := d.decodeFitted(&c.g, c.r)
+				cpu = append(cpu, threadCPU()-c0)
+				if ok != set.want {
+					b.Fatalf("candidate %d: read %v", i-1, ok)
+				}
+			}
+			reportSpread(b, cpu, "cpu-ms")
+			sampled := 0
+			for _, c := range set.cands {
+				s, _ := cropSpan(c.r)
+				win := newFitWin(&c.g, c.r.cx, c.r.cy, int(math.Ceil(s)))
+				if st, ok := fitStartOf(&win, c.r); ok {
+					if len(d.fitHypotheses(&win, st)) > 0 {
+						sampled++
+					}
+				}
+			}
+			b.ReportMetric(float64(sampled)/float64(len(set.cands)), "sampled/op")
+			b.ReportMetric(float64(len(set.cands)), "candidates")
 		})
 	}
 }

@@ -121,9 +121,8 @@ const fitLambda = 0.02
 // fitIters bounds the conjugate-gradient iterations.
 const fitIters = 20
 
-// fitQuickIters bounds them for a fit of one round (fitRefine's); fitWarmIters for one
-// started from a nearby pose's solution (fitScratch.warm).
-const fitQuickIters, fitWarmIters = 10, 4
+// fitQuickIters bounds them for a fit of one round (fitRefine's).
+const fitQuickIters = 10
 
 // fitPrep is what the fit of a grid knows before it solves: the pixels' shares of the
 // modules (in the window's buffers), the known modules' darkness each pixel sees, and the
@@ -208,19 +207,12 @@ func fitModules(win *fitWin, grid fitGrid, sigma float64, kn fitKnown, margins [
 	// sure ones removes theirs).
 	full := grow(&sc.full, n)
 	free := growBool(&sc.free, n)
-	warm := sc.warm != nil && len(sc.warm) == n
-	if warm {
-		iters = fitWarmIters
-	}
 	for m, k := range kn.mods {
 		switch k {
 		case 1:
 			full[m], free[m] = 1, false
 		case -1:
 			full[m], free[m] = 0.5, true
-			if warm {
-				full[m] = sc.warm[m]
-			}
 		default:
 			full[m], free[m] = 0, false
 		}
@@ -337,9 +329,6 @@ type fitScratch struct {
 	known, full, unexplained []float64
 	tmp, res, dir, ad        []float64
 	free                     []bool
-	// warm, when it holds a solution of the same grid size (the extended grid's
-	// darkness), is where the data modules start (fitRefine: a nearby pose's fit).
-	warm []float64
 }
 
 // grow returns (*buf)[:n], reallocated when too short; its contents are stale.
