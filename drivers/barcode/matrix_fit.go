@@ -509,8 +509,12 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Res
 		sigmas = sigmas[:1]
 	}
 	if refine {
-		// Its pose as matched is most often a little long in pitch, and then does not
-		// read: refined first.
+		// Its pose as matched is most often a little long in pitch, and then seldom reads:
+		// read once as matched (the residual's best pose is not always the one that reads),
+		// then refined.
+		if res, ok := read(h.grid(), fitSigmas[0]); ok || d.expired() {
+			return res, ok
+		}
 		h = fitRefine(win, h, kn, d.expired)
 	}
 	for _, sigma := range sigmas {
