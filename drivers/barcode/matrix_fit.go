@@ -79,22 +79,18 @@ const fitMaxInk = 0.65
 
 // matrixPassOrder is the order of scanLevel's passes: as they are numbered, but under a
 // time budget (a camera frame) the fitted pass comes right after the equalised one. Last,
-// it starts after 60–100 ms of the passes before it on a frame at issue 34's corner (1.5-px
-// modules blurred σ 0.8), beyond the camera's Full budget of 40 ms, which it alone reads;
-// early, it costs a frame that another pass reads about a millisecond a small clutter
-// candidate and a few ms a symbol-like one whose grid it fits but does not read (fitSearch's
-// bounds), and it reads the corner within the budget.
-func (d *Decoder) matrixPassOrder() []matrixPass {
+// it started after 56–100 ms of CPU of the passes before it on a frame at issue 34's corner
+// (1.5-px modules blurred σ 0.8), beyond the camera's Full budget of 40 ms, and only it reads
+// there. Early, a frame that a later pass reads pays it first: a look at the ink of each
+// small candidate (a noise cluster ends there), under a millisecond for a clutter candidate
+// whose grid matches nothing, and for a symbol that matches and does not read its search and
+// reads (tens of ms, cut by the budget).
+func (d *Decoder) matrixPassOrder() [matrixPasses]matrixPass {
 	if d.deadline.IsZero() || d.fitLate {
-		return fitPassesLate[:]
+		return [...]matrixPass{plainPass, equalisedPass, magnifiedPass, laterPass, smoothedPass, grownPass, deblurredPass, fittedPass}
 	}
-	return fitPassesEarly[:]
+	return [...]matrixPass{plainPass, equalisedPass, fittedPass, magnifiedPass, laterPass, smoothedPass, grownPass, deblurredPass}
 }
-
-var (
-	fitPassesLate  = [...]matrixPass{plainPass, equalisedPass, magnifiedPass, laterPass, smoothedPass, grownPass, deblurredPass, fittedPass}
-	fitPassesEarly = [...]matrixPass{plainPass, equalisedPass, fittedPass, magnifiedPass, laterPass, smoothedPass, grownPass, deblurredPass}
-)
 
 // fitSmall reports whether candidate r is small enough for the fitted pass.
 func fitSmall(r region) bool {
