@@ -101,8 +101,9 @@ type Decoder struct {
 	// disputed is set by decodeBits when the Code 128 it read disagrees with our
 	// similar-edge reading of a character (code128Agrees).
 	disputed bool
-	// noFit leaves the fitted pass out (matrix_fit.go), for the tests that show what it reads.
-	noFit bool
+	// noFit leaves the fitted pass out (matrix_fit.go), for the tests that show what it reads;
+	// fitLate keeps it last under a budget too (matrixPassOrder), for those that show when.
+	noFit, fitLate bool
 }
 
 type rowDecoder interface {
@@ -247,7 +248,7 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 			bestMatrix = max(bestMatrix, r.score)
 		}
 	}
-	for pass := range matrixPasses {
+	for _, pass := range d.matrixPassOrder() {
 		tried1D, triedFaint, triedFaint2D, rank2D, rankLow, fitted := 0, 0, 0, 0, 0, 0
 		first, last := pass.candidates()
 		if pass == smoothedPass {
@@ -318,8 +319,10 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 			} else if tried && pass == deblurredPass {
 				res, ok = d.decodeDeblurred(g, r)
 			} else if tried && pass == fittedPass && !d.noFit && fitted < fitCandidates && fitSmall(r) {
-				fitted++
-				res, ok = d.decodeFitted(g, r)
+				var searched bool
+				if res, ok, searched = d.decodeFitted(g, r); searched {
+					fitted++
+				}
 			} else if tried {
 				res, ok = d.decodeMatrix(g, r, pass, &crops[i])
 			} else if matrix && r.faint && pass == smoothedPass && triedFaint2D < 2 {

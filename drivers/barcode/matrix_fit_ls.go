@@ -49,6 +49,7 @@ func (g *fitGrid) inv(x, y float64) (u, v float64) {
 type fitWin struct {
 	x0, y0, w, h int
 	pix          []float32
+	scratch      fitScratch // the fits' buffers (fitModules)
 }
 
 // newFitWin copies the square of half side half about (cx, cy) out of g.
@@ -65,30 +66,23 @@ func newFitWin(g *gray, cx, cy float64, half int) fitWin {
 	return w
 }
 
-// smoothed returns the window smoothed by a 3×3 binomial kernel (σ about 0.7 px).
-func (w *fitWin) smoothed() fitWin {
-	out := fitWin{x0: w.x0, y0: w.y0, w: w.w, h: w.h, pix: make([]float32, len(w.pix))}
-	tmp := make([]float32, len(w.pix))
-	for y := range w.h {
-		r := w.pix[y*w.w : (y+1)*w.w]
-		for x := range w.w {
-			a, c := r[max(0, x-1)], r[min(w.w-1, x+1)]
-			tmp[y*w.w+x] = (a + 2*r[x] + c) / 4
-		}
-	}
-	for y := range w.h {
-		a, c := tmp[max(0, y-1)*w.w:], tmp[min(w.h-1, y+1)*w.w:]
-		b := tmp[y*w.w:]
-		for x := range w.w {
-			out.pix[y*w.w+x] = (a[x] + 2*b[x] + c[x]) / 4
-		}
-	}
-	return out
-}
-
 // at returns the window's bilinear interpolation at frame pixel (x, y), clamped.
 func (w *fitWin) at(x, y float64) float64 {
-	x, y = x-float64(w.x0), y-float64(w.y0)
+	return w.atLocal(x-float64(w.x0), y-float64(w.y0))
+}
+
+// atLocal is at in the window's own pixels ((0, 0) its first).
+func (w *fitWin) atLocal(x, y float64) float64 {
+	if x >= 0 && y >= 0 && x < float64(w.w-1) && y < float64(w.h-1) {
+		ix, iy := int(x), int(y)
+		fx, fy := x-float64(ix), y-float64(iy)
+		i := iy*w.w + ix
+		p0, p1 := float64(w.pix[i]), float64(w.pix[i+1])
+		p2, p3 := float64(w.pix[i+w.w]), float64(w.pix[i+w.w+1])
+		a := p0 + fx*(p1-p0)
+		b := p2 + fx*(p3-p2)
+		return a + fy*(b-a)
+	}
 	x = max(0, min(float64(w.w-1), x))
 	y = max(0, min(float64(w.h-1), y))
 	ix, iy := min(int(x), w.w-2), min(int(y), w.h-2)
@@ -112,14 +106,11 @@ type fitKnown struct {
 
 // fitSolution is what the least-squares fit found.
 type fitSolution struct {
-	dark  []float64 // per module of the grid (row major), its darkness: 0 paper, 1 ink
-	paper float64   // P
-	ink   float64   // C, the contrast
-	resid float64   // the fit's residual, grey levels (RMS over the pixels)
-	// binResid is the residual with every module decided (0 or 1): a grid of the wrong
-	// size or pose fits the pixels with modules of any darkness, not with decided ones.
-	binResid float64
-	pixels   int
+	dark   []float64 // per module of the grid (row major), its darkness: 0 paper, 1 ink
+	paper  float64   // P
+	ink    float64   // C, the contrast
+	resid  float64   // the fit's residual, grey levels (RMS over the pixels)
+	pixels int
 }
 
 // fitLambda is the ridge on each data module's darkness (towards ½): small against the
@@ -133,132 +124,111 @@ const fitIters = 20
 // fitQuickIters bounds them for a fit of one round (fitRefine's).
 const fitQuickIters = 10
 
-// fitModules solves for the darkness of the data modules of grid on win, blurred by a
-// Gaussian of sigma pixels, the known modules fixed. It fails when the known modules do not
-// show a contrast (ink lighter than paper, or none).
-func fitModules(win *fitWin, grid fitGrid, sigma float64, kn fitKnown, margins []float64) (fitSolution, bool) {
-	iters := fitIters
-	if len(margins) == 1 {
-		iters = fitQuickIters
-	}
+// fitPrep is what the fit of a grid knows before it solves: the pixels' shares of the
+// modules (in the window's buffers), the known modules' darkness each pixel sees, and the
+// paper's level and the contrast.
+type fitPrep struct {
+	a               *fitCSR
+	known           []float64
+	paper, contrast float64
+}
+
+// fitPrepare measures the paper and the contrast of grid on win from the pixels the known
+// modules explain (data under a tenth). It fails when the grid leaves win, has fewer pixels
+// than modules, or its known modules show no contrast (ink lighter than paper, or none).
+func fitPrepare(win *fitWin, grid fitGrid, sigma float64, kn fitKnown) (fitPrep, bool) {
+	sc := &win.scratch
 	q := kn.q
-	ew, eh := grid.cols+2*q, grid.rows+2*q
-	m1 := math.Hypot(grid.e1x, grid.e1y)
-	m2 := math.Hypot(grid.e2x, grid.e2y)
-	type pixel = fitPixel
-	const reach, span = fitReach, fitSpan
-	// The window's pixels within the extended grid: its corners' bounding box.
-	xmin, ymin, xmax, ymax := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-	for _, c := range [4][2]float64{{-float64(q), -float64(q)}, {float64(grid.cols + q), -float64(q)}, {-float64(q), float64(grid.rows + q)}, {float64(grid.cols + q), float64(grid.rows + q)}} {
-		x, y := grid.at(c[0], c[1])
-		xmin, ymin, xmax, ymax = min(xmin, x), min(ymin, y), max(xmax, x), max(ymax, y)
+	n := (grid.cols + 2*q) * (grid.rows + 2*q)
+	a, ok := fitShares(win, &grid, sigma, q)
+	if !ok {
+		return fitPrep{}, false
 	}
-	px0, py0 := max(win.x0, int(math.Ceil(xmin))), max(win.y0, int(math.Ceil(ymin)))
-	px1, py1 := min(win.x0+win.w-1, int(xmax)), min(win.y0+win.h-1, int(ymax))
-	if px1 <= px0 || py1 <= py0 {
-		return fitSolution{}, false
+	np := len(a.val)
+	if np < n {
+		return fitPrep{}, false
 	}
-	edge := func(t, m float64) float32 { // a module's share along one axis, t pixels off its centre
-		return float32(normalCDF((t+m/2)/sigma) - normalCDF((t-m/2)/sigma))
-	}
-	pixels := make([]pixel, 0, (px1-px0+1)*(py1-py0+1))
-	var fu, fv [span]float32
-	for y := py0; y <= py1; y++ {
-		for x := px0; x <= px1; x++ {
-			u, v := grid.inv(float64(x), float64(y))
-			if u < -float64(q) || v < -float64(q) || u > float64(grid.cols+q) || v > float64(grid.rows+q) {
-				continue
-			}
-			iu, iv := int(math.Floor(u)), int(math.Floor(v))
-			for k := range span {
-				fu[k] = edge((u-float64(iu-reach+k)-0.5)*m1, m1)
-				fv[k] = edge((v-float64(iv-reach+k)-0.5)*m2, m2)
-			}
-			p := pixel{val: float64(win.pix[(y-win.y0)*win.w+x-win.x0])}
-			for b := range span {
-				j := iv - reach + b
-				for a := range span {
-					i := iu - reach + a
-					k := b*span + a
-					if i < -q || j < -q || i >= grid.cols+q || j >= grid.rows+q {
-						p.mods[k] = -1 // beyond the quiet zone: paper
-						continue
-					}
-					p.mods[k] = int32((j+q)*ew + i + q)
-					p.w[k] = fu[a] * fv[b]
-				}
-			}
-			pixels = append(pixels, p)
-		}
-	}
-	n := ew * eh
-	if len(pixels) < n {
-		return fitSolution{}, false
-	}
-	// Paper and contrast from the pixels the known modules explain (data under a tenth).
 	var sz, sv, szz, szv, cnt float64
-	known := make([]float64, len(pixels)) // Σ known darkness × weight
-	for pi := range pixels {
-		p := &pixels[pi]
+	known := grow(&sc.known, np) // Σ known darkness × weight
+	for pi := range np {
 		var kd, unk float64
-		for k, m := range p.mods {
-			if m < 0 {
-				continue
-			}
-			switch kn.mods[m] {
+		for e := a.start[pi]; e < a.start[pi+1]; e++ {
+			switch kn.mods[a.mod[e]] {
 			case 1:
-				kd += float64(p.w[k])
+				kd += float64(a.w[e])
 			case -1:
-				unk += float64(p.w[k])
+				unk += float64(a.w[e])
 			}
 		}
 		known[pi] = kd
 		if unk < 0.1 {
+			v := a.val[pi]
 			sz += kd
-			sv += p.val
+			sv += v
 			szz += kd * kd
-			szv += kd * p.val
+			szv += kd * v
 			cnt++
 		}
 	}
 	den := cnt*szz - sz*sz
 	if cnt < 20 || den <= 0 {
-		return fitSolution{}, false
+		return fitPrep{}, false
 	}
 	slope := (cnt*szv - sz*sv) / den // −C
 	paper := (sv - slope*sz) / cnt
-	contrast := -slope
-	if contrast <= 0 {
+	if slope >= 0 {
+		return fitPrep{}, false
+	}
+	return fitPrep{a: a, known: known, paper: paper, contrast: -slope}, true
+}
+
+// fitModules solves for the darkness of the data modules of grid on win, blurred by a
+// Gaussian of sigma pixels, the known modules fixed, in rounds of margins. It fails as
+// fitPrepare does. Its buffers are win's (fitScratch).
+func fitModules(win *fitWin, grid fitGrid, sigma float64, kn fitKnown, margins []float64) (fitSolution, bool) {
+	iters := fitIters
+	if len(margins) == 1 {
+		iters = fitQuickIters
+	}
+	pr, ok := fitPrepare(win, grid, sigma, kn)
+	if !ok {
 		return fitSolution{}, false
 	}
+	sc := &win.scratch
+	q := kn.q
+	ew, eh := grid.cols+2*q, grid.rows+2*q
+	n := ew * eh
+	a, known, paper, contrast := pr.a, pr.known, pr.paper, pr.contrast
+	np := len(a.val)
 	// The data modules' darkness: minimise Σ (r − A·d)² + λ Σ (d − ½)², with r the pixels'
 	// darkness the known modules leave unexplained; then, fitRounds times, the modules
 	// decided beyond a margin are fixed at 0 or 1 and the others solved again (a module's
 	// error comes mostly from its neighbours' at the grid's finest frequency: fixing the
 	// sure ones removes theirs).
-	full := make([]float64, n)
-	free := make([]bool, n)
+	full := grow(&sc.full, n)
+	free := growBool(&sc.free, n)
 	for m, k := range kn.mods {
 		switch k {
 		case 1:
-			full[m] = 1
+			full[m], free[m] = 1, false
 		case -1:
 			full[m], free[m] = 0.5, true
+		default:
+			full[m], free[m] = 0, false
 		}
 	}
-	unexplained := make([]float64, len(pixels))
+	unexplained := grow(&sc.unexplained, np)
 	for _, margin := range margins {
-		for pi := range pixels {
-			p := &pixels[pi]
+		for pi := range np {
 			s := known[pi]
-			for k, m := range p.mods {
-				if m >= 0 && kn.mods[m] < 0 && !free[m] {
-					s += float64(p.w[k]) * full[m]
+			for e := a.start[pi]; e < a.start[pi+1]; e++ {
+				if m := a.mod[e]; kn.mods[m] < 0 && !free[m] {
+					s += float64(a.w[e]) * full[m]
 				}
 			}
-			unexplained[pi] = (paper-p.val)/contrast - s
+			unexplained[pi] = (paper-a.val[pi])/contrast - s
 		}
-		fitSolve(freeShares(pixels, free), unexplained, free, full, iters)
+		fitSolve(sc, a.free(&sc.freeCSR, free), unexplained, free, full, iters)
 		if margin >= 0.5 {
 			break
 		}
@@ -269,28 +239,113 @@ func fitModules(win *fitWin, grid fitGrid, sigma float64, kn fitKnown, margins [
 			}
 		}
 	}
-	sol := fitSolution{paper: paper, ink: contrast, pixels: len(pixels), dark: make([]float64, grid.cols*grid.rows)}
-	var ss, sb float64
-	for pi := range pixels {
-		p := &pixels[pi]
-		var s, b float64
-		for k, m := range p.mods {
-			if m >= 0 {
-				s += float64(p.w[k]) * full[m]
-				b += float64(p.w[k]) * math.Round(max(0, min(1, full[m])))
-			}
+	sol := fitSolution{paper: paper, ink: contrast, pixels: np, dark: make([]float64, grid.cols*grid.rows)}
+	var ss float64
+	for pi := range np {
+		var s float64
+		for e := a.start[pi]; e < a.start[pi+1]; e++ {
+			s += float64(a.w[e]) * full[a.mod[e]]
 		}
-		e := (paper - contrast*s) - p.val
+		e := (paper - contrast*s) - a.val[pi]
 		ss += e * e
-		e = (paper - contrast*b) - p.val
-		sb += e * e
 	}
-	sol.resid = math.Sqrt(ss / float64(len(pixels)))
-	sol.binResid = math.Sqrt(sb / float64(len(pixels)))
+	sol.resid = math.Sqrt(ss / float64(np))
 	for j := range grid.rows {
 		copy(sol.dark[j*grid.cols:(j+1)*grid.cols], full[(j+q)*ew+q:(j+q)*ew+q+grid.cols])
 	}
 	return sol, true
+}
+
+// fitShares returns the pixels of win within grid's extended grid (q modules of quiet zone
+// round it) and the shares of the modules each sees under a Gaussian blur of sigma, in
+// win's buffers (valid until the next call).
+func fitShares(win *fitWin, grid *fitGrid, sigma float64, q int) (*fitCSR, bool) {
+	const reach, span = fitReach, fitSpan
+	sc := &win.scratch
+	ew := grid.cols + 2*q
+	m1 := math.Hypot(grid.e1x, grid.e1y)
+	m2 := math.Hypot(grid.e2x, grid.e2y)
+	// The window's pixels within the extended grid: its corners' bounding box.
+	xmin, ymin, xmax, ymax := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, c := range [4][2]float64{{-float64(q), -float64(q)}, {float64(grid.cols + q), -float64(q)}, {-float64(q), float64(grid.rows + q)}, {float64(grid.cols + q), float64(grid.rows + q)}} {
+		x, y := grid.at(c[0], c[1])
+		xmin, ymin, xmax, ymax = min(xmin, x), min(ymin, y), max(xmax, x), max(ymax, y)
+	}
+	px0, py0 := max(win.x0, int(math.Ceil(xmin))), max(win.y0, int(math.Ceil(ymin)))
+	px1, py1 := min(win.x0+win.w-1, int(xmax)), min(win.y0+win.h-1, int(ymax))
+	if px1 <= px0 || py1 <= py0 {
+		return nil, false
+	}
+	a := &sc.all
+	a.reset()
+	// A module's share along one axis: the blurred pixel's overlap with the module's
+	// span, Φ at its two edges (in σ), which the next module shares.
+	shares := func(f float64, m float64, out *[span]float32) { // f: the pixel's offset in its module
+		prev := normalCDF((f + reach) * m / sigma)
+		for k := range span {
+			next := normalCDF((f + reach - float64(k) - 1) * m / sigma)
+			out[k] = float32(prev - next)
+			prev = next
+		}
+	}
+	var fu, fv [span]float32
+	for y := py0; y <= py1; y++ {
+		for x := px0; x <= px1; x++ {
+			u, v := grid.inv(float64(x), float64(y))
+			if u < -float64(q) || v < -float64(q) || u > float64(grid.cols+q) || v > float64(grid.rows+q) {
+				continue
+			}
+			fu0, fv0 := math.Floor(u), math.Floor(v)
+			iu, iv := int(fu0), int(fv0)
+			shares(u-fu0, m1, &fu)
+			shares(v-fv0, m2, &fv)
+			for b := range span {
+				j := iv - reach + b
+				if j < -q || j >= grid.rows+q {
+					continue // beyond the quiet zone: paper
+				}
+				for c := range span {
+					i := iu - reach + c
+					if i < -q || i >= grid.cols+q {
+						continue
+					}
+					if w := fu[c] * fv[b]; w > 0 {
+						a.mod = append(a.mod, int32((j+q)*ew+i+q))
+						a.w = append(a.w, w)
+					}
+				}
+			}
+			a.val = append(a.val, float64(win.pix[(y-win.y0)*win.w+x-win.x0]))
+			a.start = append(a.start, int32(len(a.mod)))
+		}
+	}
+	return a, true
+}
+
+// fitScratch holds the buffers of the fits of one window (fitWin.scratch), reused from fit
+// to fit: a candidate's search and reads run a few hundred of them.
+type fitScratch struct {
+	all, freeCSR             fitCSR
+	known, full, unexplained []float64
+	tmp, res, dir, ad        []float64
+	free                     []bool
+}
+
+// grow returns (*buf)[:n], reallocated when too short; its contents are stale.
+func grow(buf *[]float64, n int) []float64 {
+	if cap(*buf) < n {
+		*buf = make([]float64, n)
+	}
+	*buf = (*buf)[:n]
+	return *buf
+}
+
+func growBool(buf *[]bool, n int) []bool {
+	if cap(*buf) < n {
+		*buf = make([]bool, n)
+	}
+	*buf = (*buf)[:n]
+	return *buf
 }
 
 func dot(a, b []float64) float64 {
@@ -307,37 +362,32 @@ const fitReach = 2
 
 const fitSpan = 2*fitReach + 1
 
-// fitPixel is one pixel of the fit: its level and the modules it sees, with their shares
-// (index into the extended grid; −1: beyond the quiet zone, paper).
-type fitPixel struct {
-	val  float64
-	mods [fitSpan * fitSpan]int32
-	w    [fitSpan * fitSpan]float32
-}
-
-// fitCSR is the pixels' shares of the free modules, row by row (pixel by pixel): those of
-// pixel i are mod[start[i]:start[i+1]] and w[…].
+// fitCSR is the pixels' shares of the modules, row by row (pixel by pixel): those of
+// pixel i are mod[start[i]:start[i+1]] and w[…]; val, when set, are the pixels' levels.
 type fitCSR struct {
 	start []int32
 	mod   []int32
 	w     []float32
+	val   []float64
 }
 
-// freeShares returns the pixels' shares of the free modules over fitMinShare.
-func freeShares(pixels []fitPixel, free []bool) fitCSR {
-	c := fitCSR{start: make([]int32, 0, len(pixels)+1)}
-	for pi := range pixels {
-		p := &pixels[pi]
-		c.start = append(c.start, int32(len(c.mod)))
-		for k, m := range p.mods {
-			if m >= 0 && free[m] && p.w[k] > fitMinShare {
-				c.mod = append(c.mod, m)
-				c.w = append(c.w, p.w[k])
+func (c *fitCSR) reset() {
+	c.start, c.mod, c.w, c.val = append(c.start[:0], 0), c.mod[:0], c.w[:0], c.val[:0]
+}
+
+// free returns, in out, the shares of the free modules over fitMinShare.
+func (c *fitCSR) free(out *fitCSR, free []bool) *fitCSR {
+	out.reset()
+	for pi := range len(c.start) - 1 {
+		for e := c.start[pi]; e < c.start[pi+1]; e++ {
+			if m := c.mod[e]; free[m] && c.w[e] > fitMinShare {
+				out.mod = append(out.mod, m)
+				out.w = append(out.w, c.w[e])
 			}
 		}
+		out.start = append(out.start, int32(len(out.mod)))
 	}
-	c.start = append(c.start, int32(len(c.mod)))
-	return c
+	return out
 }
 
 // fitMinShare is the share of a module in a pixel under which the fit leaves it out.
@@ -346,7 +396,7 @@ const fitMinShare = 2e-3
 // fitSolve improves x on the free modules towards the minimum of Σ (r − A·x)² +
 // λ Σ (x − ½)² (A: the pixels' shares of the free modules, a) by conjugate gradients on
 // the normal equations, from x as it is, for at most iters iterations.
-func fitSolve(a fitCSR, r []float64, free []bool, x []float64, iters int) {
+func fitSolve(sc *fitScratch, a *fitCSR, r []float64, free []bool, x []float64, iters int) {
 	n := len(x)
 	np := len(a.start) - 1
 	mulA := func(d, out []float64) { // out = A·d
@@ -367,12 +417,12 @@ func fitSolve(a fitCSR, r []float64, free []bool, x []float64, iters int) {
 			}
 		}
 	}
-	tmp := make([]float64, np)
+	tmp := grow(&sc.tmp, np)
 	mulA(x, tmp)
 	for pi := range tmp {
 		tmp[pi] = r[pi] - tmp[pi]
 	}
-	res := make([]float64, n)
+	res := grow(&sc.res, n)
 	mulAt(tmp, res)
 	for m := range res {
 		if free[m] {
@@ -381,15 +431,27 @@ func fitSolve(a fitCSR, r []float64, free []bool, x []float64, iters int) {
 			res[m] = 0
 		}
 	}
-	dir := append([]float64(nil), res...)
-	ad := make([]float64, n)
+	dir := grow(&sc.dir, n)
+	copy(dir, res)
+	ad := grow(&sc.ad, n)
 	rr := dot(res, res)
 	for range iters {
 		if rr < 1e-10 {
 			break
 		}
-		mulA(dir, tmp)
-		mulAt(tmp, ad)
+		// ad = Aᵀ·A·dir, pixel by pixel in one pass.
+		clear(ad)
+		for pi := range np {
+			lo, hi := a.start[pi], a.start[pi+1]
+			mods, ws := a.mod[lo:hi], a.w[lo:hi]
+			var s float64
+			for e, m := range mods {
+				s += float64(ws[e]) * dir[m]
+			}
+			for e, m := range mods {
+				ad[m] += float64(ws[e]) * s
+			}
+		}
 		for m := range ad {
 			if free[m] {
 				ad[m] += fitLambda * dir[m]
