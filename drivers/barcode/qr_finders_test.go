@@ -1,0 +1,55 @@
+package barcode
+
+import (
+	"math"
+	"path/filepath"
+	"testing"
+)
+
+// TestQRCorrFindersReadBrokenRuns reads a tuning frame of the third generator's jpeg class
+// (testdata/gen3-corr: QR version 2, 1.57-px modules at 30 % contrast, JPEG quality 35, a
+// 160-px crop of seed 18): JPEG's blocks break every finder's 1:1:3:1:1 runs, so neither
+// gozxing's finder search nor the fitted pass's start (the ink's centroid, thrown off by the
+// blocks around the symbol) finds the symbol; the finders found by correlation with their
+// template do (qr_finders.go). Nothing read it before.
+func TestQRCorrFindersReadBrokenRuns(t *testing.T) {
+	readCropDir(t, filepath.Join("testdata", "gen3-corr"))
+}
+
+// TestQRCorrFindersOnBlurredSymbol finds the three finders of a rendered QR symbol of 4-px
+// modules, blurred and under noise, at their centres within a pixel, as an L whose corner
+// is the top-left finder.
+func TestQRCorrFindersOnBlurredSymbol(t *testing.T) {
+	const m, dim, q = 4.0, 25, 12
+	side := int(dim*m) + 2*q
+	g := gray{w: side, h: side, pix: make([]byte, side*side)}
+	for y := range side {
+		for x := range side {
+			u, v := int((float64(x-q))/m), int((float64(y-q))/m)
+			dark := false
+			if x >= q && y >= q && u < dim && v < dim {
+				f := qrFixedModule(u, v, dim)
+				dark = f == 1 || f < 0 && (u*7+v*13)%3 == 0
+			}
+			g.pix[y*side+x] = 200
+			if dark {
+				g.pix[y*side+x] = 150 // 25 % contrast
+			}
+		}
+	}
+	b := g.boxMean(2)
+	for i := range b.pix {
+		b.pix[i] = byte(int(b.pix[i]) + int(12*math.Sin(float64(i)*12.9898)))
+	}
+	ls := qrCorrLs(qrCorrFinders(&b, 3, 5))
+	if len(ls) == 0 {
+		t.Fatal("no L of finders found")
+	}
+	at := func(p qrCorrPeak, i, j float64) bool {
+		return math.Hypot(p.x-(q+i*m), p.y-(q+j*m)) < 1.5
+	}
+	if l := ls[0]; !at(l.tl, 3.5, 3.5) || !at(l.tr, dim-3.5, 3.5) || !at(l.bl, 3.5, dim-3.5) {
+		t.Errorf("finders at %+v %+v %+v, want (%v, %v) (%v, %v) (%v, %v)", l.tl, l.tr, l.bl,
+			q+3.5*m, q+3.5*m, q+(dim-3.5)*m, q+3.5*m, q+3.5*m, q+(dim-3.5)*m)
+	}
+}
