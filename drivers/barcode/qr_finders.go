@@ -24,6 +24,10 @@ import (
 // false peak).
 const qrCorrMin = 0.45
 
+// qrCorrScaleStep is the ratio between the template's successive module sizes: the
+// correlation of a finder with a template a tenth off still peaks over 0.9 of its own.
+const qrCorrScaleStep = 1.12
+
 // qrCorrTriples is the number of L-shaped triples of peaks read, best first.
 const qrCorrTriples = 3
 
@@ -63,45 +67,51 @@ func (in *integral) box(a []float64, x0, y0, x1, y1 int) float64 {
 }
 
 // qrCorrFinders returns the correlation peaks of g with the finder template at modules
-// from mLo to mHi crop pixels (steps of a tenth), strongest first, at most one within
+// from mLo to mHi crop pixels (steps of qrCorrScaleStep), strongest first, at most one within
 // three modules of another.
 func qrCorrFinders(g *gray, mLo, mHi float64) []qrCorrPeak {
 	in := newIntegral(g)
 	var peaks []qrCorrPeak
 	rmap := make([]float64, g.w*g.h)
-	for m := mLo; m <= mHi*1.0001; m *= 1.1 {
+	for m := mLo; m <= mHi*1.0001; m *= qrCorrScaleStep {
 		h7, h5, h3 := int(math.Round(3.5*m)), int(math.Round(2.5*m)), int(math.Round(1.5*m))
 		if h3 < 1 || 2*h7+1 > min(g.w, g.h) {
 			continue
+		}
+		// Every other pixel once a module spans three: the peak is as wide as the
+		// centre's 3×3 modules.
+		st := 1
+		if m >= 3 {
+			st = 2
 		}
 		n7, n5, n3 := float64((2*h7+1)*(2*h7+1)), float64((2*h5+1)*(2*h5+1)), float64((2*h3+1)*(2*h3+1))
 		nd := n7 - n5 + n3 // the template's dark pixels
 		p := nd / n7
 		clear(rmap)
-		for y := h7; y < g.h-h7; y++ {
-			for x := h7; x < g.w-h7; x++ {
+		for y := h7; y < g.h-h7; y += st {
+			for x := h7; x < g.w-h7; x += st {
 				s7 := in.box(in.s, x-h7, y-h7, x+h7+1, y+h7+1)
 				ss7 := in.box(in.ss, x-h7, y-h7, x+h7+1, y+h7+1)
-				sd := s7 - in.box(in.s, x-h5, y-h5, x+h5+1, y+h5+1) + in.box(in.s, x-h3, y-h3, x+h3+1, y+h3+1)
 				mean := s7 / n7
 				vi := ss7/n7 - mean*mean
 				if vi < 4 { // flat paper
 					continue
 				}
+				sd := s7 - in.box(in.s, x-h5, y-h5, x+h5+1, y+h5+1) + in.box(in.s, x-h3, y-h3, x+h3+1, y+h3+1)
 				cov := sd/n7 - p*mean
 				// Darkness correlates with the template: the negative of the levels'.
 				rmap[y*g.w+x] = -cov / math.Sqrt(p*(1-p)*vi)
 			}
 		}
 		// Local maxima over ±1.5 modules, sub-pixel by a parabola through each axis.
-		for y := h7 + 1; y < g.h-h7-1; y++ {
-			for x := h7 + 1; x < g.w-h7-1; x++ {
+		for y := h7 + st; y < g.h-h7-st; y += st {
+			for x := h7 + st; x < g.w-h7-st; x += st {
 				r := rmap[y*g.w+x]
 				if r < qrCorrMin || !localMax(rmap, g.w, g.h, x, y, h3) {
 					continue
 				}
-				fx := parabola(rmap[y*g.w+x-1], r, rmap[y*g.w+x+1])
-				fy := parabola(rmap[(y-1)*g.w+x], r, rmap[(y+1)*g.w+x])
+				fx := float64(st) * parabola(rmap[y*g.w+x-st], r, rmap[y*g.w+x+st])
+				fy := float64(st) * parabola(rmap[(y-st)*g.w+x], r, rmap[(y+st)*g.w+x])
 				peaks = append(peaks, qrCorrPeak{x: float64(x) + fx + 0.5, y: float64(y) + fy + 0.5, m: m, r: r})
 			}
 		}

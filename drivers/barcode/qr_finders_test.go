@@ -53,3 +53,28 @@ func TestQRCorrFindersOnBlurredSymbol(t *testing.T) {
 			q+3.5*m, q+3.5*m, q+(dim-3.5)*m, q+3.5*m, q+3.5*m, q+(dim-3.5)*m)
 	}
 }
+
+// BenchmarkQRCorrFinders times the correlation search (qrCorrFinders and qrCorrLs) on the
+// smoothed 240-px crop of the checked-in jpeg frame's candidate, modules of 1.2 to 3.5
+// frame pixels as decodeQRCorr searches them.
+func BenchmarkQRCorrFinders(b *testing.B) {
+	img, _ := loadCrop(b, filepath.Join("testdata", "gen3-corr", "qr-jpeg-18.png"))
+	g := toGray(img)
+	var r region
+	for _, c := range locate(&g) {
+		if !c.linear {
+			r = c
+			break
+		}
+	}
+	s, k := cropSpan(r)
+	c := matrixCropAt(&g, r, s, k)
+	sm := c.boxMean(1)
+	sm.stretch()
+	b.ResetTimer()
+	for range b.N {
+		if len(qrCorrLs(qrCorrFinders(&sm, 1.2*k, min(3.5*k, 0.9*float64(sm.w)/21)))) == 0 {
+			b.Fatal("no L")
+		}
+	}
+}
