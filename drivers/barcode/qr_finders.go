@@ -244,7 +244,7 @@ func (d *Decoder) decodeQRCorr(g *gray, r region, c *gray, s, k float64) (Result
 		if res, ok := qrReadFinders(&sm, bits, pt(t.tl), pt(t.tr), pt(t.bl), side/float64(dim-7), false, d.qrGridRead, d.expired); ok {
 			return res, true
 		}
-		if !d.noFit && slices.Contains(qrFitDims, dim) && fitSmall(r) && !d.expired() {
+		if !d.noFit && fitSmall(r) && !d.expired() {
 			if res, ok := d.qrFitFinders(g, r, s, k, t, dim); ok {
 				return res, true
 			}
@@ -253,13 +253,15 @@ func (d *Decoder) decodeQRCorr(g *gray, r region, c *gray, s, k float64) (Result
 	return Result{}, false
 }
 
-// qrFitFinders reads the dim×dim QR symbol whose finders are triple t on the upright crop
-// of candidate r (half side s, k crop pixels a frame pixel) through the fitted pass's
-// least squares (matrix_fit.go): the finders give the grid's pose (the symbol's centre
-// halfway between the top-right and bottom-left finders, the pitch along each side), which
-// is climbed finely on the fixed modules and refined on the fit's residual, where the
-// fitted pass's own start (the ink's centroid and spread) is thrown off by JPEG's blocks or
-// clutter beside the symbol.
+// qrFitFinders reads the QR symbol whose finders are triple t on the upright crop of
+// candidate r (half side s, k crop pixels a frame pixel) through the fitted pass's least
+// squares (matrix_fit.go): the finders give the grid's pose (the symbol's centre halfway
+// between the top-right and bottom-left finders, the pitch along each side), which is
+// climbed finely on the fixed modules and refined on the fit's residual, where the fitted
+// pass's own start (the ink's centroid and spread) is thrown off by JPEG's blocks or clutter
+// beside the symbol. The template's module (steps of 12 %) tells the version only to within
+// one: of dim and the versions of versions 1–4 beside it, the one whose fixed modules (the
+// timing patterns, the alignment pattern) match best is read.
 func (d *Decoder) qrFitFinders(g *gray, r region, s, k float64, t qrCorrTriple, dim int) (Result, bool) {
 	cos, sin := math.Cos(r.angle), math.Sin(r.angle)
 	ox, oy := r.cx-s*(cos-sin), r.cy-s*(sin+cos)
@@ -269,22 +271,31 @@ func (d *Decoder) qrFitFinders(g *gray, r region, s, k float64, t qrCorrTriple, 
 	tlx, tly := frame(t.tl)
 	trx, try := frame(t.tr)
 	blx, bly := frame(t.bl)
-	n := float64(dim - 7)
-	e1x, e1y := (trx-tlx)/n, (try-tly)/n
-	e2x, e2y := (blx-tlx)/n, (bly-tly)/n
-	m1, m2 := math.Hypot(e1x, e1y), math.Hypot(e2x, e2y)
-	if m1 < fitMinModule || m2 < fitMinModule || m1 > fitMaxModule || m2 > fitMaxModule {
-		return Result{}, false
-	}
 	cx, cy := (trx+blx)/2, (try+bly)/2
-	win := newFitWin(g, cx, cy, int(math.Ceil((float64(dim)/2+qrFitQuiet+3)*max(m1, m2))))
-	sm := win.smoothed()
-	kn := qrFitKnown(dim)
-	pat := patternOf(kn, dim, (m1+m2)/2)
-	h := fitHyp{n: dim, p: [5]float64{cx, cy, math.Atan2(e1y, e1x), m1, m2}}
-	h.p, h.score = fitClimb(&sm, &pat, dim, h.p, 2, fitRounds)
-	if h.score < fitMinScore { // as the fitted pass's own hypotheses: clutter matches at 0.2–0.4
+	var win, sm fitWin
+	best := fitHyp{score: math.Inf(-1)}
+	for _, n := range []int{dim, dim - 4, dim + 4} {
+		if !slices.Contains(qrFitDims, n) {
+			continue
+		}
+		e1x, e1y := (trx-tlx)/float64(n-7), (try-tly)/float64(n-7)
+		e2x, e2y := (blx-tlx)/float64(n-7), (bly-tly)/float64(n-7)
+		m1, m2 := math.Hypot(e1x, e1y), math.Hypot(e2x, e2y)
+		if m1 < fitMinModule || m2 < fitMinModule || m1 > fitMaxModule || m2 > fitMaxModule {
+			continue
+		}
+		if win.pix == nil {
+			win = newFitWin(g, cx, cy, int(math.Ceil((float64(n)/2+qrFitQuiet+3)*max(m1, m2))))
+			sm = win.smoothed()
+		}
+		pat := patternOf(qrFitKnown(n), n, (m1+m2)/2)
+		h := fitHyp{n: n, p: [5]float64{cx, cy, math.Atan2(e1y, e1x), m1, m2}}
+		if h.p, h.score = fitClimb(&sm, &pat, n, h.p, 2, fitRounds); h.score > best.score {
+			best = h
+		}
+	}
+	if best.score < fitMinScore { // as the fitted pass's own hypotheses: clutter matches at 0.2–0.4
 		return Result{}, false
 	}
-	return d.readFitted(&win, h, true, true)
+	return d.readFitted(&win, best, true, true)
 }

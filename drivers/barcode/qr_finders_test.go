@@ -78,3 +78,33 @@ func BenchmarkQRCorrFinders(b *testing.B) {
 		}
 	}
 }
+
+// TestQRCorrFitFindsVersion reads the checked-in jpeg frame's symbol (version 2, 25 modules)
+// by fitting from its correlated finders when the version the template's module suggests is
+// one off (29 modules: the template's 12 % steps put its module a step under the symbol's):
+// of the suggested version and those beside it, the fixed modules' match picks the right
+// one. Before, the suggested version alone was fitted, and the frame itself did not read.
+func TestQRCorrFitFindsVersion(t *testing.T) {
+	img, want := loadCrop(t, filepath.Join("testdata", "gen3-corr", "qr-jpeg-18.png"))
+	g := toGray(img)
+	d := NewDecoder(Options{Formats: QRCode})
+	for _, r := range locate(&g) {
+		if r.linear {
+			continue
+		}
+		s, k := cropSpan(r)
+		c := matrixCropAt(&g, r, s, k)
+		sm := c.boxMean(1)
+		sm.stretch()
+		ls := qrCorrLs(qrCorrFinders(&sm, 1.2*k, min(3.5*k, 0.9*float64(sm.w)/21)))
+		if len(ls) == 0 {
+			t.Fatal("no L of finders found")
+		}
+		res, ok := d.qrFitFinders(&g, r, s, k, ls[0], 29)
+		if !ok || res.Text != want {
+			t.Errorf("read %v %q, want %q", ok, res.Text, want)
+		}
+		return
+	}
+	t.Fatal("no matrix candidate")
+}
