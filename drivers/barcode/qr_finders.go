@@ -28,8 +28,10 @@ const qrCorrMin = 0.45
 // correlation of a finder with a template a tenth off still peaks over 0.9 of its own.
 const qrCorrScaleStep = 1.12
 
-// qrCorrTriples is the number of L-shaped triples of peaks read, best first.
-const qrCorrTriples = 3
+// qrCorrTriples is the number of L-shaped triples of peaks read, best first, and
+// qrCorrFits the number of them also read by fitting (60–200 ms each on a symbol-like
+// candidate: the fitted pass's refinement and blurs).
+const qrCorrTriples, qrCorrFits = 3, 1
 
 // qrCorrPeak is a correlation peak: a finder's centre (crop pixels, gozxing's convention)
 // at a module of m pixels.
@@ -212,7 +214,7 @@ func qrCorrLs(peaks []qrCorrPeak) []qrCorrTriple {
 // smoothed over 3×3 pixels: modules of 1.2 to 3.5 frame pixels (larger ones keep their runs),
 // at most a 21-module symbol over nine tenths of the crop. The best qrCorrTriples L-shaped
 // triples are each read through qrReadFinders (gozxing's sampler and ours on the smoothed
-// crop), then, for versions 1–4, by fitting (qrFitFinders).
+// crop), the best qrCorrFits of them then, for versions 1–4, by fitting (qrFitFinders).
 func (d *Decoder) decodeQRCorr(g *gray, r region, c *gray, s, k float64) (Result, bool) {
 	if d.opt.Formats&QRCode == 0 || d.expired() {
 		return Result{}, false
@@ -244,7 +246,7 @@ func (d *Decoder) decodeQRCorr(g *gray, r region, c *gray, s, k float64) (Result
 		if res, ok := qrReadFinders(&sm, bits, pt(t.tl), pt(t.tr), pt(t.bl), side/float64(dim-7), false, d.qrGridRead, d.expired); ok {
 			return res, true
 		}
-		if !d.noFit && fitSmall(r) && !d.expired() {
+		if i < qrCorrFits && !d.noFit && fitSmall(r) && !d.expired() {
 			if res, ok := d.qrFitFinders(g, r, s, k, t, dim); ok {
 				return res, true
 			}
