@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/makiuchi-d/gozxing"
 )
@@ -23,6 +24,11 @@ import (
 // 0.55–0.8, data modules and clutter mostly under 0.5 (the L and Reed–Solomon stand behind a
 // false peak).
 const qrCorrMin = 0.45
+
+// qrCorrMinLeft is the time a frame's budget must have left for decodeQRCorr to start: the
+// search takes about 3 ms of CPU and the reads from one triple 5–15 ms, the fit more (its
+// steps look at the budget between them).
+const qrCorrMinLeft = 15 * time.Millisecond
 
 // qrCorrScaleStep is the ratio between the template's successive module sizes: the
 // correlation of a finder with a template a tenth off still peaks over 0.9 of its own.
@@ -217,6 +223,12 @@ func qrCorrLs(peaks []qrCorrPeak) []qrCorrTriple {
 // crop), the best qrCorrFits of them then, for versions 1–4, by fitting (qrFitFinders).
 func (d *Decoder) decodeQRCorr(g *gray, r region, c *gray, s, k float64) (Result, bool) {
 	if d.opt.Formats&QRCode == 0 || d.expired() {
+		return Result{}, false
+	}
+	// Under a budget, only with time left for the search and a read (a step refused, as
+	// affords refuses one: the frame is given up unless a smaller step reads).
+	if !d.deadline.IsZero() && d.deadline.Sub(d.now) < qrCorrMinLeft {
+		d.gaveUp = true
 		return Result{}, false
 	}
 	sm := c.boxMean(1)

@@ -4,6 +4,9 @@ import (
 	"math"
 	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/jonboulle/clockwork"
 )
 
 // TestQRCorrFindersReadBrokenRuns reads a tuning frame of the third generator's jpeg class
@@ -103,6 +106,33 @@ func TestQRCorrFitFindsVersion(t *testing.T) {
 		res, ok := d.qrFitFinders(&g, r, s, k, ls[0], 29)
 		if !ok || res.Text != want {
 			t.Errorf("read %v %q, want %q", ok, res.Text, want)
+		}
+		return
+	}
+	t.Fatal("no matrix candidate")
+}
+
+// TestQRCorrWantsTimeLeft: under a frame budget, the correlated finders' search starts only
+// with qrCorrMinLeft left (a fake clock that does not move), and the frame is then given up
+// rather than not found; with the time, the same candidate reads.
+func TestQRCorrWantsTimeLeft(t *testing.T) {
+	img, want := loadCrop(t, filepath.Join("testdata", "gen3-corr", "qr-jpeg-18.png"))
+	g := toGray(img)
+	for _, r := range locate(&g) {
+		if r.linear {
+			continue
+		}
+		s, k := cropSpan(r)
+		c := matrixCropAt(&g, r, s, k)
+		for _, left := range []time.Duration{qrCorrMinLeft - time.Millisecond, time.Second} {
+			clk := clockwork.NewFakeClock()
+			d := NewDecoder(Options{Formats: QRCode, Clock: clk})
+			d.deadline = clk.Now().Add(left)
+			res, ok := d.decodeQRCorr(&g, r, &c, s, k)
+			short := left < qrCorrMinLeft
+			if ok == short || short && !d.gaveUp || !short && res.Text != want {
+				t.Errorf("%v left: read %v %q, given up %v", left, ok, res.Text, d.gaveUp)
+			}
 		}
 		return
 	}
