@@ -131,6 +131,11 @@ func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, cc *matrixCro
 		if res, ok := d.decodeQRFaint(&faint); ok {
 			return res, true
 		}
+		// Finders whose runs broke (1.5–1.75-px modules under noise, JPEG, blur at low
+		// contrast): found by correlation with their template (qr_finders.go).
+		if res, ok := d.decodeQRCorr(g, r, &faint, s, k0); ok {
+			return res, true
+		}
 	}
 	// Only small symbols need magnifying; on a large busy region (noise, a page of text)
 	// gozxing's finder-pattern search turns cubic in its candidates and costs seconds.

@@ -19,18 +19,7 @@ func (d *Decoder) decodeQRAffine(g *gray, bmp *gozxing.BinaryBitmap) (Result, bo
 	if err != nil {
 		return Result{}, false
 	}
-	qd := d.qr.GetDecoder()
-	read := func(grid *gozxing.BitMatrix) (Result, bool) {
-		if d.expired() { // each grid tried costs a sampling and a decode: up to a few ms
-			return Result{}, false
-		}
-		dr, err := qd.Decode(grid, nil)
-		if err != nil || dr.GetText() == "" {
-			return Result{}, false
-		}
-		return Result{Text: dr.GetText(), Symbology: "]Q" + strconv.Itoa(dr.GetSymbologyModifier()),
-			Format: QRCode, Located: true}, true
-	}
+	read := d.qrGridRead
 	finder := detector.NewFinderPatternFinder(bits, nil)
 	info, err := finder.Find(nil)
 	if err != nil {
@@ -43,6 +32,20 @@ func (d *Decoder) decodeQRAffine(g *gray, bmp *gozxing.BinaryBitmap) (Result, bo
 	}
 	d.qrFinders = true
 	return qrReadFinders(g, bits, tl, tr, bl, module, false, read, d.expired)
+}
+
+// qrGridRead reads a sampled QR module grid with gozxing's decoder (format, version,
+// unmasking, Reed–Solomon, bit stream).
+func (d *Decoder) qrGridRead(grid *gozxing.BitMatrix) (Result, bool) {
+	if d.expired() { // each grid tried costs a sampling and a decode: up to a few ms
+		return Result{}, false
+	}
+	dr, err := d.qr.GetDecoder().Decode(grid, nil)
+	if err != nil || dr.GetText() == "" {
+		return Result{}, false
+	}
+	return Result{Text: dr.GetText(), Symbology: "]Q" + strconv.Itoa(dr.GetSymbologyModifier()),
+		Format: QRCode, Located: true}, true
 }
 
 // qrReadFinders reads the QR symbol whose finder patterns are centred at tl, tr and bl,
