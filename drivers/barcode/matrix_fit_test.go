@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -243,8 +244,10 @@ func randomData(dim int, kn fitKnown, rng *rand.Rand) []bool {
 // at issue 34's corner (seed 500004, 30°, 1.5-px modules blurred σ 0.8, 25 % contrast, QR
 // and DataMatrix; only the fitted pass reads them) are decoded with the camera's Full budget
 // of 40 ms on a clock that moves on 625 µs at each of the decoder's readings (stepClock: 64
-// readings a budget, the test never sleeps): each reads, and kept last (fitLate) it gives up
-// before the pass. The readings are the decoder's steps, not its time: what the pass costs
+// readings a budget, the test never sleeps): each reads. Kept last (fitLate), the
+// DataMatrix frame gives up before the pass; the QR frame reads there too, since the
+// magnified pass finds its finders by correlation and fits from them (qr_finders.go), a
+// step of its own. The readings are the decoder's steps, not its time: what the pass costs
 // in time is BenchmarkMatrixCornerFrame's.
 func TestMatrixFittedEarlyUnderBudget(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "gen3-corner", "*.png"))
@@ -261,7 +264,7 @@ func TestMatrixFittedEarlyUnderBudget(t *testing.T) {
 			switch read := err == nil && r.Text == want; {
 			case !late && !read:
 				t.Errorf("%s: %q, %v under the Full budget (%d readings of the clock)", filepath.Base(fn), r.Text, err, clk.reads)
-			case late && read:
+			case late && read && !strings.HasPrefix(filepath.Base(fn), "qr-"):
 				t.Errorf("%s: read with the fitted pass last: the frame no longer shows the order", filepath.Base(fn))
 			case err == nil && r.Text != want:
 				t.Errorf("%s: WRONG read %q", filepath.Base(fn), r.Text)
