@@ -134,10 +134,10 @@ race_tests() { go test -race -count=1 ./...; }
 # device/fleet's cluster tests at full size (200 terminals; under -race they race 50 and
 # leave the real servers out); and drivers/barcode whole without -race in two halves, its
 # measured frame sets (the desk and camera sets, 150 / 110 per symbology, and the camera's
-# right angles: read-rate floors, ≥ gozxing alone and zbarimg per class) in one, every other
-# test in the other: no read on clutter, noise or near misses, and the camera-frame cases,
-# which -race and -short skip (BARCODE_FULL=1 for the full sets).
-barcode_sets='^(TestFrameSet|TestCameraFrameSet|TestCameraRightAngles)$'
+# right angles: read-rate floors, ≥ gozxing alone and zbarimg per class) and the camera's
+# clutter in one, every other test in the other: no read on clutter, noise or near misses,
+# and the camera-frame cases, which -race and -short skip (BARCODE_FULL=1 for the full sets).
+barcode_sets='^(TestFrameSet|TestCameraFrameSet|TestCameraRightAngles|TestCameraClutterReadsNothing)$'
 full_tests() {
 	local rc=0 pids=() bin="$out/barcode.test"
 	(go test -count=1 ./validate/... && go test -count=1 -run '^TestCluster' ./device/fleet) &
