@@ -96,7 +96,7 @@ func TestCameraClutterReadsNothing(t *testing.T) {
 		t.Skip("camera clutter skipped in -short mode and under -race")
 	}
 	needZint(t)
-	n := 110
+	n := 66 // six a class
 	if fullSets() {
 		n = 550
 	}
