@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/makiuchi-d/gozxing"
 )
@@ -155,7 +156,7 @@ func (d *Decoder) readCandidate(win *fitWin, st fitStart) (Result, bool) {
 	// In perspective, last (readPersp): from the best hypothesis of a symbology taken as the
 	// symbol's, else from the best match of either, near ones included.
 	persp := func(from fitHyp, formats Format) (Result, bool) {
-		if d.expired() || from.score < fitPerspNear {
+		if d.expired() || from.score < fitPerspNear || !d.deadline.IsZero() && d.deadline.Sub(d.now) < fitPerspMinLeft {
 			return Result{}, false
 		}
 		return d.readPersp(win, from, formats)
@@ -189,6 +190,11 @@ func (d *Decoder) readCandidate(win *fitWin, st fitStart) (Result, bool) {
 	if res, ok := read(second); ok {
 		return res, ok
 	}
+	if len(first) == 0 && !d.deadline.IsZero() {
+		// Under a budget, no near match is climbed: clutter matches 0.6 and more often
+		// enough to take a symbol's time (a camera shows the next frame).
+		return Result{}, false
+	}
 	from := qrNear
 	for _, h := range [...][]fitHyp{first, second, {dmNear}} {
 		if len(h) > 0 && h[0].score > from.score {
@@ -197,6 +203,10 @@ func (d *Decoder) readCandidate(win *fitWin, st fitStart) (Result, bool) {
 	}
 	return persp(from, d.opt.Formats&(QRCode|DataMatrix))
 }
+
+// fitPerspMinLeft is the time a frame's budget must have left for the perspective climb
+// and reads (10–25 ms of CPU) to start.
+const fitPerspMinLeft = 20 * time.Millisecond
 
 // fitPerspNear is the affine match (coarse or fine) from which a candidate that matches no
 // grid well enough to be read (fitMinScore) is still climbed in perspective: a symbol seen
