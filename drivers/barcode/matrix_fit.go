@@ -17,7 +17,8 @@ import (
 // the modules its symbology fixes (finders, timing, the L and clock track, the quiet zone)
 // against the frame, then every other module's darkness is the least-squares solution of
 // the blurred grid against the pixels (matrix_fit_ls.go), and the modules go to the soft
-// decoders (qr_soft.go, dm_soft.go). It runs last, on the first few small matrix
+// decoders (qr_soft.go, dm_soft.go); a grid that does not read is climbed again in
+// perspective (matrix_fit_persp.go). It runs last, on the first few small matrix
 // candidates of a frame where nothing read (fitCandidates).
 
 const (
@@ -131,7 +132,9 @@ func (d *Decoder) decodeFitted(g *gray, r region) (res Result, ok, searched bool
 	return res, ok, true
 }
 
-// readCandidate searches and reads the candidate of window win whose rough geometry is st.
+// readCandidate searches and reads the candidate of window win whose rough geometry is st:
+// its affine hypotheses (above), then, when none reads, one grid in perspective
+// (matrix_fit_persp.go).
 func (d *Decoder) readCandidate(win *fitWin, st fitStart) (Result, bool) {
 	var qr, dm []fitHyp
 	qrNear, dmNear := fitHyp{score: math.Inf(-1)}, fitHyp{score: math.Inf(-1)}
