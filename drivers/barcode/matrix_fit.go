@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/makiuchi-d/gozxing"
 )
@@ -16,7 +17,8 @@ import (
 // the modules its symbology fixes (finders, timing, the L and clock track, the quiet zone)
 // against the frame, then every other module's darkness is the least-squares solution of
 // the blurred grid against the pixels (matrix_fit_ls.go), and the modules go to the soft
-// decoders (qr_soft.go, dm_soft.go). It runs last, on the first few small matrix
+// decoders (qr_soft.go, dm_soft.go); a grid that does not read is climbed again in
+// perspective (matrix_fit_persp.go). It runs last, on the first few small matrix
 // candidates of a frame where nothing read (fitCandidates).
 
 const (
@@ -46,13 +48,27 @@ type fitStart struct {
 type fitHyp struct {
 	dm    bool
 	n     int
-	p     [5]float64 // centre x, y, angle, pitch along the rows and along the columns
-	score float64    // the fixed modules' match (fitScore)
-	rank  float64    // what orders a symbology's hypotheses: score, plus the clock's for DataMatrix
+	p     fitPose // centre x, y, angle, pitch along the rows and along the columns
+	score float64 // the fixed modules' match (fitScore)
+	persp bool    // in perspective: the grid's corners are quad, p its affine start
+	quad  fitQuad
+	rank  float64 // what orders a symbology's hypotheses: score, plus the clock's for DataMatrix
+}
+
+// fitPose is an affine grid's pose: centre x, y, angle, pitch along the rows and along the
+// columns.
+type fitPose [5]float64
+
+func (p fitPose) grid(n int) fitGrid {
+	return newFitGrid(p[0], p[1], p[2], p[3], p[4], n, n)
 }
 
 func (h fitHyp) grid() fitGrid {
-	return newFitGrid(h.p[0], h.p[1], h.p[2], h.p[3], h.p[4], h.n, h.n)
+	if h.persp {
+		g, _ := quadGrid(h.quad, h.n, h.n, fitPoseQuiet) // climbed to a valid grid
+		return g
+	}
+	return h.p.grid(h.n)
 }
 
 // known returns what h's symbology fixes of its grid.
@@ -116,11 +132,14 @@ func (d *Decoder) decodeFitted(g *gray, r region) (res Result, ok, searched bool
 	return res, ok, true
 }
 
-// readCandidate searches and reads the candidate of window win whose rough geometry is st.
+// readCandidate searches and reads the candidate of window win whose rough geometry is st:
+// its affine hypotheses (above), then, when none reads, one grid in perspective
+// (matrix_fit_persp.go).
 func (d *Decoder) readCandidate(win *fitWin, st fitStart) (Result, bool) {
 	var qr, dm []fitHyp
+	qrNear, dmNear := fitHyp{score: math.Inf(-1)}, fitHyp{score: math.Inf(-1)}
 	if d.opt.Formats&QRCode != 0 {
-		qr = d.fitSearch(win, st, false)
+		qr, qrNear = d.fitSearch(win, st, false)
 	}
 	read := func(hyps []fitHyp) (Result, bool) {
 		for i, h := range hyps {
@@ -137,22 +156,65 @@ func (d *Decoder) readCandidate(win *fitWin, st fitStart) (Result, bool) {
 		}
 		return Result{}, false
 	}
+	// In perspective, last (readPersp): from the best hypothesis of a symbology taken as the
+	// symbol's, else from the best match of either, near ones included.
+	persp := func(from fitHyp, formats Format) (Result, bool) {
+		if d.expired() || from.score < fitPerspNear || !d.deadline.IsZero() && d.deadline.Sub(d.now) < fitPerspMinLeft {
+			return Result{}, false
+		}
+		return d.readPersp(win, from, formats)
+	}
+	sym := func(h fitHyp) Format {
+		if h.dm {
+			return DataMatrix
+		}
+		return QRCode
+	}
 	if len(qr) > 0 && qr[0].score >= fitSureScore {
 		// A QR symbol, read or not: a DataMatrix one does not match QR so well.
-		return read(qr)
+		if res, ok := read(qr); ok {
+			return res, ok
+		}
+		return persp(qr[0], QRCode)
 	}
 	if d.opt.Formats&DataMatrix != 0 && !d.expired() {
-		dm = d.fitSearch(win, st, true)
+		dm, dmNear = d.fitSearch(win, st, true)
 	}
 	first, second := qr, dm
 	if len(dm) > 0 && (len(qr) == 0 || dm[0].score > qr[0].score) {
 		first, second = dm, qr
 	}
 	if res, ok := read(first); ok || len(first) > 0 && first[0].score >= fitSureScore {
+		if ok || d.expired() {
+			return res, ok
+		}
+		return persp(first[0], sym(first[0]))
+	}
+	if res, ok := read(second); ok {
 		return res, ok
 	}
-	return read(second)
+	if len(first) == 0 && !d.deadline.IsZero() {
+		// Under a budget, no near match is climbed: clutter matches 0.6 and more often
+		// enough to take a symbol's time (a camera shows the next frame).
+		return Result{}, false
+	}
+	from := qrNear
+	for _, h := range [...][]fitHyp{first, second, {dmNear}} {
+		if len(h) > 0 && h[0].score > from.score {
+			from = h[0]
+		}
+	}
+	return persp(from, d.opt.Formats&(QRCode|DataMatrix))
 }
+
+// fitPerspMinLeft is the time a frame's budget must have left for the perspective climb
+// and reads (10–25 ms of CPU) to start.
+const fitPerspMinLeft = 20 * time.Millisecond
+
+// fitPerspNear is the affine match (coarse or fine) from which a candidate that matches no
+// grid well enough to be read (fitMinScore) is still climbed in perspective: a symbol seen
+// from aside matches an affine grid at 0.65–0.8.
+const fitPerspNear = 0.6
 
 // fitSureScore is the match from which a hypothesis is taken as its symbology's: a QR
 // one is read before DataMatrix is searched, and when it does not read the candidate is
@@ -317,7 +379,30 @@ func fitScore(win *fitWin, pat *fitPattern, g *fitGrid) float64 {
 func fitScoreOf(win *fitWin, pat *fitPattern, g *fitGrid, only []int) float64 {
 	var sd, sl, sdd, sll, sdl float64
 	ox, oy := g.ox-float64(win.x0), g.oy-float64(win.y0)
-	if only == nil {
+	if g.persp {
+		at := func(k int) float64 {
+			x, y := g.at(pat.u[k], pat.v[k])
+			return win.atLocal(x-float64(win.x0), y-float64(win.y0))
+		}
+		if only == nil {
+			for k := range pat.u {
+				l := at(k)
+				sl += l
+				sll += l * l
+				sdl += pat.dark[k] * l
+			}
+			sd, sdd = pat.sd, pat.sdd
+		} else {
+			for _, k := range only {
+				l, dk := at(k), pat.dark[k]
+				sd += dk
+				sl += l
+				sdd += dk * dk
+				sll += l * l
+				sdl += dk * l
+			}
+		}
+	} else if only == nil {
 		for k, u := range pat.u {
 			v := pat.v[k]
 			l := win.atLocal(ox+u*g.e1x+v*g.e2x, oy+u*g.e1y+v*g.e2y)
@@ -357,12 +442,12 @@ func fitScoreOf(win *fitWin, pat *fitPattern, g *fitGrid, only []int) float64 {
 // plus the clock track's alone (the fixed modules tell a DataMatrix symbol's size poorly:
 // its L and quiet zone match a grid of any pitch alike). A hypothesis whose grid the
 // least-squares fit cannot sample (fitPrepare) is passed over.
-func (d *Decoder) fitSearch(win *fitWin, st fitStart, dm bool) []fitHyp {
+func (d *Decoder) fitSearch(win *fitWin, st fitStart, dm bool) (hyps []fitHyp, near fitHyp) {
 	sizes, known := qrFitDims, qrFitKnown
 	if dm {
 		sizes, known = dmFitSizes, dmFitKnown
 	}
-	var hyps []fitHyp
+	near.score = math.Inf(-1)
 	for _, n := range sizes {
 		m0 := st.side / float64(n)
 		if m0 < fitMinModule || m0 > fitMaxModule || d.expired() {
@@ -374,7 +459,7 @@ func (d *Decoder) fitSearch(win *fitWin, st fitStart, dm bool) []fitHyp {
 		// sides and L sides differ little once blurred).
 		var turns [4]fitHyp
 		for turn := range turns {
-			p := [5]float64{st.cx, st.cy, st.theta + float64(turn)*math.Pi/2, m0, m0}
+			p := fitPose{st.cx, st.cy, st.theta + float64(turn)*math.Pi/2, m0, m0}
 			p, sc := fitClimb(win, &pat, n, p, 0, fitCoarse)
 			turns[turn] = fitHyp{dm: dm, n: n, p: p, score: sc}
 		}
@@ -387,6 +472,12 @@ func (d *Decoder) fitSearch(win *fitWin, st fitStart, dm bool) []fitHyp {
 			if h.p, h.score = fitClimb(win, &pat, n, h.p, fitCoarse, fitRounds); h.score > best.score {
 				best = h
 			}
+		}
+		if best.score > near.score {
+			near = best
+		}
+		if turns[0].score > near.score {
+			near = turns[0]
 		}
 		if best.score < fitMinScore {
 			continue
@@ -410,7 +501,7 @@ func (d *Decoder) fitSearch(win *fitWin, st fitStart, dm bool) []fitHyp {
 			out = append(out, h)
 		}
 	}
-	return out
+	return out, near
 }
 
 // fitHypotheses returns the hypotheses decodeFitted would read on win, QR's then
@@ -418,10 +509,12 @@ func (d *Decoder) fitSearch(win *fitWin, st fitStart, dm bool) []fitHyp {
 func (d *Decoder) fitHypotheses(win *fitWin, st fitStart) []fitHyp {
 	var out []fitHyp
 	if d.opt.Formats&QRCode != 0 {
-		out = append(out, d.fitSearch(win, st, false)...)
+		hyps, _ := d.fitSearch(win, st, false)
+		out = append(out, hyps...)
 	}
 	if d.opt.Formats&DataMatrix != 0 {
-		out = append(out, d.fitSearch(win, st, true)...)
+		hyps, _ := d.fitSearch(win, st, true)
+		out = append(out, hyps...)
 	}
 	return out
 }
@@ -446,17 +539,17 @@ const fitReads = 3
 
 // fitClimb improves pose p of an n×n grid by coordinate ascent on fitScore, the steps
 // halved each round.
-func fitClimb(win *fitWin, pat *fitPattern, n int, p [5]float64, from, to int) ([5]float64, float64) {
-	score := func(p [5]float64) float64 {
+func fitClimb(win *fitWin, pat *fitPattern, n int, p fitPose, from, to int) (fitPose, float64) {
+	score := func(p fitPose) float64 {
 		if p[3] < fitMinModule || p[4] < fitMinModule || p[3] > 1.25*p[4] || p[4] > 1.25*p[3] {
 			return math.Inf(-1)
 		}
-		g := newFitGrid(p[0], p[1], p[2], p[3], p[4], n, n)
+		g := p.grid(n)
 		return fitScore(win, pat, &g)
 	}
 	best := score(p)
 	m := p[3]
-	step := [5]float64{0.5 * m, 0.5 * m, 0.03, 0.04 * m, 0.04 * m}
+	step := fitPose{0.5 * m, 0.5 * m, 0.03, 0.04 * m, 0.04 * m}
 	for k := range step {
 		step[k] /= float64(int(1) << from)
 	}
@@ -482,6 +575,10 @@ func fitClimb(win *fitWin, pat *fitPattern, n int, p [5]float64, from, to int) (
 	}
 	return p, best
 }
+
+// fitPoseQuiet is the quiet zone (modules) within which a grid in perspective must stay
+// unfolded: the widest a symbology's pattern takes (QR's).
+const fitPoseQuiet = qrFitQuiet
 
 // readFitted fits the modules of hypothesis h on win and reads them at each blur in turn
 // (allSigmas) or at the first: a QR symbol at its pose (its finders fix it), a DataMatrix
@@ -511,7 +608,11 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Res
 		if res, ok := read(h.grid(), fitSigmas[0]); ok || d.expired() {
 			return res, ok
 		}
-		h = fitRefine(win, h, kn, d.expired)
+		if h.persp {
+			h = fitRefineQuad(win, h, kn, d.expired)
+		} else {
+			h = fitRefine(win, h, kn, d.expired)
+		}
 	}
 	for _, sigma := range sigmas {
 		if d.expired() {
@@ -548,12 +649,11 @@ func (d *Decoder) readFittedLevels(lv []float64, h fitHyp) (Result, bool) {
 // the pitch poorly), which over 18 modules is half a module at the far side.
 func fitRefine(win *fitWin, h fitHyp, kn fitKnown, stop func() bool) fitHyp {
 	evals := 0
-	resid := func(p [5]float64) float64 {
+	resid := func(p fitPose) float64 {
 		if evals++; evals > fitRefineEvals {
 			return math.Inf(1)
 		}
-		g := newFitGrid(p[0], p[1], p[2], p[3], p[4], h.n, h.n)
-		sol, ok := fitModules(win, g, fitSigmas[0], kn, fitQuick)
+		sol, ok := fitModules(win, p.grid(h.n), fitSigmas[0], kn, fitQuick)
 		if !ok {
 			return math.Inf(1)
 		}

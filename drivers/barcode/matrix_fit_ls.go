@@ -16,11 +16,14 @@ import "math"
 // no unknowns there.
 
 // fitGrid is a module grid in frame pixels: module (i, j) (column i, row j) is centred at
-// o + (i+½)·e1 + (j+½)·e2.
+// o + (i+½)·e1 + (j+½)·e2 (affine), or, when persp, at h(i+½, j+½), h a homography (the
+// grid seen in perspective: quadGrid).
 type fitGrid struct {
 	ox, oy             float64
 	e1x, e1y, e2x, e2y float64
 	cols, rows         int
+	persp              bool
+	h, hi              [9]float64 // module coordinates → pixel, and back (row major, homogeneous)
 }
 
 // newFitGrid returns the cols×rows grid centred at (cx, cy), turned by theta, of modules
@@ -33,16 +36,116 @@ func newFitGrid(cx, cy, theta, m1, m2 float64, cols, rows int) fitGrid {
 	return g
 }
 
+// fitQuad is a grid's four corners in frame pixels: those of module coordinates (0, 0),
+// (cols, 0), (cols, rows) and (0, rows), in that order.
+type fitQuad [4][2]float64
+
+// quad returns g's corners.
+func (g *fitGrid) quad() fitQuad {
+	var q fitQuad
+	for k, c := range [4][2]float64{{0, 0}, {1, 0}, {1, 1}, {0, 1}} {
+		q[k][0], q[k][1] = g.at(c[0]*float64(g.cols), c[1]*float64(g.rows))
+	}
+	return q
+}
+
+// quadGrid returns the cols×rows grid in perspective whose corners are q: the homography
+// that takes the grid's corners there. False when the quad is not convex or the grid's
+// scale varies by more than fitMaxScaleRatio within its quiet zone (qz modules): a label seen
+// from aside is well within it.
+func quadGrid(q fitQuad, cols, rows, qz int) (fitGrid, bool) {
+	turn := 0.0
+	for k := range q {
+		a, b, c := q[k], q[(k+1)%4], q[(k+2)%4]
+		cr := (b[0]-a[0])*(c[1]-b[1]) - (b[1]-a[1])*(c[0]-b[0])
+		if cr == 0 || turn != 0 && (cr > 0) != (turn > 0) {
+			return fitGrid{}, false
+		}
+		turn = cr
+	}
+	// The unit square to q (Heckbert), then module coordinates to the unit square.
+	x0, y0, x1, y1, x2, y2, x3, y3 := q[0][0], q[0][1], q[1][0], q[1][1], q[2][0], q[2][1], q[3][0], q[3][1]
+	dx1, dx2, dx3 := x1-x2, x3-x2, x0-x1+x2-x3
+	dy1, dy2, dy3 := y1-y2, y3-y2, y0-y1+y2-y3
+	den := dx1*dy2 - dx2*dy1
+	if den == 0 {
+		return fitGrid{}, false
+	}
+	gu, gv := (dx3*dy2-dx2*dy3)/den, (dx1*dy3-dx3*dy1)/den
+	sc, sr := 1/float64(cols), 1/float64(rows)
+	h := [9]float64{(x1 - x0 + gu*x1) * sc, (x3 - x0 + gv*x3) * sr, x0,
+		(y1 - y0 + gu*y1) * sc, (y3 - y0 + gv*y3) * sr, y0,
+		gu * sc, gv * sr, 1}
+	g := fitGrid{cols: cols, rows: rows, persp: true, h: h}
+	g.hi = [9]float64{h[4]*h[8] - h[5]*h[7], h[2]*h[7] - h[1]*h[8], h[1]*h[5] - h[2]*h[4],
+		h[5]*h[6] - h[3]*h[8], h[0]*h[8] - h[2]*h[6], h[2]*h[3] - h[0]*h[5],
+		h[3]*h[7] - h[4]*h[6], h[1]*h[6] - h[0]*h[7], h[0]*h[4] - h[1]*h[3]}
+	wlo, whi := math.Inf(1), math.Inf(-1)
+	for _, c := range [4][2]float64{{-1, -1}, {1, -1}, {-1, 1}, {1, 1}} {
+		u := float64(cols)/2 + c[0]*(float64(cols)/2+float64(qz))
+		v := float64(rows)/2 + c[1]*(float64(rows)/2+float64(qz))
+		w := h[6]*u + h[7]*v + h[8]
+		wlo, whi = min(wlo, w), max(whi, w)
+	}
+	if wlo <= 0 || whi > fitMaxScaleRatio*wlo {
+		return fitGrid{}, false
+	}
+	// The affine grid of its centre's tangent, for what reads o and e (none in the fits).
+	cx, cy := g.at(float64(cols)/2, float64(rows)/2)
+	ax, ay := g.at(float64(cols)/2+1, float64(rows)/2)
+	bx, by := g.at(float64(cols)/2, float64(rows)/2+1)
+	g.e1x, g.e1y, g.e2x, g.e2y = ax-cx, ay-cy, bx-cx, by-cy
+	g.ox = cx - float64(cols)/2*g.e1x - float64(rows)/2*g.e2x
+	g.oy = cy - float64(cols)/2*g.e1y - float64(rows)/2*g.e2y
+	return g, true
+}
+
+// fitMaxScaleRatio is the largest ratio of a perspective grid's scale from one corner of
+// its quiet zone to another.
+const fitMaxScaleRatio = 2.5
+
 // at returns the pixel at module coordinates (u, v) (module (i, j) spans [i, i+1)×[j, j+1)).
 func (g *fitGrid) at(u, v float64) (x, y float64) {
+	if g.persp {
+		h := &g.h
+		w := h[6]*u + h[7]*v + h[8]
+		return (h[0]*u + h[1]*v + h[2]) / w, (h[3]*u + h[4]*v + h[5]) / w
+	}
 	return g.ox + u*g.e1x + v*g.e2x, g.oy + u*g.e1y + v*g.e2y
 }
 
 // inv returns the module coordinates of pixel (x, y).
 func (g *fitGrid) inv(x, y float64) (u, v float64) {
+	if g.persp {
+		h := &g.hi
+		w := h[6]*x + h[7]*y + h[8]
+		return (h[0]*x + h[1]*y + h[2]) / w, (h[3]*x + h[4]*y + h[5]) / w
+	}
 	det := g.e1x*g.e2y - g.e1y*g.e2x
 	dx, dy := x-g.ox, y-g.oy
 	return (dx*g.e2y - dy*g.e2x) / det, (dy*g.e1x - dx*g.e1y) / det
+}
+
+// pitches returns the grid's pitch along its rows and along its columns as a blur sees it
+// at pixel (x, y): the inverse of the gradients of u and of v there (the module widths a
+// Gaussian of the pixels' own shape spans along each axis).
+func (g *fitGrid) pitches(x, y float64) (m1, m2 float64) {
+	if !g.persp {
+		det := g.e1x*g.e2y - g.e1y*g.e2x
+		return math.Abs(det) / math.Hypot(g.e2x, g.e2y), math.Abs(det) / math.Hypot(g.e1x, g.e1y)
+	}
+	_, _, m1, m2 = g.invPitches(x, y)
+	return m1, m2
+}
+
+// invPitches is inv and pitches at once, for a perspective grid: u = (i₀x + i₁y + i₂)/W,
+// so ∇u = (i₀ − u·i₆, i₁ − u·i₇)/W.
+func (g *fitGrid) invPitches(x, y float64) (u, v, m1, m2 float64) {
+	h := &g.hi
+	w := h[6]*x + h[7]*y + h[8]
+	u, v = (h[0]*x+h[1]*y+h[2])/w, (h[3]*x+h[4]*y+h[5])/w
+	aw := math.Abs(w)
+	return u, v, aw / math.Hypot(h[0]-u*h[6], h[1]-u*h[7]), aw / math.Hypot(h[3]-v*h[6], h[4]-v*h[7])
 }
 
 // fitWin is a part of the frame as floats: pixel (x, y) of the frame is pix[(y−y0)·w + x−x0].
@@ -263,8 +366,7 @@ func fitShares(win *fitWin, grid *fitGrid, sigma float64, q int) (*fitCSR, bool)
 	const reach, span = fitReach, fitSpan
 	sc := &win.scratch
 	ew := grid.cols + 2*q
-	m1 := math.Hypot(grid.e1x, grid.e1y)
-	m2 := math.Hypot(grid.e2x, grid.e2y)
+	m1, m2 := grid.pitches(0, 0) // the affine grid's, everywhere
 	// The window's pixels within the extended grid: its corners' bounding box.
 	xmin, ymin, xmax, ymax := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	for _, c := range [4][2]float64{{-float64(q), -float64(q)}, {float64(grid.cols + q), -float64(q)}, {-float64(q), float64(grid.rows + q)}, {float64(grid.cols + q), float64(grid.rows + q)}} {
@@ -291,7 +393,12 @@ func fitShares(win *fitWin, grid *fitGrid, sigma float64, q int) (*fitCSR, bool)
 	var fu, fv [span]float32
 	for y := py0; y <= py1; y++ {
 		for x := px0; x <= px1; x++ {
-			u, v := grid.inv(float64(x), float64(y))
+			var u, v float64
+			if grid.persp {
+				u, v, m1, m2 = grid.invPitches(float64(x), float64(y))
+			} else {
+				u, v = grid.inv(float64(x), float64(y))
+			}
 			if u < -float64(q) || v < -float64(q) || u > float64(grid.cols+q) || v > float64(grid.rows+q) {
 				continue
 			}

@@ -55,10 +55,18 @@ func TestMatrixFittedFrames(t *testing.T) {
 // pixels, averaged over each frame pixel, at paper level paper and ink paper − contrast,
 // plus Gaussian noise of σ noise. It shares no code with the fit (no share formula).
 func blurredGrid(dark []bool, dim int, pitch, theta, sigma, paper, contrast, noise float64, rng *rand.Rand) (gray, fitGrid) {
-	const k = 8
 	side := int(math.Ceil((float64(dim)+8)*pitch*1.5)) + 8
 	cx, cy := float64(side)/2, float64(side)/2
 	grid := newFitGrid(cx, cy, theta, pitch, pitch, dim, dim)
+	return blurredGridAt(dark, dim, &grid, side, sigma, paper, contrast, noise, rng), grid
+}
+
+// blurredGridAt draws dark on grid (affine or in perspective) as blurredGrid does, on a
+// side×side image.
+func blurredGridAt(dark []bool, dim int, grid interface {
+	inv(x, y float64) (u, v float64)
+}, side int, sigma, paper, contrast, noise float64, rng *rand.Rand) gray {
+	const k = 8
 	hs := side * k
 	hi := make([]float64, hs*hs)
 	for y := range hs {
@@ -116,7 +124,7 @@ func blurredGrid(dark []bool, dim int, pitch, theta, sigma, paper, contrast, noi
 			g.pix[y*side+x] = byte(max(0, min(255, math.Round(v))))
 		}
 	}
-	return g, grid
+	return g
 }
 
 // TestFitModulesSyntheticGrid checks the least-squares module sampler (matrix_fit_ls.go) on
@@ -271,4 +279,21 @@ func TestMatrixFittedEarlyUnderBudget(t *testing.T) {
 			}
 		}
 	}
+}
+
+// affineRead reads candidate r of g as the fitted pass did before it knew perspective: each
+// affine hypothesis (fitHypotheses) read as readCandidate reads it.
+func affineRead(d *Decoder, g *gray, r region) (Result, bool) {
+	s, _ := cropSpan(r)
+	win := newFitWin(g, r.cx, r.cy, int(math.Ceil(s)))
+	st, ok := fitStartOf(&win, r)
+	if !ok {
+		return Result{}, false
+	}
+	for _, h := range d.fitHypotheses(&win, st) {
+		if res, ok := d.readFitted(&win, h, h.dm, true); ok {
+			return res, true
+		}
+	}
+	return Result{}, false
 }

@@ -303,13 +303,18 @@ func (d *Decoder) qrFitFinders(g *gray, r region, s, k float64, t qrCorrTriple, 
 			win = newFitWin(g, cx, cy, int(math.Ceil((float64(n)/2+qrFitQuiet+3)*max(m1, m2))))
 		}
 		pat := patternOf(qrFitKnown(n), n, (m1+m2)/2)
-		h := fitHyp{n: n, p: [5]float64{cx, cy, math.Atan2(e1y, e1x), m1, m2}}
+		h := fitHyp{n: n, p: fitPose{cx, cy, math.Atan2(e1y, e1x), m1, m2}}
 		if h.p, h.score = fitClimb(&win, &pat, n, h.p, 2, fitRounds); h.score > best.score {
 			best = h
 		}
 	}
-	if best.score < fitMinScore { // as the fitted pass's own hypotheses: clutter matches at 0.2–0.4
-		return Result{}, false
+	if best.score >= fitMinScore { // as the fitted pass's own hypotheses: clutter matches at 0.2–0.4
+		if res, ok := d.readFitted(&win, best, true, true); ok || d.expired() {
+			return res, ok
+		}
 	}
-	return d.readFitted(&win, best, true, true)
+	if best.score < fitPerspNear || !d.deadline.IsZero() && (best.score < fitMinScore || d.deadline.Sub(d.now) < fitPerspMinLeft) {
+		return Result{}, false // under a budget as in readCandidate
+	}
+	return d.readPersp(&win, best, QRCode)
 }
