@@ -91,6 +91,8 @@ func locate(g *gray) []region {
 			regions[q].grown = append(regions[q].grown, r)
 		}
 	}
+	// Faint symbols under strong sensor noise, found by their texture (locate_texture.go).
+	regions = appendTextured(regions, g, cells, cw, ch)
 	slices.SortFunc(regions, func(a, b region) int {
 		switch {
 		case a.score > b.score:
