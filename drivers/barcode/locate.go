@@ -40,6 +40,7 @@ type region struct {
 	halfU, halfV float64
 	score        float64
 	faint        bool     // found over the lower floor only (a faint symbol)
+	textured     bool     // holds a textured cluster (locate_texture.go): print under strong noise, not noise alone
 	grown        []region // matrix: larger regions that a faint symbol's border cells may reach (growMatrix, the lower floor's cluster)
 }
 

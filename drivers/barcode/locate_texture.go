@@ -124,7 +124,11 @@ func appendTextured(regions []region, g *gray, cells []cellStat, cw, ch int) []r
 			break
 		}
 		r, ok := texturedRegion(cells, c.comp, cw)
-		if !ok || matrixAt(regions, r) >= 0 {
+		if !ok {
+			continue
+		}
+		if q := matrixAt(regions, r); q >= 0 {
+			regions[q].textured = true // found already: its crop is print, however noisy
 			continue
 		}
 		regions = append(regions, r)
@@ -155,7 +159,7 @@ func texturedRegion(cells []cellStat, comp []int, cw int) (region, bool) {
 		cx: mx + cu*ux - cv*uy, cy: my + cu*uy + cv*ux,
 		angle: ang, axis: ang,
 		halfU: (umax-umin)/2 + half, halfV: (vmax-vmin)/2 + half,
-		faint: true,
+		faint: true, textured: true,
 	}
 	sq := min(r.halfU, r.halfV) / max(r.halfU, r.halfV)
 	if sq < 0.4 {
