@@ -3,6 +3,7 @@ package barcode
 import (
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"testing"
 )
 
@@ -103,4 +104,15 @@ func TestLocateTexturedNoiseAlone(t *testing.T) {
 			t.Errorf("noise σ %.1f: %d texture candidates, the first at %.0f,%.0f", sigma, len(rs), rs[0].cx, rs[0].cy)
 		}
 	}
+}
+
+// TestLocateTexturedReads reads two DataMatrix symbols at 29 and 28 % contrast under the
+// third generator's strongest noise (×10.0 and ×9.8 the base, σ about 18 levels; 2.1 and
+// 1.9-px modules), 192-px crops of tuning frames drawn with frame.sh's GEN3_CONTRAST=25,30
+// GEN3_NOISE=8.5,10 GEN3_MODULE=1.5,2.2 (class noise, seeds 0 and 44). Their crops'
+// neighbouring pixels correlate under the 0.35 that tells sensor noise (minNeighbourCorr),
+// so without the texture that marks their regions as print (region.textured) neither was
+// cropped and neither read; each must now read its text.
+func TestLocateTexturedReads(t *testing.T) {
+	readCropDir(t, filepath.Join("testdata", "gen3-faint"))
 }
