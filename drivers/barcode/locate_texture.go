@@ -69,18 +69,45 @@ func appendTextured(regions []region, g *gray, cells []cellStat, cw, ch int) []r
 	if n0 <= 0 {
 		return regions
 	}
-	in := make([]bool, len(cells))
+	found := texturedClusters(tex, n0, cw, ch)
+	added := 0
+	for _, c := range found {
+		if added == texMaxRegs {
+			break
+		}
+		r, ok := texturedRegion(cells, c.comp, cw)
+		if !ok {
+			continue
+		}
+		if q := matrixAt(regions, r); q >= 0 {
+			regions[q].textured = true // found already: its crop is print, however noisy
+			continue
+		}
+		regions = append(regions, r)
+		added++
+	}
+	return regions
+}
+
+// texCluster is a cluster of textured cells and the texture of its strongest, over the noise
+// level.
+type texCluster struct {
+	comp []int
+	peak float64
+}
+
+// texturedClusters returns the edge-connected clusters of cells whose texture is at least
+// texCellGain times the noise level n0, those with a cell over texPeakGain and at most
+// texMaxCells cells, strongest first.
+func texturedClusters(tex []float64, n0 float64, cw, ch int) []texCluster {
+	in := make([]bool, len(tex))
 	for i, t := range tex {
 		in[i] = t >= texCellGain*n0
 	}
-	seen := make([]bool, len(cells))
-	type cluster struct {
-		comp []int
-		peak float64
-	}
-	var found []cluster
+	seen := make([]bool, len(tex))
+	var found []texCluster
 	var stack []int
-	for start := range cells {
+	for start := range tex {
 		if !in[start] || seen[start] {
 			continue
 		}
@@ -106,10 +133,10 @@ func appendTextured(regions []region, g *gray, cells []cellStat, cw, ch int) []r
 			}
 		}
 		if peak >= texPeakGain && len(comp) <= texMaxCells {
-			found = append(found, cluster{comp, peak})
+			found = append(found, texCluster{comp, peak})
 		}
 	}
-	slices.SortFunc(found, func(a, b cluster) int {
+	slices.SortFunc(found, func(a, b texCluster) int {
 		switch {
 		case a.peak > b.peak:
 			return -1
@@ -118,23 +145,7 @@ func appendTextured(regions []region, g *gray, cells []cellStat, cw, ch int) []r
 		}
 		return 0
 	})
-	added := 0
-	for _, c := range found {
-		if added == texMaxRegs {
-			break
-		}
-		r, ok := texturedRegion(cells, c.comp, cw)
-		if !ok {
-			continue
-		}
-		if q := matrixAt(regions, r); q >= 0 {
-			regions[q].textured = true // found already: its crop is print, however noisy
-			continue
-		}
-		regions = append(regions, r)
-		added++
-	}
-	return regions
+	return found
 }
 
 // texturedRegion is the matrix region of a textured cluster: its cells' extent (a cell's
