@@ -116,3 +116,12 @@ func TestLocateTexturedNoiseAlone(t *testing.T) {
 func TestLocateTexturedReads(t *testing.T) {
 	readCropDir(t, filepath.Join("testdata", "gen3-faint"))
 }
+
+// TestSmoothedTexturedReads reads a DataMatrix symbol of 2.1-px modules at 29 % contrast
+// under noise ×9.6 the base (a 320-px crop of the faint tuning draw's seed 22, as
+// TestLocateTexturedReads's): its textured candidate reads only smoothed over 5×5 (about a
+// module of its crop) — the smoothed pass's 7×7 box blurs the module grid at that scale,
+// and without the 5×5 try for textured candidates it did not read.
+func TestSmoothedTexturedReads(t *testing.T) {
+	readCropDir(t, filepath.Join("testdata", "gen3-faint-smooth"))
+}
