@@ -30,6 +30,17 @@ import (
 // gen3Classes are the script's classes other than the sweep.
 var gen3Classes = []string{"plain", "perspective", "defocus", "motion", "light", "jpeg", "noise", "clutter", "small", "mixed"}
 
+// gen3ClassesUnderTest is gen3Classes, or those BARCODE_GEN3_CLASSES names (e.g. noise,mixed):
+// a tuning draw of one class (frame.sh's GEN3_CONTRAST, GEN3_NOISE, GEN3_MODULE, in a cache of
+// its own) is measured alone.
+func gen3ClassesUnderTest() []string {
+	v := os.Getenv("BARCODE_GEN3_CLASSES")
+	if v == "" {
+		return gen3Classes
+	}
+	return strings.Split(v, ",")
+}
+
 // gen3HeldOut is where the held-out seeds start: seeds below it are for tuning, seeds from it
 // on are never looked at while tuning (reported apart).
 const gen3HeldOut = 1_000_000
@@ -122,9 +133,9 @@ func gen3Load(txt, file, ext, class string) (sourceFrame, error) {
 
 // gen3Source adapts the generator's classes to measureSet: index i is class i%len(classes),
 // seed base+i/len(classes).
-func gen3Source(f Format, base int) func(int) (sourceFrame, error) {
+func gen3Source(f Format, base int, classes []string) func(int) (sourceFrame, error) {
 	return func(i int) (sourceFrame, error) {
-		return gen3Frame(f, base+i/len(gen3Classes), gen3Classes[i%len(gen3Classes)])
+		return gen3Frame(f, base+i/len(classes), classes[i%len(classes)])
 	}
 }
 
@@ -185,13 +196,14 @@ func TestGen3Classes(t *testing.T) {
 	case "tuning":
 		halves = halves[:1]
 	}
+	classes := gen3ClassesUnderTest()
 	for _, f := range formatsUnderTest() {
 		for _, half := range halves {
-			src := gen3Source(f, half.base)
-			total := n * len(gen3Classes)
+			src := gen3Source(f, half.base, classes)
+			total := n * len(classes)
 			// One frame per batch makes the script draw the whole batch.
-			gen3Prefetch(t, (n+gen3Batch-1)/gen3Batch*len(gen3Classes), func(i int) (sourceFrame, error) {
-				return gen3Frame(f, half.base+i/len(gen3Classes)*gen3Batch, gen3Classes[i%len(gen3Classes)])
+			gen3Prefetch(t, (n+gen3Batch-1)/gen3Batch*len(classes), func(i int) (sourceFrame, error) {
+				return gen3Frame(f, half.base+i/len(classes)*gen3Batch, classes[i%len(classes)])
 			})
 			out := measureSet(t, f, indices(0, total), src, true)
 			tl := summarize(t, half.name, f, out, true)
@@ -201,6 +213,9 @@ func TestGen3Classes(t *testing.T) {
 				t.Errorf("%s %v: %d wrong reads", half.name, f, tl.wrong)
 			}
 		}
+	}
+	if os.Getenv("BARCODE_GEN3_CLASSES") != "" {
+		return // a class's tuning draw: the clutter frames are the full run's
 	}
 	// A desk of clutter without any code (class none): nothing may read, every format
 	// enabled (ITF held to 14 digits, as the terminal holds it).

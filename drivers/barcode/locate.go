@@ -40,6 +40,7 @@ type region struct {
 	halfU, halfV float64
 	score        float64
 	faint        bool     // found over the lower floor only (a faint symbol)
+	textured     bool     // holds a textured cluster (locate_texture.go): print under strong noise, not noise alone
 	grown        []region // matrix: larger regions that a faint symbol's border cells may reach (growMatrix, the lower floor's cluster)
 }
 
@@ -91,6 +92,8 @@ func locate(g *gray) []region {
 			regions[q].grown = append(regions[q].grown, r)
 		}
 	}
+	// Faint symbols under strong sensor noise, found by their texture (locate_texture.go).
+	regions = appendTextured(regions, g, cells, cw, ch)
 	slices.SortFunc(regions, func(a, b region) int {
 		switch {
 		case a.score > b.score:

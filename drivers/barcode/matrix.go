@@ -107,8 +107,16 @@ func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, cc *matrixCro
 				return res, true
 			}
 		}
-		if res, ok := d.decodeSmoothed(c); ok {
+		if res, ok := d.decodeSmoothed(c, 3); ok {
 			return res, true
+		}
+		// A textured candidate (a faint symbol under strong noise, modules of 1.75–2.2 px
+		// magnified 4–5×): smoothed over 5×5 too, about a module, which keeps the module
+		// grid that the 7×7 box blurs at those scales.
+		if r.textured && !d.expired() {
+			if res, ok := d.decodeSmoothed(c, 2); ok {
+				return res, true
+			}
 		}
 		// A candidate too large or too elongated to magnify is read in parts: a small
 		// symbol merged with clutter beside it. Another is magnified unless it is the best
@@ -227,8 +235,10 @@ func (cc *matrixCrops) make(g *gray, r region) (s, k0 float64, crop func(k float
 		return 0, 0, nil, false
 	}
 	if cc.plain == nil {
-		if g.neighbourCorr(int(r.cx-s), int(r.cy-s), int(r.cx+s), int(r.cy+s)) < minNeighbourCorr {
-			return 0, 0, nil, false // sensor noise, not print
+		// Sensor noise, not print; unless the region's texture stands out of the noise
+		// (a faint symbol under strong noise: its neighbours correlate 0.2–0.35).
+		if !r.textured && g.neighbourCorr(int(r.cx-s), int(r.cy-s), int(r.cx+s), int(r.cy+s)) < minNeighbourCorr {
+			return 0, 0, nil, false
 		}
 		c := crop(k0)
 		cc.plain = &c
@@ -262,15 +272,15 @@ func (cc *matrixCrops) equalised() *gray {
 // (contrast 25–50 levels under noise of σ 5–7: a pixel in thirty on the wrong side of any
 // threshold, enough to break finder runs and overwhelm Reed–Solomon): smoothed over a 7×7
 // box, about a module and a half of a 240-pixel crop, then equalised over a tenth of it,
-// through gozxing's 2D readers and our DataMatrix reader.
-func (d *Decoder) decodeSmoothed(c *gray) (Result, bool) {
+// through gozxing's 2D readers and our DataMatrix reader. radius is the box's (3: 7×7).
+func (d *Decoder) decodeSmoothed(c *gray, radius int) (Result, bool) {
 	read2D := d.fits2D(c.w * c.h) // charged when refused
 	// Our DataMatrix reader refuses crops over dmMaxCrop (a large candidate's crop).
 	readDM := c.w <= dmMaxCrop && c.h <= dmMaxCrop && d.wantDM(c)
 	if !read2D && !readDM {
 		return Result{}, false
 	}
-	b := c.boxMean(3)
+	b := c.boxMean(radius)
 	b.stretch()
 	n := b.normalize(max(6, int(0.1*float64(b.w))), 10)
 	if read2D {

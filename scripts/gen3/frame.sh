@@ -22,6 +22,8 @@
 #              quality 30–70, strong noise, a desk of clutter; mixed draws each of those with
 #              probability ½; none is a desk of clutter without any code (its text is empty)
 #   sweep      only the grid: paper 70–90 %, sensor noise, the symbol at a random place
+#   GEN3_CONTRAST, GEN3_NOISE, GEN3_MODULE=LO,HI (tuning draws only, in a cache of their own):
+#              force the classes' contrast (%), noise (× a tenth of the base's σ) and module (px)
 #
 # Needs zint (Debian zint) and ImageMagick 6 or 7 (Debian imagemagick).
 set -euo pipefail
@@ -29,7 +31,7 @@ set -euo pipefail
 export MAGICK_THREAD_LIMIT=1 OMP_NUM_THREADS=1
 
 usage() {
-	sed -n '2,27p' "$0" >&2
+	sed -n '2,29p' "$0" >&2
 	exit 2
 }
 [ $# -ge 4 ] || usage
@@ -269,6 +271,12 @@ for ((n = 0; n < count; n++)); do
 		exit 2
 		;;
 	esac
+	# Tuning draws only (never the held-out measure): GEN3_CONTRAST=LO,HI and GEN3_NOISE=LO,HI
+	# force the contrast (%) and the noise (× the base's tenth, as the noise class draws it)
+	# into those ranges, from the same random numbers; GEN3_MODULE=LO,HI the module (px).
+	if [ -n "${GEN3_CONTRAST:-}" ]; then contrast=$(lerp 3 "${GEN3_CONTRAST%,*}" "${GEN3_CONTRAST#*,}"); fi
+	if [ -n "${GEN3_MODULE:-}" ]; then module=$(lerp 1 "${GEN3_MODULE%,*}" "${GEN3_MODULE#*,}"); fi
+	if [ -n "${GEN3_NOISE:-}" ]; then noise=$(lerp 4 "${GEN3_NOISE%,*}" "${GEN3_NOISE#*,}"); fi
 	paper=$(lerp 5 70 90)
 	narrow=$module quality=0
 	[ "$jpeg" = 1 ] && quality=$((30 + $(pick 25 40)))
