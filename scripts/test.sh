@@ -293,15 +293,18 @@ qemu_slow_first="drivers/barcode validate/block validate/ledger validate/journal
 # envelope's corner decoded with and without a fit: about 120 s under qemu-arm), which arm64
 # runs. armv7 differs from armv6 in its instructions only (the same 32-bit ints and
 # floating point): it leaves the decoder's frame tests (frames drawn, rendered by zint or
-# decoded whole) to armv6 and runs its unit tests. Two regression tests of single near
+# decoded whole) to armv6 and runs its unit tests, and the ledger's and journal's longest
+# loops (concurrent installs, byte flips, crash kills) to armv6 too. Two regression tests of single near
 # misses, each drawing up to 100 frames to reach its own, run on the host only.
 qemu_regressions="TestNearMissSubstitutionRefused|TestNearMissReadAsBlurredITF"
-qemu_no_read_tests="TestNearMissCodesReadNothing|TestClutterFramesReadNothing|TestDMSoftRefusesNoise|TestMatrixFittedFrames|TestCode128CornerFrames|TestCode128FitRefusesNearMisses|$qemu_regressions"
+qemu_no_read_tests="TestNearMissCodesReadNothing|TestClutterFramesReadNothing|TestDMSoftRefusesNoise|TestMatrixFittedFrames|TestCode128CornerFrames|TestCode128FitRefusesNearMisses|TestMatrixFittedPerspective|TestMatrixFittedEarlyUnderBudget|TestLocateTexturedFaintSymbol|TestLocateTexturedReads|TestSmoothedTexturedReads|TestQRCorrFindersReadBrokenRuns|$qemu_regressions"
 qemu_frame_tests="TestWeReadZint|TestFramesSmoke|TestGen3Sample|TestMatrixDeblurredFrames|TestMatrixFittedRefusesRandomData|TestBudgetGivesUp|TestZbarimgReadsOurCodes|TestDmtxreadReadsOurDataMatrix|TestDecodeNothing|TestRSCorrectErasures|TestFitModulesSyntheticGrid|TestSoftEvidenceLikelihood|TestDMReadsDistortedCrops|TestITFCornerFrames"
 qemu_skip=(
 	"armv6:drivers/barcode=^($qemu_no_read_tests)\$"
 	"armv7:drivers/barcode=^($qemu_no_read_tests|$qemu_frame_tests)\$"
 	"arm64:drivers/barcode=^($qemu_regressions)\$"
+	"armv7:validate/ledger=^(TestConcurrentInstallsNeverRollBack)\$"
+	"armv7:validate/journal=^(TestByteFlips|TestCrashKill|TestFirstStartCrashKill)\$"
 )
 
 # qemu_skipped LABEL PKG: the -test.skip pattern for PKG on LABEL, empty when none.

@@ -20,6 +20,7 @@ import (
 // and nothing else: it runs in every test run, where the generator itself (BARCODE_GEN3)
 // does not. File names: SYMBOLOGY-CLASS-SEED.jpg beside SYMBOLOGY-CLASS-SEED.txt.
 func TestGen3Sample(t *testing.T) {
+	skipUnderRace(t)
 	files, err := filepath.Glob(filepath.Join("testdata", "gen3", "*.jpg"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no sample frames in testdata/gen3: %v", err)

@@ -60,6 +60,7 @@ func TestDmtxreadReadsOurDataMatrix(t *testing.T) {
 }
 
 func TestWeReadZint(t *testing.T) {
+	skipUnderRace(t)
 	bin := needTool(t, "zint", "zint")
 	dir := t.TempDir()
 	types := map[Format]string{Code128: "CODE128", ITF: "C25INTER", QRCode: "QRCODE", DataMatrix: "DATAMATRIX"}

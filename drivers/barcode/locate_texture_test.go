@@ -56,6 +56,7 @@ func faintNoisyFrame(t testing.TB, rng *rand.Rand, text string, module, angle, c
 // texture candidates (appendTextured) most of these frames have no matrix candidate on the
 // symbol at all; every one must now have one, no larger than three times the symbol.
 func TestLocateTexturedFaintSymbol(t *testing.T) {
+	skipUnderRace(t)
 	rng := rand.New(rand.NewPCG(34, 6))
 	const frames = 12
 	found := 0
@@ -114,6 +115,7 @@ func TestLocateTexturedNoiseAlone(t *testing.T) {
 // so without the texture that marks their regions as print (region.textured) neither was
 // cropped and neither read; each must now read its text.
 func TestLocateTexturedReads(t *testing.T) {
+	skipUnderRace(t)
 	readCropDir(t, filepath.Join("testdata", "gen3-faint"))
 }
 
@@ -123,5 +125,6 @@ func TestLocateTexturedReads(t *testing.T) {
 // module of its crop) — the smoothed pass's 7×7 box blurs the module grid at that scale,
 // and without the 5×5 try for textured candidates it did not read.
 func TestSmoothedTexturedReads(t *testing.T) {
+	skipUnderRace(t)
 	readCropDir(t, filepath.Join("testdata", "gen3-faint-smooth"))
 }

@@ -16,6 +16,7 @@ import (
 // (affineRead: the pass before it knew perspective) must miss most, or the symbols no longer
 // show what the perspective fit is for. Six of each (two under -race or -short).
 func TestMatrixFittedPerspective(t *testing.T) {
+	skipUnderRace(t)
 	n := 6
 	if raceEnabled || testing.Short() {
 		n = 2

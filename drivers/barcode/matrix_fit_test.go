@@ -196,6 +196,7 @@ func TestFitModulesSyntheticGrid(t *testing.T) {
 // perfectly and are fitted and read; none may read as any text, and most must get as far
 // as being read (their grid matched). Four of each (one under -race or -short).
 func TestMatrixFittedRefusesRandomData(t *testing.T) {
+	skipUnderRace(t)
 	n := 4
 	if raceEnabled || testing.Short() {
 		n = 1

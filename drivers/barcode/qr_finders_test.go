@@ -16,6 +16,7 @@ import (
 // blocks around the symbol) finds the symbol; the finders found by correlation with their
 // template do (qr_finders.go). Nothing read it before.
 func TestQRCorrFindersReadBrokenRuns(t *testing.T) {
+	skipUnderRace(t)
 	readCropDir(t, filepath.Join("testdata", "gen3-corr"))
 }
 
@@ -88,6 +89,7 @@ func BenchmarkQRCorrFinders(b *testing.B) {
 // of the suggested version and those beside it, the fixed modules' match picks the right
 // one. Before, the suggested version alone was fitted, and the frame itself did not read.
 func TestQRCorrFitFindsVersion(t *testing.T) {
+	skipUnderRace(t)
 	img, want := loadCrop(t, filepath.Join("testdata", "gen3-corr", "qr-jpeg-18.png"))
 	g := toGray(img)
 	d := NewDecoder(Options{Formats: QRCode})
