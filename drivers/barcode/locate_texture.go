@@ -1,6 +1,7 @@
 package barcode
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -136,15 +137,7 @@ func texturedClusters(tex []float64, n0 float64, cw, ch int) []texCluster {
 			found = append(found, texCluster{comp, peak})
 		}
 	}
-	slices.SortFunc(found, func(a, b texCluster) int {
-		switch {
-		case a.peak > b.peak:
-			return -1
-		case a.peak < b.peak:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(found, func(a, b texCluster) int { return cmp.Compare(b.peak, a.peak) })
 	return found
 }
 

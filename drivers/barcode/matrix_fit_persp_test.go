@@ -14,11 +14,11 @@ import (
 // contrast, noise σ 4 (perspSymbol: drawn through a homography of the unit square, apart from
 // the fit). The fitted pass (decodeFitted) must read every one its text; the affine fit alone
 // (affineRead: the pass before it knew perspective) must miss most, or the symbols no longer
-// show what the perspective fit is for. Six of each (two under -race or -short).
+// show what the perspective fit is for. Six of each (two under -short; skipped under -race).
 func TestMatrixFittedPerspective(t *testing.T) {
 	skipUnderRace(t)
 	n := 6
-	if raceEnabled || testing.Short() {
+	if testing.Short() {
 		n = 2
 	}
 	for _, f := range []Format{QRCode, DataMatrix} {

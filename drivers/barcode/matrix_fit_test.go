@@ -194,11 +194,11 @@ func TestFitModulesSyntheticGrid(t *testing.T) {
 // modules are random (a QR version-2 and an 18×18 DataMatrix structure, drawn as
 // blurredGrid draws them at 1.5-px modules, 25 % contrast) match the fitted pass's grid
 // perfectly and are fitted and read; none may read as any text, and most must get as far
-// as being read (their grid matched). Four of each (one under -race or -short).
+// as being read (their grid matched). Four of each (one under -short; skipped under -race).
 func TestMatrixFittedRefusesRandomData(t *testing.T) {
 	skipUnderRace(t)
 	n := 4
-	if raceEnabled || testing.Short() {
+	if testing.Short() {
 		n = 1
 	}
 	rng := rand.New(rand.NewPCG(34, 2))
