@@ -20,6 +20,9 @@
 #       the same sets as a camera meets them (barcode.DefaultCadence: one frame in four up to
 #       40 ms, the others 6 ms; each frame shown until it reads): CPU ms per frame shown, the
 #       share read, the frames and CPU until a read
+#   BENCH='MatrixFitted|MatrixCornerFrame|QRCorrFinders' scripts/bench.sh ./drivers/barcode
+#       the matrix fitted pass (CPU ms per candidate: read, clutter, random data), a corner
+#       frame under the camera's Full budget (share read, CPU ms), the QR correlation search
 #   SIZES=0 scripts/bench.sh        without the binary sizes
 #
 # The table ends with the size of each binary per target (package "dist", benchmark
