@@ -1,0 +1,293 @@
+//go:build !race
+
+package barcode
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The readable limit under sensor noise (issue 34: "below that, say where the readable limit
+// lies and how close to it we read"). The matched-filter bound: a reader that knew a module's
+// place, the blur, the paper and ink levels and every neighbouring module exactly could do no
+// better than weigh the pixels by the module's footprint, and its decision then errs with
+// probability Q(s), s = (ΔL/2)·‖h‖/σn: ΔL the ink's depth under the paper (levels), h the
+// module's footprint over the pixels (the third generator's: its EWA triangle filter, a cone
+// of one pixel's radius, then its Gaussian blur), σn the sensor noise (ImageMagick's Gaussian
+// noise at -attenuate a: σ = 19.8·a levels, measured; 8-bit rounding added). No reader of a
+// module, ours included, beats it. A symbol then reads when Reed–Solomon corrects its
+// codewords: "by confidence" erases the s least sure codewords (the lowest |z| of their 8
+// modules) for the best s, 2e + s ≤ ecc; "genie" erases exactly the wrong ones (e ≤ ecc), a
+// bound no bounded-distance decoder reaches. JPEG, uneven light and perspective are left
+// out, so the bound is generous on frames that have them.
+
+// limitSymbol is a symbol's Reed–Solomon shape: codewords, of which ecc are for correction.
+type limitSymbol struct {
+	name           string
+	codewords, ecc int
+}
+
+var (
+	limitQR = limitSymbol{"QR v2-M", 44, 16}          // gen3: zint --vers=2 --secure=2
+	limitDM = limitSymbol{"DataMatrix 18×18", 32, 14} // gen3: zint --square on its 25 characters
+)
+
+// limitCase is a frame's parameters as far as the bound uses them.
+type limitCase struct {
+	module, blur float64 // px; Gaussian σ (motion in quadrature)
+	contrast     float64 // %
+	paper        float64 // % of white
+	noise        float64 // frame.sh's noise (× a tenth: -attenuate)
+}
+
+// footprintNorms returns ‖h‖ of a module of side m px for n random placements (angle and
+// sub-pixel phase), the footprint being the module's indicator through the cone of radius
+// one pixel and a Gaussian of σ blur, integrated on a 1/8-pixel lattice.
+func footprintNorms(rng *rand.Rand, m, blur float64, n int) []float64 {
+	const step = 1.0 / 8
+	// The cone's weights on the lattice around a pixel centre, normalised to 1.
+	var cone []struct{ dx, dy, w float64 }
+	var sum float64
+	for y := -1 + step/2; y < 1; y += step {
+		for x := -1 + step/2; x < 1; x += step {
+			if w := 1 - math.Hypot(x, y); w > 0 {
+				cone = append(cone, struct{ dx, dy, w float64 }{x, y, w})
+				sum += w
+			}
+		}
+	}
+	edge := func(u float64) float64 { // the blurred indicator of |u| ≤ m/2
+		if blur < 0.02 {
+			if math.Abs(u) <= m/2 {
+				return 1
+			}
+			return 0
+		}
+		return 0.5 * (math.Erf((u+m/2)/(blur*math.Sqrt2)) - math.Erf((u-m/2)/(blur*math.Sqrt2)))
+	}
+	reach := int(math.Ceil(m/math.Sqrt2 + 1 + 3*blur))
+	out := make([]float64, n)
+	for k := range out {
+		a := rng.Float64() * math.Pi / 2
+		c, s := math.Cos(a), math.Sin(a)
+		cx, cy := rng.Float64(), rng.Float64()
+		var norm2 float64
+		for py := -reach; py <= reach+1; py++ {
+			for px := -reach; px <= reach+1; px++ {
+				var h float64
+				for _, p := range cone {
+					x, y := float64(px)+p.dx-cx, float64(py)+p.dy-cy
+					u, v := c*x+s*y, -s*x+c*y
+					h += p.w * edge(u) * edge(v)
+				}
+				h /= sum
+				norm2 += h * h
+			}
+		}
+		out[k] = math.Sqrt(norm2)
+	}
+	return out
+}
+
+// limitRead returns the share of trials in which the symbol reads by confidence and with
+// the genie's erasures, under the matched-filter bound at c.
+func limitRead(rng *rand.Rand, sym limitSymbol, c limitCase, trials int) (byConf, genie float64) {
+	norms := footprintNorms(rng, c.module, c.blur, 300)
+	paper := 255 * c.paper / 100
+	half := paper * c.contrast / 100 / 2
+	sn := math.Hypot(19.8*c.noise/10, 1/math.Sqrt(12))
+	type cw struct {
+		conf  float64
+		wrong bool
+	}
+	cws := make([]cw, sym.codewords)
+	okConf, okGenie := 0, 0
+	for range trials {
+		wrongs := 0
+		for i := range cws {
+			cws[i] = cw{conf: math.Inf(1)}
+			for range 8 {
+				s := half * norms[rng.IntN(len(norms))] / sn
+				z := s + rng.NormFloat64() // the true side is +
+				cws[i].conf = min(cws[i].conf, math.Abs(z))
+				cws[i].wrong = cws[i].wrong || z < 0
+			}
+			if cws[i].wrong {
+				wrongs++
+			}
+		}
+		if wrongs <= sym.ecc {
+			okGenie++
+		}
+		slices.SortFunc(cws, func(a, b cw) int { return cmp.Compare(a.conf, b.conf) })
+		e := wrongs
+		for s := 0; s <= sym.ecc; s++ { // erase the s least sure
+			if s > 0 && cws[s-1].wrong {
+				e--
+			}
+			if 2*e+s <= sym.ecc {
+				okConf++
+				break
+			}
+		}
+	}
+	return float64(okConf) / float64(trials), float64(okGenie) / float64(trials)
+}
+
+func TestReadableLimitModel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	// Clean symbols read; a symbol whose modules are a coin toss does not.
+	if conf, genie := limitRead(rng, limitQR, limitCase{module: 2, contrast: 80, paper: 80, noise: 2}, 200); conf != 1 || genie != 1 {
+		t.Errorf("clean QR: bound reads %.2f / %.2f, want 1", conf, genie)
+	}
+	if conf, genie := limitRead(rng, limitDM, limitCase{module: 1.5, contrast: 5, paper: 80, noise: 10}, 200); conf != 0 || genie != 0 {
+		t.Errorf("DataMatrix at 5 %% under noise ×10: bound reads %.2f / %.2f, want 0", conf, genie)
+	}
+	// A module's footprint: without blur or filter its norm would be its side; the cone
+	// spreads it, so the norm falls below that and grows with the module.
+	n15 := footprintNorms(rng, 1.5, 0, 50)
+	n3 := footprintNorms(rng, 3, 0, 50)
+	if m15, m3 := limitMean(n15), limitMean(n3); !(m15 < 1.5 && m3 > 1.7*m15) {
+		t.Errorf("footprint norms: 1.5 px %.2f, 3 px %.2f", m15, m3)
+	}
+}
+
+func limitMean(x []float64) float64 {
+	var s float64
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
+}
+
+// TestReadableLimit (BARCODE_LIMIT=1) prints the bound's read rate over a grid of module ×
+// contrast × noise, then, with BARCODE_LIMIT_DIR=DIR (a gen3 cache), every class frame of
+// qr/ and dm/ with noise above the base: the bound at its parameters beside whether ours
+// reads it, binned by the bound.
+func TestReadableLimit(t *testing.T) {
+	if os.Getenv("BARCODE_LIMIT") == "" {
+		t.Skip("BARCODE_LIMIT unset: the readable limit is computed on request")
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, sym := range limitSymbols() {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s, paper 80 %%, σ 0.3 px: bound by confidence (genie)\n| module | contrast | noise 4 | 6 | 8 | 10 |\n", sym.name)
+		for _, m := range []float64{1.5, 1.75, 2, 2.5} {
+			for _, ct := range []float64{25, 35, 50} {
+				fmt.Fprintf(&b, "| %.2f | %.0f |", m, ct)
+				for _, nz := range []float64{4, 6, 8, 10} {
+					conf, genie := limitRead(rng, sym, limitCase{module: m, blur: 0.3, contrast: ct, paper: 80, noise: nz}, 1000)
+					fmt.Fprintf(&b, " %.0f (%.0f) |", 100*conf, 100*genie)
+				}
+				b.WriteString("\n")
+			}
+		}
+		t.Log(b.String())
+	}
+	if dir := os.Getenv("BARCODE_LIMIT_DIR"); dir != "" {
+		limitFrames(t, rng, dir)
+	}
+}
+
+// limitFrames decodes every class frame under dir/qr and dir/dm whose noise is above the
+// base and logs ours against the bound, binned by the bound's read rate by confidence.
+func limitFrames(t *testing.T, rng *rand.Rand, dir string) {
+	bins := []float64{0.99, 0.9, 0.5, 0}
+	for _, f := range []Format{QRCode, DataMatrix} {
+		sym := limitQR
+		if f == DataMatrix {
+			sym = limitDM
+		}
+		txts, _ := filepath.Glob(filepath.Join(dir, gen3Sym(f), "*-*.txt"))
+		d := NewDecoder(Options{Formats: f})
+		var read, n [2][]int          // tuning, held out
+		var expect, genies [2]float64 // the bound's expected reads (by confidence, genie)
+		for h := range 2 {
+			read[h], n[h] = make([]int, len(bins)), make([]int, len(bins))
+		}
+		for _, txt := range txts {
+			sf, p, paper, ok := limitFrame(t, txt)
+			if !ok || p.noise <= 2 || p.contrast < 25 || p.narrow < 1.5 || p.sigma() > 0.8 {
+				continue
+			}
+			conf, genie := limitRead(rng, sym, limitCase{module: p.narrow, blur: p.sigma(), contrast: p.contrast, paper: paper, noise: p.noise}, 400)
+			r, err := d.Decode(sf.img)
+			ours := err == nil && r.Text == sf.text
+			k := slices.IndexFunc(bins, func(lo float64) bool { return conf >= lo })
+			h := b2i(p.seed >= gen3HeldOut)
+			n[h][k]++
+			expect[h] += conf
+			genies[h] += genie
+			read[h][k] += b2i(ours)
+			if !ours || conf < 0.9 {
+				t.Logf("%v %s: bound %.2f (genie %.2f), ours %v", f, p, conf, genie, ours)
+			}
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "%v, frames in the envelope with noise above the base: ours by the bound's read rate\n| bound | tuning | held out |\n", f)
+		for i, lo := range bins {
+			fmt.Fprintf(&b, "| ≥ %.0f %% | %d / %d | %d / %d |\n", 100*lo, read[0][i], n[0][i], read[1][i], n[1][i])
+		}
+		for h, name := range []string{"tuning", "held out"} {
+			fmt.Fprintf(&b, "%s: ours %d of %d, the bound expects %.1f by confidence, %.1f with the genie\n",
+				name, limitSum(read[h]), limitSum(n[h]), expect[h], genies[h])
+		}
+		t.Log(b.String())
+	}
+}
+
+func limitSum(x []int) int {
+	s := 0
+	for _, v := range x {
+		s += v
+	}
+	return s
+}
+
+// limitFrame loads a gen3 class frame's text file and image; ok is false for sweep frames and
+// files that are not class frames.
+func limitFrame(t *testing.T, txt string) (sf sourceFrame, p gen3Params, paper float64, ok bool) {
+	meta, err := os.ReadFile(txt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitN(strings.TrimSpace(string(meta)), "\n", 2)
+	if len(lines) < 2 || !strings.Contains(lines[1], "class=") || strings.Contains(lines[1], "class=sweep") {
+		return sf, p, 0, false
+	}
+	if p, err = parseGen3Params(lines[1]); err != nil {
+		return sf, p, 0, false
+	}
+	for _, kv := range strings.Fields(lines[1]) {
+		if v, found := strings.CutPrefix(kv, "paper="); found {
+			paper, _ = strconv.ParseFloat(v, 64)
+		}
+	}
+	base := strings.TrimSuffix(txt, ".txt")
+	for _, e := range []string{"png", "jpg"} {
+		if _, err := os.Stat(base + "." + e); err == nil {
+			class, _, _ := strings.Cut(filepath.Base(base), "-")
+			if sf, err = gen3Load(txt, base+"."+e, e, class); err != nil {
+				t.Fatal(err)
+			}
+			return sf, p, paper, paper > 0
+		}
+	}
+	return sf, p, 0, false
+}
+
+// limitSymbols are the symbols of the grid: none with BARCODE_LIMIT=frames (the frames alone).
+func limitSymbols() []limitSymbol {
+	if os.Getenv("BARCODE_LIMIT") == "frames" {
+		return nil
+	}
+	return []limitSymbol{limitQR, limitDM}
+}
