@@ -114,8 +114,9 @@ func (p gen3Params) String() string {
 	return s
 }
 
-// envelopeCount is a class's reads among all its frames and among those in the envelope.
-type envelopeCount struct{ n, read, inN, inRead int }
+// envelopeCount is a class's reads among all its frames, among those in the envelope, and
+// among those in the envelope within the readable limit (limit_test.go: beyondLimit).
+type envelopeCount struct{ n, read, inN, inRead, limN, limRead int }
 
 // summarizeEnvelope logs, per class, read / frames and read / frames in the envelope (a
 // markdown row per class), each frame's narrow module with FRAMES_VERBOSE, and every miss
@@ -136,6 +137,10 @@ func summarizeEnvelope(t testing.TB, set string, f Format, out []frameOutcome) e
 			by[o.class] = c
 		}
 		in := p.inEnvelope()
+		beyond, genie := false, 1.0
+		if in {
+			beyond, genie = beyondLimit(f, p, o.info)
+		}
 		for _, a := range []*envelopeCount{c, &total} {
 			a.n++
 			a.read += b2i(o.ours)
@@ -143,8 +148,15 @@ func summarizeEnvelope(t testing.TB, set string, f Format, out []frameOutcome) e
 				a.inN++
 				a.inRead += b2i(o.ours)
 			}
+			if in && !beyond {
+				a.limN++
+				a.limRead += b2i(o.ours)
+			}
 		}
 		line := fmt.Sprintf("%s %s", o.class, p)
+		if beyond {
+			line += fmt.Sprintf(" (beyond the readable limit: the genie's bound reads %.0f %%)", 100*genie)
+		}
 		if os.Getenv("FRAMES_VERBOSE") != "" {
 			frames = append(frames, fmt.Sprintf("%s in=%v read=%v", line, in, o.ours))
 		}
@@ -164,6 +176,13 @@ func summarizeEnvelope(t testing.TB, set string, f Format, out []frameOutcome) e
 		}
 	}
 	fmt.Fprintf(&b, " **%d/%d (%d/%d)** |\n", total.read, total.n, total.inRead, total.inN)
+	fmt.Fprintf(&b, "| %s | %v, in the envelope within the readable limit |", set, f)
+	for _, c := range gen3Classes {
+		if a := by[c]; a != nil {
+			fmt.Fprintf(&b, " %d/%d |", a.limRead, a.limN)
+		}
+	}
+	fmt.Fprintf(&b, " **%d/%d** |\n", total.limRead, total.limN)
 	t.Logf("%s %v per class: read/frames (in the envelope: read/frames)\n%s", set, f, b.String())
 	for _, l := range frames {
 		t.Logf("  frame %s", l)

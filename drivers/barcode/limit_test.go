@@ -50,9 +50,9 @@ type limitCase struct {
 
 // footprintNorms returns ‖h‖ of a module of side m px for n random placements (angle and
 // sub-pixel phase), the footprint being the module's indicator through the cone of radius
-// one pixel and a Gaussian of σ blur, integrated on a 1/8-pixel lattice.
+// one pixel and a Gaussian of σ blur, integrated on a 1/6-pixel lattice.
 func footprintNorms(rng *rand.Rand, m, blur float64, n int) []float64 {
-	const step = 1.0 / 8
+	const step = 1.0 / 6
 	// The cone's weights on the lattice around a pixel centre, normalised to 1.
 	var cone []struct{ dx, dy, w float64 }
 	var sum float64
@@ -100,7 +100,7 @@ func footprintNorms(rng *rand.Rand, m, blur float64, n int) []float64 {
 // limitRead returns the share of trials in which the symbol reads by confidence and with
 // the genie's erasures, under the matched-filter bound at c.
 func limitRead(rng *rand.Rand, sym limitSymbol, c limitCase, trials int) (byConf, genie float64) {
-	norms := footprintNorms(rng, c.module, c.blur, 300)
+	norms := footprintNorms(rng, c.module, c.blur, 150)
 	paper := 255 * c.paper / 100
 	half := paper * c.contrast / 100 / 2
 	sn := math.Hypot(19.8*c.noise/10, 1/math.Sqrt(12))
