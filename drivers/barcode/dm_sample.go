@@ -325,34 +325,117 @@ const dmMaxFits = 2
 // sampler: every outline, its best hypotheses, each sampled with and without the timing
 // correction and thresholded locally then globally, until gozxing's decoder corrects one.
 func (d *Decoder) decodeDM(c *gray) (Result, bool) {
-	if d.opt.Formats&DataMatrix == 0 || c.w > dmMaxCrop || c.h > dmMaxCrop || !d.affords(c.w*c.h) {
+	s := d.newDMSearch(c)
+	if s == nil {
 		return Result{}, false
+	}
+	return d.dmRest(s)
+}
+
+// dmSearch is our DataMatrix reader's progress on one crop, so that its search can be cut in
+// two (dmQuick, then dmRest): the detector (its outlines made lazily) and the hypotheses the
+// quick look read only by hard thresholds.
+type dmSearch struct {
+	c      *gray
+	det    *dmDetector
+	quick  [][]dmFit // per outline looked at quickly, its hypotheses (at most dmMaxFits)
+	looked bool      // dmQuick ran
+}
+
+// newDMSearch prepares our DataMatrix reader on crop c; nil when it is not to run (the
+// format off, the crop too large or too small, no time left for it).
+func (d *Decoder) newDMSearch(c *gray) *dmSearch {
+	if d.opt.Formats&DataMatrix == 0 || c.w > dmMaxCrop || c.h > dmMaxCrop || !d.affords(c.w*c.h) {
+		return nil
 	}
 	det := newDMDetector(c)
 	if det == nil {
-		return Result{}, false
+		return nil
 	}
-	b := det.blur
-	for q, ok := det.next(); ok && !d.expired(); q, ok = det.next() { // an outline costs up to a few ms
+	return &dmSearch{c: c, det: det}
+}
+
+// dmQuickOutlines is how many outlines dmQuick looks at.
+const dmQuickOutlines = 2
+
+// dmQuick is the cheap first look of our DataMatrix reader (the plain pass of a small
+// candidate under a time budget): the first dmQuickOutlines outlines of the finest grouping, each of their
+// best hypotheses as fitted, tracked then not, thresholded (dmReadHard). It reads most
+// symbols (on the third generator's frames, nine reads in ten of our reader are the first
+// outline's first hypothesis thresholded so); what it leaves (the corners polished, soft
+// decisions, the coarser groupings' outlines) is dmRest's, after the fitted pass.
+func (d *Decoder) dmQuick(s *dmSearch) (Result, bool) {
+	s.looked = true
+	c, b := s.c, s.det.blur
+	for len(s.quick) < dmQuickOutlines && !d.expired() {
+		q, ok := s.det.nextOfScale(1)
+		if !ok {
+			break
+		}
 		fits := dmFits(b, c.w, c.h, q)
-		for i, fit := range fits {
-			if i >= dmMaxFits {
-				break
-			}
-			// As fitted, then (the best hypothesis of a clear timing only) with the corners
-			// polished on the fixed pattern; each with the rows and columns tracked along
-			// the timing patterns, then without.
-			for _, polish := range []bool{false, true} {
-				if polish {
-					if i > 0 || fit.score < 0.6 {
-						break
-					}
-					fit = dmPolish(b, c.w, c.h, fit)
+		fits = fits[:min(len(fits), dmMaxFits)]
+		s.quick = append(s.quick, fits)
+		for _, fit := range fits {
+			for _, track := range []bool{true, false} {
+				if res, ok := d.dmReadHard(newDMSampler(c, b, fit, track)); ok {
+					return res, true
 				}
-				for _, track := range []bool{true, false} {
-					if res, ok := d.dmRead(newDMSampler(c, b, fit, track)); ok {
+			}
+		}
+	}
+	return Result{}, false
+}
+
+// dmRest is the rest of our DataMatrix reader's search after dmQuick (or all of it): the
+// quick look's hypotheses with soft decisions and polished, then every other outline, each
+// of its best hypotheses as fitted and then (the best of a clear timing only) with its
+// corners polished on the fixed pattern, each sampled with the rows and columns tracked
+// along the timing patterns and without, thresholded then soft.
+func (d *Decoder) dmRest(s *dmSearch) (Result, bool) {
+	c, b := s.c, s.det.blur
+	for _, fits := range s.quick {
+		if d.expired() {
+			return Result{}, false
+		}
+		if res, ok := d.dmReadFits(c, b, fits, true); ok {
+			return res, true
+		}
+	}
+	s.quick = nil
+	for q, ok := s.det.next(); ok && !d.expired(); q, ok = s.det.next() { // an outline costs up to a few ms
+		if res, ok := d.dmReadFits(c, b, dmFits(b, c.w, c.h, q), false); ok {
+			return res, true
+		}
+	}
+	return Result{}, false
+}
+
+// dmReadFits reads an outline's best hypotheses (dmMaxFits of fits): as fitted, then (the
+// best hypothesis of a clear timing only) with the corners polished on the fixed pattern;
+// each with the rows and columns tracked along the timing patterns, then without. With
+// looked (dmQuick thresholded them as fitted), those as fitted get soft decisions only.
+func (d *Decoder) dmReadFits(c *gray, b []float32, fits []dmFit, looked bool) (Result, bool) {
+	for i, fit := range fits {
+		if i >= dmMaxFits {
+			break
+		}
+		for _, polish := range []bool{false, true} {
+			if polish {
+				if i > 0 || fit.score < 0.6 {
+					break
+				}
+				fit = dmPolish(b, c.w, c.h, fit)
+			}
+			for _, track := range []bool{true, false} {
+				sm := newDMSampler(c, b, fit, track)
+				if looked && !polish {
+					if res, ok := d.dmSoftRead(sm); ok {
 						return res, true
 					}
+					continue
+				}
+				if res, ok := d.dmRead(sm); ok {
+					return res, true
 				}
 			}
 		}
@@ -372,8 +455,17 @@ func (d *Decoder) decode2DOnly(g *gray, f Format) (Result, bool) {
 }
 
 // dmRead thresholds a sampler's modules each way in turn until gozxing's decoder
-// corrects one.
+// corrects one, then reads them with soft decisions.
 func (d *Decoder) dmRead(s *dmSampler) (Result, bool) {
+	if res, ok := d.dmReadHard(s); ok {
+		return res, true
+	}
+	return d.dmSoftRead(s)
+}
+
+// dmReadHard thresholds a sampler's modules each way in turn (dmThresholds) until gozxing's
+// decoder corrects one.
+func (d *Decoder) dmReadHard(s *dmSampler) (Result, bool) {
 	for _, th := range dmThresholds {
 		if bm := s.bits(th); bm != nil {
 			if res, ok := d.dmDecodeBits(bm); ok {
@@ -381,7 +473,7 @@ func (d *Decoder) dmRead(s *dmSampler) (Result, bool) {
 			}
 		}
 	}
-	return d.dmSoftRead(s)
+	return Result{}, false
 }
 
 // dmDecodeBits runs gozxing's DataMatrix decoder (Reed–Solomon, then the text) on a module
