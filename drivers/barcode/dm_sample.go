@@ -83,24 +83,22 @@ func dmFits(b []float32, w, hh int, q dmQuad) []dmFit {
 	var vals []float64
 	for k := range 4 {
 		bl, tl, tr, br := q[k], q[(k+1)%4], q[(k+2)%4], q[(k+3)%4]
-		top := (math.Hypot(tr.x-tl.x, tr.y-tl.y) + math.Hypot(br.x-bl.x, br.y-bl.y)) / 2
-		left := (math.Hypot(bl.x-tl.x, bl.y-tl.y) + math.Hypot(br.x-tr.x, br.y-tr.y)) / 2
-		for _, sz := range dmSizes {
-			rows, cols := sz[0], sz[1]
-			// Aspect within a factor 1.6 (tilt foreshortens), modules at least 1.2 pixels.
-			if r := (top / left) / (float64(cols) / float64(rows)); r > 1.6 || r < 1/1.6 {
-				continue
-			}
-			if top/float64(cols) < 1.2 || left/float64(rows) < 1.2 {
-				continue
-			}
-			h := newDMHomography(tl, tr, br, bl, cols, rows)
-			score := dmTimingScore(b, w, hh, &h, cols, rows, &vals)
-			if score > dmMinTiming {
-				fits = append(fits, dmFit{k: k, rows: rows, cols: cols, score: score,
-					corners: [4]dmPt{tl, tr, br, bl}, h: h})
-			}
+		fits = dmFitsAt(b, w, hh, k, bl, tl, tr, br, false, fits, &vals)
+		// The outline may run on beyond the symbol on one side (clutter in the quiet zone
+		// grouped with it): with the L at this corner, a square symbol's arms are as long
+		// as each other, so the longer arm is also tried cut to the shorter one's length.
+		la, lb := math.Hypot(tl.x-bl.x, tl.y-bl.y), math.Hypot(br.x-bl.x, br.y-bl.y)
+		switch {
+		case la > dmCutArm*lb:
+			f := lb / la
+			tl, tr = dmLerp(bl, tl, f), dmLerp(br, tr, f)
+		case lb > dmCutArm*la:
+			f := la / lb
+			br, tr = dmLerp(bl, br, f), dmLerp(tl, tr, f)
+		default:
+			continue
 		}
+		fits = dmFitsAt(b, w, hh, k, bl, tl, tr, br, true, fits, &vals)
 	}
 	slices.SortFunc(fits, func(a, b dmFit) int {
 		switch {
@@ -111,6 +109,42 @@ func dmFits(b []float32, w, hh int, q dmQuad) []dmFit {
 		}
 		return 0
 	})
+	return fits
+}
+
+// dmCutArm is how much longer than the other an outline's arm from a corner must be for
+// dmFits to try it cut to the other's length (a square symbol seen at a slant keeps its
+// arms within about 15 % of each other in the third generator's perspective).
+const dmCutArm = 1.2
+
+// dmLerp is the point a fraction f of the way from a to b.
+func dmLerp(a, b dmPt, f float64) dmPt { return dmPt{a.x + f*(b.x-a.x), a.y + f*(b.y-a.y)} }
+
+// dmFitsAt appends to fits the sizes (square ones only when squareOnly) whose timing
+// patterns match the outline with its L corner bl (and tl, tr, br round it), as corner k
+// of the outline.
+func dmFitsAt(b []float32, w, hh, k int, bl, tl, tr, br dmPt, squareOnly bool, fits []dmFit, vals *[]float64) []dmFit {
+	top := (math.Hypot(tr.x-tl.x, tr.y-tl.y) + math.Hypot(br.x-bl.x, br.y-bl.y)) / 2
+	left := (math.Hypot(bl.x-tl.x, bl.y-tl.y) + math.Hypot(br.x-tr.x, br.y-tr.y)) / 2
+	for _, sz := range dmSizes {
+		rows, cols := sz[0], sz[1]
+		if squareOnly && rows != cols {
+			continue
+		}
+		// Aspect within a factor 1.6 (tilt foreshortens), modules at least 1.2 pixels.
+		if r := (top / left) / (float64(cols) / float64(rows)); r > 1.6 || r < 1/1.6 {
+			continue
+		}
+		if top/float64(cols) < 1.2 || left/float64(rows) < 1.2 {
+			continue
+		}
+		h := newDMHomography(tl, tr, br, bl, cols, rows)
+		score := dmTimingScore(b, w, hh, &h, cols, rows, vals)
+		if score > dmMinTiming {
+			fits = append(fits, dmFit{k: k, rows: rows, cols: cols, score: score,
+				corners: [4]dmPt{tl, tr, br, bl}, h: h})
+		}
+	}
 	return fits
 }
 
