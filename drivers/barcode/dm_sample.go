@@ -445,24 +445,28 @@ func (d *Decoder) dmRest(s *dmSearch) (Result, bool) {
 }
 
 // dmReadFits reads an outline's best hypotheses (dmMaxFits of fits): as fitted, then (the
-// best hypothesis of a clear timing only) with the corners polished on the fixed pattern;
-// each with the rows and columns tracked along the timing patterns, then without. With
-// looked (dmQuick thresholded them as fitted), those as fitted get soft decisions only.
+// best hypothesis of a clear timing only) with the corners polished on the fixed pattern,
+// then polished further on all the modules (dmPolishModules); each with the rows and columns
+// tracked along the timing patterns, then without. With looked (dmQuick thresholded them as
+// fitted), those as fitted get soft decisions only.
 func (d *Decoder) dmReadFits(c *gray, b []float32, fits []dmFit, looked bool) (Result, bool) {
 	for i, fit := range fits {
 		if i >= dmMaxFits {
 			break
 		}
-		for _, polish := range []bool{false, true} {
-			if polish {
-				if i > 0 || fit.score < 0.6 {
-					break
-				}
+		for polish := range 3 {
+			if polish > 0 && (i > 0 || fit.score < 0.6 || d.expired()) {
+				break
+			}
+			switch polish {
+			case 1:
 				fit = dmPolish(b, c.w, c.h, fit)
+			case 2:
+				fit = dmPolishModules(b, c.w, c.h, fit)
 			}
 			for _, track := range []bool{true, false} {
 				sm := newDMSampler(c, b, fit, track)
-				if looked && !polish {
+				if looked && polish == 0 {
 					if res, ok := d.dmSoftRead(sm); ok {
 						return res, true
 					}
