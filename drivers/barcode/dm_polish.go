@@ -46,7 +46,7 @@ func dmPatternContrast(b []float32, w, hh int, h *dmHomography, cols, rows int) 
 func dmPolish(b []float32, w, hh int, fit dmFit) dmFit {
 	return dmClimbCorners(fit, []float64{0.3, 0.15, 0.08}, 4, func(h *dmHomography) float64 {
 		return dmPatternContrast(b, w, hh, h, fit.cols, fit.rows)
-	})
+	}, nil)
 }
 
 // dmPolishModules returns fit (polished by dmPolish) with its corners moved further, by
@@ -55,12 +55,14 @@ func dmPolish(b []float32, w, hh int, fit dmFit) dmFit {
 // strong noise or JPEG the fixed pattern's few modules place the grid within a quarter of a
 // module; all the modules place it closer (module centres on a module, not between two,
 // give the most extreme values): on the third generator's tuning frames that took a symbol
-// from 27 of 324 modules wrong to 17, within the soft read's reach.
-func dmPolishModules(b []float32, w, hh int, fit dmFit) dmFit {
+// from 27 of 324 modules wrong to 17, within the soft read's reach. Each round costs a
+// sampling of every module 32 times (about 0.5 ms for 18×18), so the climb ends early when
+// stop (the frame's budget spent) says so.
+func dmPolishModules(b []float32, w, hh int, fit dmFit, stop func() bool) dmFit {
 	vals := make([]float64, fit.rows*fit.cols)
 	return dmClimbCorners(fit, []float64{0.3, 0.15, 0.08, 0.04}, 6, func(h *dmHomography) float64 {
 		return dmModuleContrast(b, w, hh, h, fit.cols, fit.rows, vals)
-	})
+	}, stop)
 }
 
 // dmModuleContrast is dmPolishModules' measure for the grid h of cols×rows modules, one
@@ -88,8 +90,9 @@ func dmModuleContrast(b []float32, w, hh int, h *dmHomography, cols, rows int, v
 
 // dmClimbCorners moves each of fit's corners in turn in eight directions, by each of steps
 // (modules, from the outline's perimeter) for up to passes rounds while score (of the grid
-// the corners make) grows, and returns fit with the corners where it ended.
-func dmClimbCorners(fit dmFit, steps []float64, passes int, score func(*dmHomography) float64) dmFit {
+// the corners make) grows, and returns fit with the corners where it ended (or where it was
+// when stop, unless nil, said to stop before a round).
+func dmClimbCorners(fit dmFit, steps []float64, passes int, score func(*dmHomography) float64, stop func() bool) dmFit {
 	c := fit.corners
 	cols, rows := fit.cols, fit.rows
 	at := func(c [4]dmPt) float64 {
@@ -108,6 +111,9 @@ func dmClimbCorners(fit dmFit, steps []float64, passes int, score func(*dmHomogr
 	for _, step := range steps {
 		d := step * m
 		for range passes {
+			if stop != nil && stop() {
+				break
+			}
 			moved := false
 			for k := range 4 {
 				for _, dir := range dirs {

@@ -462,7 +462,7 @@ func (d *Decoder) dmReadFits(c *gray, b []float32, fits []dmFit, looked bool) (R
 			case 1:
 				fit = dmPolish(b, c.w, c.h, fit)
 			case 2:
-				fit = dmPolishModules(b, c.w, c.h, fit)
+				fit = dmPolishModules(b, c.w, c.h, fit, d.expired)
 			}
 			for _, track := range []bool{true, false} {
 				sm := newDMSampler(c, b, fit, track)
