@@ -70,7 +70,7 @@ type dmDetector struct {
 	coarseSizes []int
 	scale       int      // next index into dmScales
 	hulls       [][]dmPt // hulls found so far
-	pending     []dmQuad // outlines ready to hand out
+	pending     []dmQuad // first outlines of the hulls found, to refine and hand out
 	made        int      // outlines refined so far
 	done        []dmQuad // outlines handed out
 }
@@ -98,9 +98,25 @@ func (d *dmDetector) coarseRuns() ([]dmRun, []int) {
 }
 
 // next returns the next outline; ok is false when there is none left.
-func (d *dmDetector) next() (dmQuad, bool) {
-	for len(d.pending) == 0 {
-		if d.scale == len(dmScales) || d.made == dmMaxOutlines {
+func (d *dmDetector) next() (dmQuad, bool) { return d.nextOfScale(len(dmScales)) }
+
+// nextOfScale returns the next outline of the first n groupings (dmScales); ok is false
+// when they have none left (next goes on with the others). Each grouping's hulls give
+// their first outlines at once, each refined only when it is handed out (most crops read
+// from their first).
+func (d *dmDetector) nextOfScale(n int) (dmQuad, bool) {
+	for {
+		for len(d.pending) > 0 && d.made < dmMaxOutlines {
+			q := d.pending[0]
+			d.pending = d.pending[1:]
+			d.made++
+			q = dmRefine(d.blur, d.w, d.h, q)
+			if q.valid() && !dmHasQuad(d.done, q) {
+				d.done = append(d.done, q)
+				return q, true
+			}
+		}
+		if d.scale >= min(n, len(dmScales)) || d.made == dmMaxOutlines {
 			return dmQuad{}, false
 		}
 		sc := dmScales[d.scale]
@@ -122,22 +138,12 @@ func (d *dmDetector) next() (dmQuad, bool) {
 			}
 			d.hulls = append(d.hulls, hull)
 			for _, outline := range []func([]dmPt) (dmQuad, bool){dmHullQuad, dmMinRect} {
-				q, ok := outline(hull)
-				if !ok || d.made == dmMaxOutlines {
-					continue
-				}
-				d.made++
-				q = dmRefine(d.blur, d.w, d.h, q)
-				if q.valid() && !dmHasQuad(d.done, q) && !dmHasQuad(d.pending, q) {
+				if q, ok := outline(hull); ok {
 					d.pending = append(d.pending, q)
 				}
 			}
 		}
 	}
-	q := d.pending[0]
-	d.pending = d.pending[1:]
-	d.done = append(d.done, q)
-	return q, true
 }
 
 // dmHasQuad reports whether qs holds an outline within 1.5 pixels of q at every corner.

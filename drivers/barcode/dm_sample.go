@@ -83,24 +83,22 @@ func dmFits(b []float32, w, hh int, q dmQuad) []dmFit {
 	var vals []float64
 	for k := range 4 {
 		bl, tl, tr, br := q[k], q[(k+1)%4], q[(k+2)%4], q[(k+3)%4]
-		top := (math.Hypot(tr.x-tl.x, tr.y-tl.y) + math.Hypot(br.x-bl.x, br.y-bl.y)) / 2
-		left := (math.Hypot(bl.x-tl.x, bl.y-tl.y) + math.Hypot(br.x-tr.x, br.y-tr.y)) / 2
-		for _, sz := range dmSizes {
-			rows, cols := sz[0], sz[1]
-			// Aspect within a factor 1.6 (tilt foreshortens), modules at least 1.2 pixels.
-			if r := (top / left) / (float64(cols) / float64(rows)); r > 1.6 || r < 1/1.6 {
-				continue
-			}
-			if top/float64(cols) < 1.2 || left/float64(rows) < 1.2 {
-				continue
-			}
-			h := newDMHomography(tl, tr, br, bl, cols, rows)
-			score := dmTimingScore(b, w, hh, &h, cols, rows, &vals)
-			if score > dmMinTiming {
-				fits = append(fits, dmFit{k: k, rows: rows, cols: cols, score: score,
-					corners: [4]dmPt{tl, tr, br, bl}, h: h})
-			}
+		fits = dmFitsAt(b, w, hh, k, bl, tl, tr, br, false, fits, &vals)
+		// The outline may run on beyond the symbol on one side (clutter in the quiet zone
+		// grouped with it): with the L at this corner, a square symbol's arms are as long
+		// as each other, so the longer arm is also tried cut to the shorter one's length.
+		la, lb := math.Hypot(tl.x-bl.x, tl.y-bl.y), math.Hypot(br.x-bl.x, br.y-bl.y)
+		switch {
+		case la > dmCutArm*lb:
+			f := lb / la
+			tl, tr = dmLerp(bl, tl, f), dmLerp(br, tr, f)
+		case lb > dmCutArm*la:
+			f := la / lb
+			br, tr = dmLerp(bl, br, f), dmLerp(tl, tr, f)
+		default:
+			continue
 		}
+		fits = dmFitsAt(b, w, hh, k, bl, tl, tr, br, true, fits, &vals)
 	}
 	slices.SortFunc(fits, func(a, b dmFit) int {
 		switch {
@@ -111,6 +109,42 @@ func dmFits(b []float32, w, hh int, q dmQuad) []dmFit {
 		}
 		return 0
 	})
+	return fits
+}
+
+// dmCutArm is how much longer than the other an outline's arm from a corner must be for
+// dmFits to try it cut to the other's length (a square symbol seen at a slant keeps its
+// arms within about 15 % of each other in the third generator's perspective).
+const dmCutArm = 1.2
+
+// dmLerp is the point a fraction f of the way from a to b.
+func dmLerp(a, b dmPt, f float64) dmPt { return dmPt{a.x + f*(b.x-a.x), a.y + f*(b.y-a.y)} }
+
+// dmFitsAt appends to fits the sizes (square ones only when squareOnly) whose timing
+// patterns match the outline with its L corner bl (and tl, tr, br round it), as corner k
+// of the outline.
+func dmFitsAt(b []float32, w, hh, k int, bl, tl, tr, br dmPt, squareOnly bool, fits []dmFit, vals *[]float64) []dmFit {
+	top := (math.Hypot(tr.x-tl.x, tr.y-tl.y) + math.Hypot(br.x-bl.x, br.y-bl.y)) / 2
+	left := (math.Hypot(bl.x-tl.x, bl.y-tl.y) + math.Hypot(br.x-tr.x, br.y-tr.y)) / 2
+	for _, sz := range dmSizes {
+		rows, cols := sz[0], sz[1]
+		if squareOnly && rows != cols {
+			continue
+		}
+		// Aspect within a factor 1.6 (tilt foreshortens), modules at least 1.2 pixels.
+		if r := (top / left) / (float64(cols) / float64(rows)); r > 1.6 || r < 1/1.6 {
+			continue
+		}
+		if top/float64(cols) < 1.2 || left/float64(rows) < 1.2 {
+			continue
+		}
+		h := newDMHomography(tl, tr, br, bl, cols, rows)
+		score := dmTimingScore(b, w, hh, &h, cols, rows, vals)
+		if score > dmMinTiming {
+			fits = append(fits, dmFit{k: k, rows: rows, cols: cols, score: score,
+				corners: [4]dmPt{tl, tr, br, bl}, h: h})
+		}
+	}
 	return fits
 }
 
@@ -325,34 +359,121 @@ const dmMaxFits = 2
 // sampler: every outline, its best hypotheses, each sampled with and without the timing
 // correction and thresholded locally then globally, until gozxing's decoder corrects one.
 func (d *Decoder) decodeDM(c *gray) (Result, bool) {
-	if d.opt.Formats&DataMatrix == 0 || c.w > dmMaxCrop || c.h > dmMaxCrop || !d.affords(c.w*c.h) {
+	s := d.newDMSearch(c)
+	if s == nil {
 		return Result{}, false
+	}
+	return d.dmRest(s)
+}
+
+// dmSearch is our DataMatrix reader's progress on one crop, so that its search can be cut in
+// two (dmQuick, then dmRest): the detector (its outlines made lazily) and the hypotheses the
+// quick look read only by hard thresholds.
+type dmSearch struct {
+	c      *gray
+	det    *dmDetector
+	quick  [][]dmFit // per outline looked at quickly, its hypotheses (at most dmMaxFits)
+	looked bool      // dmQuick ran
+}
+
+// newDMSearch prepares our DataMatrix reader on crop c; nil when it is not to run (the
+// format off, the crop too large or too small, no time left for it).
+func (d *Decoder) newDMSearch(c *gray) *dmSearch {
+	if d.opt.Formats&DataMatrix == 0 || c.w > dmMaxCrop || c.h > dmMaxCrop || !d.affords(c.w*c.h) {
+		return nil
 	}
 	det := newDMDetector(c)
 	if det == nil {
-		return Result{}, false
+		return nil
 	}
-	b := det.blur
-	for q, ok := det.next(); ok && !d.expired(); q, ok = det.next() { // an outline costs up to a few ms
+	return &dmSearch{c: c, det: det}
+}
+
+// dmQuickOutlines is how many outlines dmQuick looks at.
+const dmQuickOutlines = 2
+
+// dmQuick is the cheap first look of our DataMatrix reader (the plain pass of a small
+// candidate under a time budget): the first dmQuickOutlines outlines of the finest grouping, each of their
+// best hypotheses as fitted, tracked then not, thresholded (dmReadHard). It reads most
+// symbols (on the third generator's frames, nine reads in ten of our reader are the first
+// outline's first hypothesis thresholded so); what it leaves (the corners polished, soft
+// decisions, the coarser groupings' outlines) is dmRest's, after the fitted pass.
+func (d *Decoder) dmQuick(s *dmSearch) (Result, bool) {
+	s.looked = true
+	c, b := s.c, s.det.blur
+	for len(s.quick) < dmQuickOutlines && !d.expired() {
+		q, ok := s.det.nextOfScale(1)
+		if !ok {
+			break
+		}
 		fits := dmFits(b, c.w, c.h, q)
-		for i, fit := range fits {
-			if i >= dmMaxFits {
+		fits = fits[:min(len(fits), dmMaxFits)]
+		s.quick = append(s.quick, fits)
+		for _, fit := range fits {
+			for _, track := range []bool{true, false} {
+				if res, ok := d.dmReadHard(newDMSampler(c, b, fit, track)); ok {
+					return res, true
+				}
+			}
+		}
+	}
+	return Result{}, false
+}
+
+// dmRest is the rest of our DataMatrix reader's search after dmQuick (or all of it): the
+// quick look's hypotheses with soft decisions and polished, then every other outline, each
+// of its best hypotheses as fitted and then (the best of a clear timing only) with its
+// corners polished on the fixed pattern, each sampled with the rows and columns tracked
+// along the timing patterns and without, thresholded then soft.
+func (d *Decoder) dmRest(s *dmSearch) (Result, bool) {
+	c, b := s.c, s.det.blur
+	for _, fits := range s.quick {
+		if d.expired() {
+			return Result{}, false
+		}
+		if res, ok := d.dmReadFits(c, b, fits, true); ok {
+			return res, true
+		}
+	}
+	s.quick = nil
+	for q, ok := s.det.next(); ok && !d.expired(); q, ok = s.det.next() { // an outline costs up to a few ms
+		if res, ok := d.dmReadFits(c, b, dmFits(b, c.w, c.h, q), false); ok {
+			return res, true
+		}
+	}
+	return Result{}, false
+}
+
+// dmReadFits reads an outline's best hypotheses (dmMaxFits of fits): as fitted, then (the
+// best hypothesis of a clear timing only) with the corners polished on the fixed pattern,
+// then polished further on all the modules (dmPolishModules); each with the rows and columns
+// tracked along the timing patterns, then without. With looked (dmQuick thresholded them as
+// fitted), those as fitted get soft decisions only.
+func (d *Decoder) dmReadFits(c *gray, b []float32, fits []dmFit, looked bool) (Result, bool) {
+	for i, fit := range fits {
+		if i >= dmMaxFits {
+			break
+		}
+		for polish := range 3 {
+			if polish > 0 && (i > 0 || fit.score < 0.6 || d.expired()) {
 				break
 			}
-			// As fitted, then (the best hypothesis of a clear timing only) with the corners
-			// polished on the fixed pattern; each with the rows and columns tracked along
-			// the timing patterns, then without.
-			for _, polish := range []bool{false, true} {
-				if polish {
-					if i > 0 || fit.score < 0.6 {
-						break
-					}
-					fit = dmPolish(b, c.w, c.h, fit)
-				}
-				for _, track := range []bool{true, false} {
-					if res, ok := d.dmRead(newDMSampler(c, b, fit, track)); ok {
+			switch polish {
+			case 1:
+				fit = dmPolish(b, c.w, c.h, fit)
+			case 2:
+				fit = dmPolishModules(b, c.w, c.h, fit, d.expired)
+			}
+			for _, track := range []bool{true, false} {
+				sm := newDMSampler(c, b, fit, track)
+				if looked && polish == 0 {
+					if res, ok := d.dmSoftRead(sm); ok {
 						return res, true
 					}
+					continue
+				}
+				if res, ok := d.dmRead(sm); ok {
+					return res, true
 				}
 			}
 		}
@@ -372,8 +493,17 @@ func (d *Decoder) decode2DOnly(g *gray, f Format) (Result, bool) {
 }
 
 // dmRead thresholds a sampler's modules each way in turn until gozxing's decoder
-// corrects one.
+// corrects one, then reads them with soft decisions.
 func (d *Decoder) dmRead(s *dmSampler) (Result, bool) {
+	if res, ok := d.dmReadHard(s); ok {
+		return res, true
+	}
+	return d.dmSoftRead(s)
+}
+
+// dmReadHard thresholds a sampler's modules each way in turn (dmThresholds) until gozxing's
+// decoder corrects one.
+func (d *Decoder) dmReadHard(s *dmSampler) (Result, bool) {
 	for _, th := range dmThresholds {
 		if bm := s.bits(th); bm != nil {
 			if res, ok := d.dmDecodeBits(bm); ok {
@@ -381,7 +511,7 @@ func (d *Decoder) dmRead(s *dmSampler) (Result, bool) {
 			}
 		}
 	}
-	return d.dmSoftRead(s)
+	return Result{}, false
 }
 
 // dmDecodeBits runs gozxing's DataMatrix decoder (Reed–Solomon, then the text) on a module

@@ -2,6 +2,7 @@ package barcode
 
 import (
 	"math"
+	"time"
 
 	"github.com/makiuchi-d/gozxing"
 )
@@ -20,6 +21,7 @@ const (
 	grownPass                       // the first candidates' grown regions, plain then equalised, when nothing read
 	deblurredPass                   // the first small candidates deconvolved, plain then equalised, when nothing read
 	fittedPass                      // the first small candidates read by fitting their blurred modules, when nothing read
+	dmRestPass                      // under a time budget, the rest of our DataMatrix reader's search on the small candidates it looked at quickly
 	matrixPasses
 )
 
@@ -48,6 +50,9 @@ func (p matrixPass) candidates() (first, last int) {
 // binarizer and finder-pattern search want modules several pixels wide), plain and sharpened
 // (unsharp mask over about two source pixels) against lens blur.
 func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, cc *matrixCrops) (Result, bool) {
+	if pass == dmRestPass {
+		return d.decodeDMRest(cc)
+	}
 	s, k0, crop, ok := cc.make(g, r)
 	if !ok {
 		return Result{}, false
@@ -76,11 +81,25 @@ func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, cc *matrixCro
 		if finders || !d.wantDM(c) {
 			return Result{}, false // a QR symbol that did not read yet: not a DataMatrix one
 		}
-		return d.decodeDM(dmCrop(c, crop, s))
+		if d.deadline.IsZero() || d.opt.Budget < dmSplitBudget || !fitSmall(r) {
+			return d.decodeDM(dmCrop(c, crop, s))
+		}
+		// Under a long time budget (a camera's Full frame), a small candidate gets our
+		// reader's quick look only; the rest of its search waits until after the fitted pass
+		// (dmRestPass), which reads the blurred small modules that the rest rarely reads,
+		// within the budget.
+		if cc.dm = d.newDMSearch(dmCrop(c, crop, s)); cc.dm == nil {
+			return Result{}, false
+		}
+		return d.dmQuick(cc.dm)
+
 	case equalisedPass:
 		return d.decodeEqualised(cc, r, s, crop)
 	case laterPass:
 		if res, ok := d.decodeMatrix(g, r, plainPass, cc); ok {
+			return res, true
+		}
+		if res, ok := d.decodeDMRest(cc); ok {
 			return res, true
 		}
 		return d.decodeEqualised(cc, r, s, crop)
@@ -174,6 +193,24 @@ func (d *Decoder) decodeMatrix(g *gray, r region, pass matrixPass, cc *matrixCro
 	return d.decode2DWith(&m, true, gozxing.NewGlobalHistgramBinarizer)
 }
 
+// dmSplitBudget is the shortest time budget under which our DataMatrix reader's search on a
+// small candidate is cut after its quick look (dmQuick) and goes on after the fitted pass: a
+// camera's Full frame (40 ms), where the fitted pass (20–30 ms of CPU on a symbol) fits; in
+// its Quick frames (6 ms) the fitted pass does not, and the whole search is the best use of
+// the time.
+const dmSplitBudget = 20 * time.Millisecond
+
+// decodeDMRest goes on with our DataMatrix reader's search that the plain pass cut after its
+// quick look (dmQuick), once.
+func (d *Decoder) decodeDMRest(cc *matrixCrops) (Result, bool) {
+	st := cc.dm
+	if st == nil {
+		return Result{}, false
+	}
+	cc.dm = nil
+	return d.dmRest(st)
+}
+
 // decodeEqualised reads a matrix candidate's plain crop with its local contrast equalised: over
 // about three modules' worth of crop with our DataMatrix reader when the candidate is faint
 // (gozxing's readers had that crop in the plain pass), then over about one module and a half
@@ -221,8 +258,9 @@ func (d *Decoder) decodeDMFlat(c *gray, s float64, crop func(k float64) gray) (R
 
 // matrixCrops are a matrix candidate's crops, made once and kept for the later passes.
 type matrixCrops struct {
-	plain *gray // upright at about 240 pixels, contrast-stretched (decodeMatrix)
-	eq    *gray // plain equalised over about three modules (equalised)
+	plain *gray     // upright at about 240 pixels, contrast-stretched (decodeMatrix)
+	eq    *gray     // plain equalised over about three modules (equalised)
+	dm    *dmSearch // our DataMatrix reader's search that the plain pass cut (dmRestPass)
 }
 
 // make makes the plain crop of candidate r of g unless made already. It returns the crop's

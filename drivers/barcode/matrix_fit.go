@@ -100,12 +100,15 @@ const fitMaxInk = 0.65
 // there. Early, a frame that a later pass reads pays it first: a look at the ink of each
 // small candidate (a noise cluster ends there), under a millisecond for a clutter candidate
 // whose grid matches nothing, and for a symbol that matches and does not read its search and
-// reads (tens of ms, cut by the budget).
+// reads (tens of ms, cut by the budget). Our DataMatrix reader's search on a small candidate,
+// cut after its quick look in the plain pass under a budget, goes on right after the fitted
+// pass (dmRestPass; without a budget the plain pass runs it whole and that pass has nothing
+// to do).
 func (d *Decoder) matrixPassOrder() [matrixPasses]matrixPass {
 	if d.deadline.IsZero() || d.fitLate {
-		return [...]matrixPass{plainPass, equalisedPass, magnifiedPass, laterPass, smoothedPass, grownPass, deblurredPass, fittedPass}
+		return [...]matrixPass{plainPass, dmRestPass, equalisedPass, magnifiedPass, laterPass, smoothedPass, grownPass, deblurredPass, fittedPass}
 	}
-	return [...]matrixPass{plainPass, equalisedPass, fittedPass, magnifiedPass, laterPass, smoothedPass, grownPass, deblurredPass}
+	return [...]matrixPass{plainPass, equalisedPass, fittedPass, dmRestPass, magnifiedPass, laterPass, smoothedPass, grownPass, deblurredPass}
 }
 
 // fitSmall reports whether candidate r is small enough for the fitted pass.
