@@ -21,13 +21,14 @@ import (
 // better than weigh the pixels by the module's footprint, and its decision then errs with
 // probability Q(s), s = (ΔL/2)·‖h‖/σn: ΔL the ink's depth under the paper (levels), h the
 // module's footprint over the pixels (the third generator's: its EWA triangle filter, a cone
-// of one pixel's radius, then its Gaussian blur), σn the sensor noise (ImageMagick's Gaussian
+// of one pixel's radius, then its Gaussian blur), ΔL under the paper as the uneven light
+// leaves it at the label (lightf=), σn the sensor noise (ImageMagick's Gaussian
 // noise at -attenuate a: σ = 19.8·a levels, measured; 8-bit rounding added). No reader of a
 // module, ours included, beats it. A symbol then reads when Reed–Solomon corrects its
 // codewords: "by confidence" erases the s least sure codewords (the lowest |z| of their 8
 // modules) for the best s, 2e + s ≤ ecc; "genie" erases exactly the wrong ones (e ≤ ecc), a
-// bound no bounded-distance decoder reaches. JPEG, uneven light and perspective are left
-// out, so the bound is generous on frames that have them.
+// bound no bounded-distance decoder reaches. JPEG and perspective are left out (and the light
+// where the text file has no lightf=), so the bound is generous on frames that have them.
 
 // limitSymbol is a symbol's Reed–Solomon shape: codewords, of which ecc are for correction.
 type limitSymbol struct {
@@ -173,6 +174,10 @@ func TestBeyondLimit(t *testing.T) {
 		{QRCode, "sym=qr seed=1 class=mixed module=1.65 angle=334 blur=0.1 contrast=48 paper=80 noise=5.6 narrow=1.65 mblur=0.68", false},
 		{DataMatrix, "sym=dm seed=5 class=plain module=1.5 angle=10 blur=0.3 contrast=25 paper=75 noise=2 narrow=1.5 mblur=0", false},
 		{DataMatrix, "sym=dm seed=7 class=noise module=1.64 angle=293 blur=0.35 contrast=25 paper=80 noise=9.8 narrow=1.64 mblur=0", true},
+		// Held-out mixed 1000058's parameters, its light's factor at the label checked on the frame
+		// (0.668): unlit it would be within; lit, its ink is 40 levels deep under noise σ 20.
+		{DataMatrix, "sym=dm seed=58 class=mixed module=2.006 angle=285 blur=0.09 contrast=32.06 paper=74.13 light=1 noise=9.96 narrow=2.006 mblur=0", false},
+		{DataMatrix, "sym=dm seed=58 class=mixed module=2.006 angle=285 blur=0.09 contrast=32.06 paper=74.13 light=1 noise=9.96 narrow=2.006 mblur=0 lightf=0.668", true},
 	} {
 		p, err := parseGen3Params(c.info)
 		if err != nil {
@@ -330,14 +335,22 @@ func beyondLimit(f Format, p gen3Params, info string) (beyond bool, genie float6
 	return genie < 0.995, genie
 }
 
-// gen3Paper is a frame's paper level (%) from its text line (80 when it has none).
+// gen3Paper is a frame's paper level (%) at its label from its text line: paper= (80 when
+// it has none) times the uneven light's factor there, lightf= (frame.sh since the readable
+// limit; 1 when it has none, so that an older text file's lit frame counts as unlit: the
+// bound is then generous to it). The light scales the ink's depth; the noise comes after.
 func gen3Paper(info string) float64 {
+	paper, light := 80.0, 1.0
 	for _, kv := range strings.Fields(info) {
-		if v, found := strings.CutPrefix(kv, "paper="); found {
-			if x, err := strconv.ParseFloat(v, 64); err == nil {
-				return x
-			}
+		k, v, _ := strings.Cut(kv, "=")
+		x, err := strconv.ParseFloat(v, 64)
+		switch {
+		case err != nil:
+		case k == "paper":
+			paper = x
+		case k == "lightf" && x > 0 && x <= 1:
+			light = x
 		}
 	}
-	return 80
+	return paper * light
 }

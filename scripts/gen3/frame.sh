@@ -24,6 +24,9 @@
 #   sweep      only the grid: paper 70–90 %, sensor noise, the symbol at a random place
 #   GEN3_CONTRAST, GEN3_NOISE, GEN3_MODULE=LO,HI (tuning draws only, in a cache of their own):
 #              force the classes' contrast (%), noise (× a tenth of the base's σ) and module (px)
+#   GEN3_PARAMS_ONLY=1  writes the text files alone (the frames they describe do not change):
+#              parameters added since a cache was drawn (lightf=, the light's factor at the
+#              label) without drawing it again
 #
 # Needs zint (Debian zint) and ImageMagick 6 or 7 (Debian imagemagick).
 set -euo pipefail
@@ -175,6 +178,23 @@ finish() {
 	cmd+=("${v[@]}")
 }
 
+# lightat GEOMETRY: the uneven light's factor (0–1) at the label's centre, placed by
+# GEOMETRY (-gravity center offsets): the light drawn as finish draws it, sampled there. Only
+# reported in the text file (lightf=), for the readable limit: the light scales the ink's
+# depth under the paper, not the sensor noise added after it.
+lightat() {
+	local x y
+	read -r x y < <(awk -v g="$1" -v W=$W -v H=$H 'BEGIN {
+		n = split(g, p, /[+-]/); sx = substr(g, 1, 1) == "-" ? -1 : 1
+		rest = substr(g, length(p[2]) + 2); sy = substr(rest, 1, 1) == "-" ? -1 : 1
+		x = W / 2 + sx * p[2]; y = H / 2 + sy * p[3]
+		if (x < 0) x = 0; if (x > W - 1) x = W - 1; if (y < 0) y = 0; if (y > H - 1) y = H - 1
+		printf "%d %d\n", x, y }')
+	"${im[@]}" \( -size "${W}x${H}" "gradient:white-gray($(lerp 19 55 85)%)" -distort SRT "$(lerp 24 0 360)" \) \
+		\( -size "${W}x${H}" "radial-gradient:white-gray(70%)" \) -compose Multiply -composite \
+		-format "%[fx:p{$x,$y}.intensity]" info:
+}
+
 cmd=("${im[@]}")
 if [ "$class" = sweep ]; then
 	# Hundreds of frames per process: nothing per frame forks (a fork costs tens of ms on a
@@ -317,7 +337,12 @@ for ((n = 0; n < count; n++)); do
 			narrow=$(narrowest "$pts" "$w0" "$h0")
 		fi
 		lab+=(-filter Triangle +distort SRT "$(unfx $(($(fx "$module") / 8))) $angle" \))
-		cmd+=("${lab[@]}" -gravity center -geometry "$(place "$(u 14)" "$(u 15)" $w0 $h0 "$module" "$angle")" -composite +gravity)
+		geom=$(place "$(u 14)" "$(u 15)" $w0 $h0 "$module" "$angle")
+		cmd+=("${lab[@]}" -gravity center -geometry "$geom" -composite +gravity)
+	fi
+	lightf=1
+	if [ "$light" = 1 ] && [ "$symbol" = 1 ]; then
+		lightf=$(lightat "$geom")
 	fi
 	mblur=0
 	if [ "$motion" = 1 ]; then
@@ -330,9 +355,17 @@ for ((n = 0; n < count; n++)); do
 	out=$tmp/f$n.$ext
 	finish
 	names[n]=$dir/$class-$seed.$ext
-	texts[n]=$(printf '%s\nsym=%s seed=%s class=%s module=%s angle=%s blur=%s contrast=%s paper=%s persp=%s motion=%s light=%s jpeg=%s noise=%s clutter=%s narrow=%s mblur=%s quality=%s' \
-		"$text" "$sym" "$seed" "$class" "$module" "$angle" "$blur" "$contrast" "$paper" "$persp" "$motion" "$light" "$jpeg" "$noise" "$clutter" "$narrow" "$mblur" "$quality")
+	texts[n]=$(printf '%s\nsym=%s seed=%s class=%s module=%s angle=%s blur=%s contrast=%s paper=%s persp=%s motion=%s light=%s jpeg=%s noise=%s clutter=%s narrow=%s mblur=%s quality=%s lightf=%s' \
+		"$text" "$sym" "$seed" "$class" "$module" "$angle" "$blur" "$contrast" "$paper" "$persp" "$motion" "$light" "$jpeg" "$noise" "$clutter" "$narrow" "$mblur" "$quality" "$lightf")
 done
+if [ -n "${GEN3_PARAMS_ONLY:-}" ]; then
+	# The text files alone (the frames they describe do not change): parameters added since
+	# a cache was drawn, written without drawing it again.
+	for ((n = 0; n < count; n++)); do
+		printf '%s\n' "${texts[n]}" >"${names[n]%.*}.txt"
+	done
+	exit 0
+fi
 "${cmd[@]}" -size 1x1 xc:white null:
 for ((n = 0; n < count; n++)); do
 	f=${names[n]}
