@@ -98,6 +98,8 @@ type Decoder struct {
 	// noRepairs is set while the turned retry reads: no Code 128 character is taken other
 	// than as its distances read it (linear_turn.go).
 	noRepairs bool
+	// fitTrace, when set (tests), sees every fitted solution before it is read.
+	fitTrace func(win *fitWin, g fitGrid, sigma float64, sol fitSolution, h fitHyp)
 	// disputed is set by decodeBits when the Code 128 it read disagrees with our
 	// similar-edge reading of a character (code128Agrees).
 	disputed bool

@@ -36,6 +36,34 @@ const (
 // module's blur over the print's resampling and the pixels' own size.
 var fitSigmas = []float64{0.95, 0.75, 1.15}
 
+// fitQRSigmas are the blurs a QR symbol's best hypothesis is read at, the fitQRReads that
+// explain its pixels best (a one-round fit's residual) first: a symbol under little blur
+// (the print's resampling and the pixels' size only: σ 0.45–0.6) decides its modules best
+// at its own blur, and under strong sensor noise no other reads.
+var fitQRSigmas = []float64{0.5, 0.75, 0.95, 1.15}
+
+const fitQRReads = 3
+
+// fitRankSigmas returns fitQRReads of fitQRSigmas, those whose one-round fit of grid
+// leaves the least residual first.
+func fitRankSigmas(win *fitWin, grid fitGrid, kn fitKnown) []float64 {
+	type ranked struct{ sigma, resid float64 }
+	rs := make([]ranked, 0, len(fitQRSigmas))
+	for _, sigma := range fitQRSigmas {
+		r := math.Inf(1)
+		if sol, ok := fitModules(win, grid, sigma, kn, fitQuick); ok {
+			r = sol.resid
+		}
+		rs = append(rs, ranked{sigma, r})
+	}
+	slices.SortStableFunc(rs, func(a, b ranked) int { return cmp.Compare(a.resid, b.resid) })
+	out := make([]float64, fitQRReads)
+	for i := range out {
+		out[i] = rs[i].sigma
+	}
+	return out
+}
+
 // fitStart is a candidate's rough geometry: the centre of its ink, its orientation modulo a
 // quarter turn, and its side.
 type fitStart struct {
@@ -150,7 +178,7 @@ func (d *Decoder) readCandidate(win *fitWin, st fitStart) (Result, bool) {
 			if d.expired() || h.score < hyps[0].score-fitOtherSlack {
 				break
 			}
-			if res, ok := d.readFitted(win, h, h.dm && i == 0, i == 0); ok {
+			if res, ok := d.readFitted(win, h, i == 0, i == 0); ok {
 				return res, true
 			}
 		}
@@ -595,23 +623,36 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Res
 		for m, v := range sol.dark {
 			lv[m] = 1 - v
 		}
+		if d.fitTrace != nil {
+			d.fitTrace(win, g, sigma, sol, h)
+		}
 		return d.readFittedLevels(lv, h)
-	}
-	sigmas := fitSigmas
-	if !allSigmas {
-		sigmas = sigmas[:1]
 	}
 	if refine {
 		// Its pose as matched is most often a little long in pitch, and then seldom reads:
 		// read once as matched (the residual's best pose is not always the one that reads),
 		// then refined.
-		if res, ok := read(h.grid(), fitSigmas[0]); ok || d.expired() {
+		sigma := fitSigmas[0]
+		if !h.dm {
+			// A QR symbol's pose is fixed by its finders, but a fraction of a pixel off
+			// under noise decides a module in ten wrong where the refined pose decides
+			// one in thirty: refined at the blur that explains the pixels best.
+			sigma = fitRankSigmas(win, h.grid(), kn)[0]
+		}
+		if res, ok := read(h.grid(), sigma); ok || d.expired() {
 			return res, ok
 		}
 		if h.persp {
 			h = fitRefineQuad(win, h, kn, d.expired)
 		} else {
-			h = fitRefine(win, h, kn, d.expired)
+			h = fitRefineAt(win, h, kn, sigma, d.expired)
+		}
+	}
+	sigmas := fitSigmas[:1]
+	if allSigmas {
+		sigmas = fitSigmas
+		if !h.dm {
+			sigmas = fitRankSigmas(win, h.grid(), kn)
 		}
 	}
 	for _, sigma := range sigmas {
@@ -648,12 +689,17 @@ func (d *Decoder) readFittedLevels(lv []float64, h fitHyp) (Result, bool) {
 // matched filter's pitch for a DataMatrix symbol is a few per cent off (its L and quiet zone fix
 // the pitch poorly), which over 18 modules is half a module at the far side.
 func fitRefine(win *fitWin, h fitHyp, kn fitKnown, stop func() bool) fitHyp {
+	return fitRefineAt(win, h, kn, fitSigmas[0], stop)
+}
+
+// fitRefineAt is fitRefine with the fits at blur sigma.
+func fitRefineAt(win *fitWin, h fitHyp, kn fitKnown, sigma float64, stop func() bool) fitHyp {
 	evals := 0
 	resid := func(p fitPose) float64 {
 		if evals++; evals > fitRefineEvals {
 			return math.Inf(1)
 		}
-		sol, ok := fitModules(win, p.grid(h.n), fitSigmas[0], kn, fitQuick)
+		sol, ok := fitModules(win, p.grid(h.n), sigma, kn, fitQuick)
 		if !ok {
 			return math.Inf(1)
 		}
