@@ -209,10 +209,13 @@ type fitKnown struct {
 
 // fitSolution is what the least-squares fit found.
 type fitSolution struct {
-	dark   []float64 // per module of the grid (row major), its darkness: 0 paper, 1 ink
-	paper  float64   // P
-	ink    float64   // C, the contrast
-	resid  float64   // the fit's residual, grey levels (RMS over the pixels)
+	dark []float64 // per module of the grid (row major), its darkness: 0 paper, 1 ink
+	// soft is each module's darkness as solved when it was decided (fixed at 0 or 1 in a
+	// round of fitModules, or left free to the end): how far from ½ it stood then.
+	soft   []float64
+	paper  float64 // P
+	ink    float64 // C, the contrast
+	resid  float64 // the fit's residual, grey levels (RMS over the pixels)
 	pixels int
 }
 
@@ -321,6 +324,7 @@ func fitModules(win *fitWin, grid fitGrid, sigma float64, kn fitKnown, margins [
 		}
 	}
 	unexplained := grow(&sc.unexplained, np)
+	soft := grow(&sc.soft, n)
 	for _, margin := range margins {
 		for pi := range np {
 			s := known[pi]
@@ -338,6 +342,7 @@ func fitModules(win *fitWin, grid fitGrid, sigma float64, kn fitKnown, margins [
 		for m := range full {
 			if free[m] && math.Abs(full[m]-0.5) > margin {
 				free[m] = false
+				soft[m] = full[m]
 				full[m] = math.Round(max(0, min(1, full[m])))
 			}
 		}
@@ -353,8 +358,15 @@ func fitModules(win *fitWin, grid fitGrid, sigma float64, kn fitKnown, margins [
 		ss += e * e
 	}
 	sol.resid = math.Sqrt(ss / float64(np))
+	for m := range full {
+		if free[m] || kn.mods[m] >= 0 {
+			soft[m] = full[m]
+		}
+	}
+	sol.soft = make([]float64, grid.cols*grid.rows)
 	for j := range grid.rows {
 		copy(sol.dark[j*grid.cols:(j+1)*grid.cols], full[(j+q)*ew+q:(j+q)*ew+q+grid.cols])
+		copy(sol.soft[j*grid.cols:(j+1)*grid.cols], soft[(j+q)*ew+q:(j+q)*ew+q+grid.cols])
 	}
 	return sol, true
 }
@@ -434,6 +446,7 @@ func fitShares(win *fitWin, grid *fitGrid, sigma float64, q int) (*fitCSR, bool)
 type fitScratch struct {
 	all, freeCSR             fitCSR
 	known, full, unexplained []float64
+	soft                     []float64
 	tmp, res, dir, ad        []float64
 	free                     []bool
 }

@@ -1,0 +1,110 @@
+package barcode
+
+import (
+	"cmp"
+	"container/heap"
+	"slices"
+)
+
+// chaseSearch looks for a Reed–Solomon block's codeword among the words that differ from cw
+// in some of its least sure bits (Chase's second algorithm): the chaseBits bits of least
+// confidence, wherever they fall, and of their subsets those whose confidences sum least
+// first (the likeliest patterns of wrong bits under independent noise), at most trials of
+// them (fewer when stop says so), each corrected for errors only with rsSlack check codewords to spare. Under strong
+// sensor noise a fitted symbol's wrong modules are mostly single bits of different
+// codewords, spread over more codewords than erasures reach, and among its least sure
+// bits. A word near no codeword corrects within e errors and rsSlack to spare about once in
+// 256^(2·rsSlack)/C(n, e)·255^e (version 2-M's block: once in 10^14): over trials tries,
+// no more than trials times that.
+func chaseSearch(f *rsField, cw []byte, nsym int, sc []softCodeword, trials int, stop func() bool) ([]byte, bool) {
+	if !rsShapeOK(len(cw), nsym, 0) {
+		return cw, false
+	}
+	type bit struct {
+		p    int
+		mask byte
+		conf float32
+	}
+	var cands []bit
+	for p := range cw {
+		for b, c := range sc[p].conf {
+			if c < 1 {
+				cands = append(cands, bit{p, 0x80 >> b, c})
+			}
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b bit) int { return cmp.Compare(a.conf, b.conf) })
+	cands = cands[:min(len(cands), chaseBits)]
+	n := len(cw)
+	base, zero := f.syndromes(cw, nsym)
+	if zero {
+		return cw, true
+	}
+	if len(cands) == 0 {
+		return cw, false
+	}
+	delta := make([][]byte, len(cands))
+	for i, c := range cands {
+		delta[i] = make([]byte, nsym)
+		for j := range nsym {
+			delta[i][j] = f.mul(c.mask, f.pow((f.fcr+j)*(n-1-c.p)))
+		}
+	}
+	try, synd := make([]byte, n), make([]byte, nsym)
+	h := &chaseHeap{{sum: float64(cands[0].conf), last: 0, set: 1}}
+	for t := 0; t < trials && h.Len() > 0; t++ {
+		if t%chaseStopEvery == chaseStopEvery-1 && stop() {
+			break
+		}
+		e := heap.Pop(h).(chaseSet)
+		copy(try, cw)
+		copy(synd, base)
+		for i := range cands {
+			if e.set&(1<<i) != 0 {
+				try[cands[i].p] ^= cands[i].mask
+				for j, d := range delta[i] {
+					synd[j] ^= d
+				}
+			}
+		}
+		if !slices.ContainsFunc(synd, func(s byte) bool { return s != 0 }) {
+			return try, true
+		}
+		if _, ok := f.correctSyndromes(try, synd, nil); ok {
+			return try, true
+		}
+		if nx := e.last + 1; nx < len(cands) {
+			c, l := float64(cands[nx].conf), float64(cands[e.last].conf)
+			heap.Push(h, chaseSet{sum: e.sum - l + c, last: nx, set: e.set&^(1<<e.last) | 1<<nx})
+			heap.Push(h, chaseSet{sum: e.sum + c, last: nx, set: e.set | 1<<nx})
+		}
+	}
+	return cw, false
+}
+
+// chaseStopEvery is how many tries chaseSearch makes between looks at the frame's budget
+// (a few hundred microseconds).
+const chaseStopEvery = 256
+
+// chaseBits is the number of least sure bits chaseSearch flips.
+const chaseBits = 24
+
+// chaseSet is a subset of chaseSearch's bits: their confidences' sum, its last bit.
+type chaseSet struct {
+	sum  float64
+	last int
+	set  uint32
+}
+
+type chaseHeap []chaseSet
+
+func (h chaseHeap) Len() int           { return len(h) }
+func (h chaseHeap) Less(i, j int) bool { return h[i].sum < h[j].sum }
+func (h chaseHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *chaseHeap) Push(x any)        { *h = append(*h, x.(chaseSet)) }
+func (h *chaseHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
