@@ -51,6 +51,7 @@ func chaseSearch(f *rsField, cw []byte, nsym int, sc []softCodeword, trials int,
 		}
 	}
 	try, synd := make([]byte, n), make([]byte, nsym)
+	bm := make([]byte, 3*(nsym+2))
 	h := &chaseHeap{{sum: float64(cands[0].conf), last: 0, set: 1}}
 	for t := 0; t < trials && h.Len() > 0; t++ {
 		if t%chaseStopEvery == chaseStopEvery-1 && stop() {
@@ -70,8 +71,12 @@ func chaseSearch(f *rsField, cw []byte, nsym int, sc []softCodeword, trials int,
 		if !slices.ContainsFunc(synd, func(s byte) bool { return s != 0 }) {
 			return try, true
 		}
-		if _, ok := f.correctSyndromes(try, synd, nil); ok {
-			return try, true
+		// Most words are far from every codeword: their error locator is too long, which
+		// Berlekamp–Massey tells without the Chien search or a buffer.
+		if 2*f.locatorLength(synd, bm) <= nsym-rsSlack {
+			if _, ok := f.correctSyndromes(try, synd, nil); ok {
+				return try, true
+			}
 		}
 		if nx := e.last + 1; nx < len(cands) {
 			c, l := float64(cands[nx].conf), float64(cands[e.last].conf)
@@ -107,4 +112,43 @@ func (h *chaseHeap) Pop() any {
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return x
+}
+
+// locatorLength returns the length of the shortest LFSR that generates synd
+// (Berlekamp–Massey: the number of errors an errors-only decoder would locate), in the
+// scratch buf of at least 3·(len(synd)+2) bytes.
+func (f *rsField) locatorLength(synd, buf []byte) int {
+	m := len(synd) + 2
+	c, b, t := buf[:m], buf[m:2*m], buf[2*m:3*m]
+	clear(c)
+	clear(b)
+	c[0], b[0] = 1, 1
+	l, shift := 0, 1
+	var bd byte = 1
+	for r := range synd {
+		d := synd[r]
+		for i := 1; i <= l; i++ {
+			d ^= f.mul(c[i], synd[r-i])
+		}
+		if d == 0 {
+			shift++
+			continue
+		}
+		coef := f.div(d, bd)
+		if 2*l <= r {
+			copy(t, c)
+			for i := 0; i+shift < m; i++ {
+				c[i+shift] ^= f.mul(coef, b[i])
+			}
+			l = r + 1 - l
+			copy(b, t)
+			bd, shift = d, 1
+		} else {
+			for i := 0; i+shift < m; i++ {
+				c[i+shift] ^= f.mul(coef, b[i])
+			}
+			shift++
+		}
+	}
+	return l
 }

@@ -614,7 +614,7 @@ const fitPoseQuiet = qrFitQuiet
 // matched is most often 1–3 % long in pitch: its fixed modules are few).
 func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Result, bool) {
 	kn := h.known()
-	read := func(g fitGrid, sigma float64) (Result, bool) {
+	read := func(g fitGrid, sigma float64, chase bool) (Result, bool) {
 		sol, ok := fitModules(win, g, sigma, kn, fitMargins)
 		if !ok {
 			return Result{}, false
@@ -626,7 +626,7 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Res
 		if d.fitTrace != nil {
 			d.fitTrace(win, g, sigma, sol, h)
 		}
-		if res, ok := d.readFittedLevels(lv, h); ok || h.dm || !allSigmas || d.expired() {
+		if res, ok := d.readFittedLevels(lv, h); ok || h.dm || !chase || d.expired() {
 			return res, ok
 		}
 		return d.readFittedChase(sol, h.n)
@@ -642,7 +642,7 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Res
 			// one in thirty: refined at the blur that explains the pixels best.
 			sigma = fitRankSigmas(win, h.grid(), kn)[0]
 		}
-		if res, ok := read(h.grid(), sigma); ok || d.expired() {
+		if res, ok := read(h.grid(), sigma, false); ok || d.expired() {
 			return res, ok
 		}
 		if h.persp {
@@ -662,7 +662,9 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Res
 		if d.expired() {
 			break
 		}
-		if res, ok := read(h.grid(), sigma); ok {
+		// Chase's search only at the best hypothesis's pose as refined, or where it is
+		// not refined (the QR finders' own pose): it costs up to 30 ms a read.
+		if res, ok := read(h.grid(), sigma, allSigmas); ok {
 			return res, true
 		}
 	}
@@ -678,16 +680,39 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Res
 func (d *Decoder) readFittedChase(sol fitSolution, dim int) (Result, bool) {
 	dark := make([]bool, len(sol.dark))
 	conf := make([]float64, len(sol.dark))
+	unsure := 0
 	for m, v := range sol.dark {
 		dark[m] = v > 0.5
 		conf[m] = min(1, math.Abs(sol.soft[m]-0.5))
+		if conf[m] < fitChaseUnsure {
+			unsure++
+		}
 	}
-	return qrSoftDecodeChase(dark, conf, dim, fitChaseTrials, d.expired)
+	// A symbol decided clearly that did not correct is far from every codeword (clutter
+	// with a QR grid's look, a grid a module off): no few flips reach one.
+	if d.chaseLeft <= 0 || unsure < fitChaseMinUnsure {
+		return Result{}, false
+	}
+	stop := func() bool { // called every chaseStopEvery words
+		d.chaseLeft -= chaseStopEvery
+		return d.chaseLeft <= 0 || d.expired()
+	}
+	return qrSoftDecodeChase(dark, conf, dim, fitChaseTrials, stop)
 }
 
 // fitChaseTrials is how many words chaseSearch tries per block of a fitted QR symbol's
-// best hypothesis (about 1.5 µs each; a frame's budget cuts it short).
-const fitChaseTrials = 20000
+// best hypothesis (about 1.5 µs each; a frame's budget cuts it short), fitChaseFrameTrials
+// how many over a frame's reads (a symbol that does not read is read at several poses and
+// blurs, clutter that matches a QR grid as well).
+const fitChaseTrials, fitChaseFrameTrials = 20000, 80000
+
+// fitChaseUnsure is the confidence under which a fitted module is unsure, and
+// fitChaseMinUnsure how many a symbol must have for Chase's search (a symbol under strong
+// noise has a hundred; one drawn clearly, none).
+const (
+	fitChaseUnsure    = 0.25
+	fitChaseMinUnsure = 16
+)
 
 // readFittedLevels reads the fitted modules' lightness (row major) as h's symbology.
 func (d *Decoder) readFittedLevels(lv []float64, h fitHyp) (Result, bool) {
