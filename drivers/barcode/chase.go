@@ -3,6 +3,7 @@ package barcode
 import (
 	"cmp"
 	"container/heap"
+	"math"
 	"slices"
 )
 
@@ -14,10 +15,14 @@ import (
 // sensor noise a fitted symbol's wrong modules are mostly single bits of different
 // codewords, spread over more codewords than erasures reach, and among its least sure
 // bits. A word near no codeword corrects within e errors and rsSlack to spare about once in
-// 256^(2·rsSlack)/C(n, e)·255^e (version 2-M's block: once in 10^14): over trials tries,
-// no more than trials times that.
+// 256^nsym/Σ_{i≤e} C(n, i)·255^i (version 2-M's block: once in 10^14); the tries are bounded
+// so that over all of them that stays under chaseFalse (chaseAffords).
 func chaseSearch(f *rsField, cw []byte, nsym int, sc []softCodeword, trials int, stop func() bool) ([]byte, bool) {
 	if !rsShapeOK(len(cw), nsym, 0) {
+		return cw, false
+	}
+	trials = min(trials, chaseAffords(len(cw), nsym))
+	if trials <= 0 {
 		return cw, false
 	}
 	type bit struct {
@@ -86,6 +91,26 @@ func chaseSearch(f *rsField, cw []byte, nsym int, sc []softCodeword, trials int,
 	}
 	return cw, false
 }
+
+// chaseAffords is how many words chaseSearch may try on a block of n codewords, nsym of
+// them check codewords, so that a word near no codeword corrects with chance under
+// chaseFalse over all of them: one word corrects within t = (nsym − rsSlack)/2 errors with
+// chance Σ_{i≤t} C(n, i)·255^i / 256^nsym. Version 2-M's block (44, 16) affords about 29,000;
+// a block of 10 check codewords or fewer (versions 1–2 at L and M, 1 at Q) none.
+func chaseAffords(n, nsym int) int {
+	t := (nsym - rsSlack) / 2
+	var ball, c float64 = 0, 1 // Σ C(n, i)·255^i
+	for i := 0; i <= t; i++ {
+		ball += c
+		c *= float64(n-i) / float64(i+1) * 255
+	}
+	p := ball / math.Pow(256, float64(nsym))
+	return int(min(1e9, chaseFalse/p))
+}
+
+// chaseFalse bounds the chance that chaseSearch corrects a word near no codeword, per block:
+// 2^−32.
+const chaseFalse = 1.0 / (1 << 32)
 
 // chaseStopEvery is how many tries chaseSearch makes between looks at the frame's budget
 // (a few hundred microseconds).

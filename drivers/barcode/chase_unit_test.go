@@ -86,3 +86,17 @@ func TestChaseSearchStops(t *testing.T) {
 		t.Fatalf("stop called %d times, want 3", calls)
 	}
 }
+
+// TestChaseAffords checks the search's bound on false corrections: version 2-M's block
+// affords the 20,000 words the fitted pass asks; blocks of few check codewords, where a
+// word at random corrects far more often, ten at most.
+func TestChaseAffords(t *testing.T) {
+	if a := chaseAffords(44, 16); a < fitChaseTrials || a > 40000 {
+		t.Errorf("version 2-M (44, 16) affords %d words", a)
+	}
+	for _, b := range [][2]int{{26, 10}, {26, 7}, {44, 10}} {
+		if a := chaseAffords(b[0], b[1]); a > 10 {
+			t.Errorf("block (%d, %d) affords %d words", b[0], b[1], a)
+		}
+	}
+}
