@@ -169,6 +169,25 @@ func newFitWin(g *gray, cx, cy float64, half int) fitWin {
 	return w
 }
 
+// smoothed returns a copy of w whose pixels are the means of their 3×3 neighbourhoods (the
+// window's edge: of those within it), with buffers of its own.
+func (w *fitWin) smoothed() fitWin {
+	o := fitWin{x0: w.x0, y0: w.y0, w: w.w, h: w.h, pix: make([]float32, len(w.pix))}
+	for y := range w.h {
+		for x := range w.w {
+			var s, c float32
+			for yy := max(0, y-1); yy <= min(w.h-1, y+1); yy++ {
+				for xx := max(0, x-1); xx <= min(w.w-1, x+1); xx++ {
+					s += w.pix[yy*w.w+xx]
+					c++
+				}
+			}
+			o.pix[y*w.w+x] = s / c
+		}
+	}
+	return o
+}
+
 // at returns the window's bilinear interpolation at frame pixel (x, y), clamped.
 func (w *fitWin) at(x, y float64) float64 {
 	return w.atLocal(x-float64(w.x0), y-float64(w.y0))
