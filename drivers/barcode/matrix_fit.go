@@ -663,7 +663,11 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Res
 		if h.persp {
 			h = fitRefineQuad(win, h, kn, d.expired)
 		} else {
-			h = fitRefineAt(win, h, kn, sigma, fitQRRefineRounds, fitQRRefineEvals, d.expired)
+			rounds, evals := fitRefineRounds, fitRefineEvals
+			if !h.dm {
+				rounds, evals = fitQRRefineRounds, fitQRRefineEvals
+			}
+			h = fitRefineAt(win, h, kn, sigma, rounds, evals, d.expired)
 		}
 	}
 	sigmas := fitSigmas[:1]
