@@ -677,13 +677,14 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Res
 			sigmas = fitRankSigmas(win, h.grid(), kn)
 		}
 	}
-	for _, sigma := range sigmas {
+	for k, sigma := range sigmas {
 		if d.expired() {
 			break
 		}
-		// Chase's search only at the best hypothesis's pose as refined, or where it is
-		// not refined (the QR finders' own pose): it costs up to 30 ms a read.
-		if res, ok := read(h.grid(), sigma, allSigmas); ok {
+		// Chase's search only at the refined pose and its best blur: it costs up to
+		// 30 ms a read, and a structure that matches and does not read (clutter, a grid
+		// a module off) pays it.
+		if res, ok := read(h.grid(), sigma, refine && k == 0); ok {
 			return res, true
 		}
 	}
@@ -723,7 +724,7 @@ func (d *Decoder) readFittedChase(sol fitSolution, dim int) (Result, bool) {
 // best hypothesis (about 1.5 µs each; a frame's budget cuts it short), fitChaseFrameTrials
 // how many over a frame's reads (a symbol that does not read is read at several poses and
 // blurs, clutter that matches a QR grid as well).
-const fitChaseTrials, fitChaseFrameTrials = 20000, 80000
+const fitChaseTrials, fitChaseFrameTrials = 10000, 40000
 
 // fitChaseUnsure is the confidence under which a fitted module is unsure, and
 // fitChaseMinUnsure how many a symbol must have for Chase's search (a symbol under strong
@@ -831,7 +832,7 @@ const fitRefineRounds, fitRefineEvals = 2, 24
 // fitQRRefineRounds and fitQRRefineEvals are the same for a QR symbol's refinement: its
 // pose matters to a tenth of a pixel under strong noise, and each round's finer steps take
 // a few more fits.
-const fitQRRefineRounds, fitQRRefineEvals = 3, 48
+const fitQRRefineRounds, fitQRRefineEvals = 3, 32
 
 // fitQuick is the least-squares fit's single round, for fitRefine.
 var fitQuick = []float64{0.5}
