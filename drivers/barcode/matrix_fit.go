@@ -168,7 +168,7 @@ func (d *Decoder) readCandidate(win *fitWin, st fitStart) (Result, bool) {
 	qrNear, dmNear := fitHyp{score: math.Inf(-1)}, fitHyp{score: math.Inf(-1)}
 	if d.opt.Formats&QRCode != 0 {
 		qr, qrNear = d.fitSearch(win, st, false)
-		if len(qr) == 0 && st.noise >= fitSmoothNoise && !d.expired() {
+		if len(qr) == 0 && win.noise() >= fitSmoothNoise && !d.expired() {
 			// Under strong sensor noise the fixed modules' match at their centres'
 			// pixels stays under fitMinScore on a symbol's own grid (0.6–0.7 at 25–35 %
 			// contrast and noise σ 20): matched again on the window's 3×3 means
@@ -188,7 +188,8 @@ func (d *Decoder) readCandidate(win *fitWin, st fitStart) (Result, bool) {
 			if d.expired() || h.score < hyps[0].score-fitOtherSlack {
 				break
 			}
-			if res, ok := d.readFitted(win, h, i == 0, i == 0); ok {
+			refine := i == 0 && (h.dm || win.noise() >= fitSmoothNoise)
+			if res, ok := d.readFitted(win, h, refine, i == 0); ok {
 				return res, true
 			}
 		}
@@ -245,9 +246,10 @@ func (d *Decoder) readCandidate(win *fitWin, st fitStart) (Result, bool) {
 	return persp(from, d.opt.Formats&(QRCode|DataMatrix))
 }
 
-// fitSmoothNoise is the window's sensor noise (fitStart.noise, grey levels) from which a QR
-// candidate whose grid matched nothing is matched again on its 3×3 means: the third
-// generator's base noise measures 5–6, its noise class 9–22.
+// fitSmoothNoise is the window's sensor noise (fitWin.noise, grey levels) from which a QR
+// candidate is read as under strong noise: matched again on its 3×3 means when its grid
+// matched nothing, its blurs ranked, its pose refined finely, Chase's search (readFitted).
+// The third generator's base noise measures 5–6, its noise class 9–22.
 const fitSmoothNoise = 9
 
 // fitPerspMinLeft is the time a frame's budget must have left for the perspective climb
@@ -629,6 +631,10 @@ const fitPoseQuiet = qrFitQuiet
 // matched is most often 1–3 % long in pitch: its fixed modules are few).
 func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Result, bool) {
 	kn := h.known()
+	// A QR symbol under strong sensor noise (*Under strong sensor noise* in docs/codes.md):
+	// its blurs ranked by the fit's residual, its pose refined finely at the best, Chase's
+	// search after the soft correction. Elsewhere the pass reads as it did.
+	noisy := !h.dm && win.noise() >= fitSmoothNoise
 	read := func(g fitGrid, sigma float64, chase bool) (Result, bool) {
 		sol, ok := fitModules(win, g, sigma, kn, fitMargins)
 		if !ok {
@@ -651,7 +657,7 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Res
 		// read once as matched (the residual's best pose is not always the one that reads),
 		// then refined.
 		sigma := fitSigmas[0]
-		if !h.dm {
+		if noisy {
 			// A QR symbol's pose is fixed by its finders, but a fraction of a pixel off
 			// under noise decides a module in ten wrong where the refined pose decides
 			// one in thirty: refined at the blur that explains the pixels best.
@@ -664,7 +670,7 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Res
 			h = fitRefineQuad(win, h, kn, d.expired)
 		} else {
 			rounds, evals := fitRefineRounds, fitRefineEvals
-			if !h.dm {
+			if noisy {
 				rounds, evals = fitQRRefineRounds, fitQRRefineEvals
 			}
 			h = fitRefineAt(win, h, kn, sigma, rounds, evals, d.expired)
@@ -673,7 +679,7 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Res
 	sigmas := fitSigmas[:1]
 	if allSigmas {
 		sigmas = fitSigmas
-		if !h.dm {
+		if noisy {
 			sigmas = fitRankSigmas(win, h.grid(), kn)
 		}
 	}
@@ -684,7 +690,7 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Res
 		// Chase's search only at the refined pose and its best blur: it costs up to
 		// 30 ms a read, and a structure that matches and does not read (clutter, a grid
 		// a module off) pays it.
-		if res, ok := read(h.grid(), sigma, refine && k == 0); ok {
+		if res, ok := read(h.grid(), sigma, noisy && refine && k == 0); ok {
 			return res, true
 		}
 	}
