@@ -168,7 +168,8 @@ func (d *Decoder) readCandidate(win *fitWin, st fitStart) (Result, bool) {
 	qrNear, dmNear := fitHyp{score: math.Inf(-1)}, fitHyp{score: math.Inf(-1)}
 	if d.opt.Formats&QRCode != 0 {
 		qr, qrNear = d.fitSearch(win, st, false)
-		if len(qr) == 0 && win.noise() >= fitSmoothNoise && !d.expired() {
+		if len(qr) == 0 && qrNear.score >= fitSmoothNear && win.noise() >= fitSmoothNoise && !d.expired() &&
+			(d.deadline.IsZero() || d.deadline.Sub(d.now) >= fitSmoothMinLeft) {
 			// Under strong sensor noise the fixed modules' match at their centres'
 			// pixels stays under fitMinScore on a symbol's own grid (0.6–0.7 at 25–35 %
 			// contrast and noise σ 20): matched again on the window's 3×3 means
@@ -251,6 +252,16 @@ func (d *Decoder) readCandidate(win *fitWin, st fitStart) (Result, bool) {
 // matched nothing, its blurs ranked, its pose refined finely, Chase's search (readFitted).
 // The third generator's base noise measures 5–6, its noise class 9–22.
 const fitSmoothNoise = 9
+
+// fitSmoothNear is the best match of a noisy QR window's own pixels from which it is
+// matched again on its 3×3 means (tuning symbols under noise σ 20 matched 0.59–0.71 there;
+// most clutter candidates match less), and fitSmoothMinLeft the time a frame's budget must
+// have left for it (a search costs a few ms) and for readFitted's reading as under strong
+// noise (its ranked blurs and its refinement take a few ms before the clock is read).
+const (
+	fitSmoothNear    = 0.55
+	fitSmoothMinLeft = 10 * time.Millisecond
+)
 
 // fitPerspMinLeft is the time a frame's budget must have left for the perspective climb
 // and reads (10–25 ms of CPU) to start.
@@ -634,7 +645,8 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Res
 	// A QR symbol under strong sensor noise (*Under strong sensor noise* in docs/codes.md):
 	// its blurs ranked by the fit's residual, its pose refined finely at the best, Chase's
 	// search after the soft correction. Elsewhere the pass reads as it did.
-	noisy := !h.dm && win.noise() >= fitSmoothNoise
+	noisy := !h.dm && win.noise() >= fitSmoothNoise && !d.expired() &&
+		(d.deadline.IsZero() || d.deadline.Sub(d.now) >= fitSmoothMinLeft)
 	read := func(g fitGrid, sigma float64, chase bool) (Result, bool) {
 		sol, ok := fitModules(win, g, sigma, kn, fitMargins)
 		if !ok {
