@@ -100,8 +100,6 @@ type Decoder struct {
 	noRepairs bool
 	// chaseLeft is the words Chase's search may still try in this frame (readFittedChase).
 	chaseLeft int
-	// fitTrace, when set (tests), sees every fitted solution before it is read.
-	fitTrace func(win *fitWin, g fitGrid, sigma float64, sol fitSolution, h fitHyp)
 	// disputed is set by decodeBits when the Code 128 it read disagrees with our
 	// similar-edge reading of a character (code128Agrees).
 	disputed bool

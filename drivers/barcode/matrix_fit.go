@@ -36,8 +36,9 @@ const (
 // module's blur over the print's resampling and the pixels' own size.
 var fitSigmas = []float64{0.95, 0.75, 1.15}
 
-// fitQRSigmas are the blurs a QR symbol's best hypothesis is read at, the fitQRReads that
-// explain its pixels best (a one-round fit's residual) first: a symbol under little blur
+// fitQRSigmas are the blurs a QR symbol's best hypothesis under strong sensor noise is read
+// at (readFitted), the fitQRReads that explain its pixels best (a one-round fit's residual)
+// first: a symbol under little blur
 // (the print's resampling and the pixels' size only: σ 0.45–0.6) decides its modules best
 // at its own blur, and under strong sensor noise no other reads.
 var fitQRSigmas = []float64{0.4, 0.5, 0.6, 0.75, 0.95, 1.15}
@@ -655,9 +656,6 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Res
 		lv := make([]float64, len(sol.dark))
 		for m, v := range sol.dark {
 			lv[m] = 1 - v
-		}
-		if d.fitTrace != nil {
-			d.fitTrace(win, g, sigma, sol, h)
 		}
 		if res, ok := d.readFittedLevels(lv, h); ok || h.dm || !chase || d.expired() {
 			return res, ok
