@@ -98,6 +98,8 @@ type Decoder struct {
 	// noRepairs is set while the turned retry reads: no Code 128 character is taken other
 	// than as its distances read it (linear_turn.go).
 	noRepairs bool
+	// chaseLeft is the words Chase's search may still try in this frame (readFittedChase).
+	chaseLeft int
 	// disputed is set by decodeBits when the Code 128 it read disagrees with our
 	// similar-edge reading of a character (code128Agrees).
 	disputed bool
@@ -188,6 +190,7 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 	}
 	g := toGray(img)
 	d.budget, d.partsBudget = matrixBudget, partsBudget
+	d.chaseLeft = fitChaseFrameTrials
 	pyr := newPyramid(&g)
 	found := false
 	// A large photo is located on a reduced level, then on the next coarser and finer ones

@@ -36,6 +36,35 @@ const (
 // module's blur over the print's resampling and the pixels' own size.
 var fitSigmas = []float64{0.95, 0.75, 1.15}
 
+// fitQRSigmas are the blurs a QR symbol's best hypothesis under strong sensor noise is read
+// at (readFitted), the fitQRReads that explain its pixels best (a one-round fit's residual)
+// first: a symbol under little blur
+// (the print's resampling and the pixels' size only: σ 0.45–0.6) decides its modules best
+// at its own blur, and under strong sensor noise no other reads.
+var fitQRSigmas = []float64{0.4, 0.5, 0.6, 0.75, 0.95, 1.15}
+
+const fitQRReads = 3
+
+// fitRankSigmas returns fitQRReads of fitQRSigmas, those whose one-round fit of grid
+// leaves the least residual first.
+func fitRankSigmas(win *fitWin, grid fitGrid, kn fitKnown) []float64 {
+	type ranked struct{ sigma, resid float64 }
+	rs := make([]ranked, 0, len(fitQRSigmas))
+	for _, sigma := range fitQRSigmas {
+		r := math.Inf(1)
+		if sol, ok := fitModules(win, grid, sigma, kn, fitQuick); ok {
+			r = sol.resid
+		}
+		rs = append(rs, ranked{sigma, r})
+	}
+	slices.SortStableFunc(rs, func(a, b ranked) int { return cmp.Compare(a.resid, b.resid) })
+	out := make([]float64, fitQRReads)
+	for i := range out {
+		out[i] = rs[i].sigma
+	}
+	return out
+}
+
 // fitStart is a candidate's rough geometry: the centre of its ink, its orientation modulo a
 // quarter turn, and its side.
 type fitStart struct {
@@ -143,6 +172,17 @@ func (d *Decoder) readCandidate(win *fitWin, st fitStart) (Result, bool) {
 	qrNear, dmNear := fitHyp{score: math.Inf(-1)}, fitHyp{score: math.Inf(-1)}
 	if d.opt.Formats&QRCode != 0 {
 		qr, qrNear = d.fitSearch(win, st, false)
+		if len(qr) == 0 && qrNear.score >= fitSmoothNear && win.noise() >= fitSmoothNoise && !d.expired() &&
+			(d.deadline.IsZero() || d.deadline.Sub(d.now) >= fitSmoothMinLeft) {
+			// Under strong sensor noise the fixed modules' match at their centres'
+			// pixels stays under fitMinScore on a symbol's own grid (0.6–0.7 at 25–35 %
+			// contrast and noise σ 20): matched again on the window's 3×3 means
+			// (0.85–0.93 there), its poses read on the window itself.
+			sm := win.smoothed()
+			if h, near := d.fitSearch(&sm, st, false); len(h) > 0 {
+				qr, qrNear = h, near
+			}
+		}
 	}
 	read := func(hyps []fitHyp) (Result, bool) {
 		for i, h := range hyps {
@@ -153,7 +193,8 @@ func (d *Decoder) readCandidate(win *fitWin, st fitStart) (Result, bool) {
 			if d.expired() || h.score < hyps[0].score-fitOtherSlack {
 				break
 			}
-			if res, ok := d.readFitted(win, h, h.dm && i == 0, i == 0); ok {
+			refine := i == 0 && (h.dm || win.noise() >= fitSmoothNoise)
+			if res, ok := d.readFitted(win, h, refine, i == 0); ok {
 				return res, true
 			}
 		}
@@ -209,6 +250,22 @@ func (d *Decoder) readCandidate(win *fitWin, st fitStart) (Result, bool) {
 	}
 	return persp(from, d.opt.Formats&(QRCode|DataMatrix))
 }
+
+// fitSmoothNoise is the window's sensor noise (fitWin.noise, grey levels) from which a QR
+// candidate is read as under strong noise: matched again on its 3×3 means when its grid
+// matched nothing, its blurs ranked, its pose refined finely, Chase's search (readFitted).
+// The third generator's base noise measures 5–6, its noise class 9–22.
+const fitSmoothNoise = 9
+
+// fitSmoothNear is the best match of a noisy QR window's own pixels from which it is
+// matched again on its 3×3 means (tuning symbols under noise σ 20 matched 0.59–0.71 there;
+// most clutter candidates match less), and fitSmoothMinLeft the time a frame's budget must
+// have left for it (a search costs a few ms) and for readFitted's reading as under strong
+// noise (its ranked blurs and its refinement take a few ms before the clock is read).
+const (
+	fitSmoothNear    = 0.55
+	fitSmoothMinLeft = 10 * time.Millisecond
+)
 
 // fitPerspMinLeft is the time a frame's budget must have left for the perspective climb
 // and reads (10–25 ms of CPU) to start.
@@ -589,7 +646,12 @@ const fitPoseQuiet = qrFitQuiet
 // matched is most often 1–3 % long in pitch: its fixed modules are few).
 func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Result, bool) {
 	kn := h.known()
-	read := func(g fitGrid, sigma float64) (Result, bool) {
+	// A QR symbol under strong sensor noise (*Under strong sensor noise* in docs/codes.md):
+	// its blurs ranked by the fit's residual, its pose refined finely at the best, Chase's
+	// search after the soft correction. Elsewhere the pass reads as it did.
+	noisy := !h.dm && win.noise() >= fitSmoothNoise && !d.expired() &&
+		(d.deadline.IsZero() || d.deadline.Sub(d.now) >= fitSmoothMinLeft)
+	read := func(g fitGrid, sigma float64, chase bool) (Result, bool) {
 		sol, ok := fitModules(win, g, sigma, kn, fitMargins)
 		if !ok {
 			return Result{}, false
@@ -598,35 +660,98 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Res
 		for m, v := range sol.dark {
 			lv[m] = 1 - v
 		}
-		return d.readFittedLevels(lv, h)
-	}
-	sigmas := fitSigmas
-	if !allSigmas {
-		sigmas = sigmas[:1]
+		if res, ok := d.readFittedLevels(lv, h); ok || h.dm || !chase || d.expired() {
+			return res, ok
+		}
+		return d.readFittedChase(sol, h.n)
 	}
 	if refine {
 		// Its pose as matched is most often a little long in pitch, and then seldom reads:
 		// read once as matched (the residual's best pose is not always the one that reads),
 		// then refined.
-		if res, ok := read(h.grid(), fitSigmas[0]); ok || d.expired() {
+		sigma := fitSigmas[0]
+		if noisy {
+			// A QR symbol's pose is fixed by its finders, but a fraction of a pixel off
+			// under noise decides a module in ten wrong where the refined pose decides
+			// one in thirty: refined at the blur that explains the pixels best.
+			sigma = fitRankSigmas(win, h.grid(), kn)[0]
+		}
+		if res, ok := read(h.grid(), sigma, false); ok || d.expired() {
 			return res, ok
 		}
 		if h.persp {
 			h = fitRefineQuad(win, h, kn, d.expired)
 		} else {
-			h = fitRefine(win, h, kn, d.expired)
+			rounds, evals := fitRefineRounds, fitRefineEvals
+			if noisy {
+				rounds, evals = fitQRRefineRounds, fitQRRefineEvals
+			}
+			h = fitRefineAt(win, h, kn, sigma, rounds, evals, d.expired)
 		}
 	}
-	for _, sigma := range sigmas {
+	sigmas := fitSigmas[:1]
+	if allSigmas {
+		sigmas = fitSigmas
+		if noisy {
+			sigmas = fitRankSigmas(win, h.grid(), kn)
+		}
+	}
+	for k, sigma := range sigmas {
 		if d.expired() {
 			break
 		}
-		if res, ok := read(h.grid(), sigma); ok {
+		// Chase's search only at the refined pose and its best blur: it costs up to
+		// 30 ms a read, and a structure that matches and does not read (clutter, a grid
+		// a module off) pays it.
+		if res, ok := read(h.grid(), sigma, noisy && refine && k == 0); ok {
 			return res, true
 		}
 	}
 	return Result{}, false
 }
+
+// readFittedChase reads a QR symbol's fitted modules as the least-squares fit decided
+// them, each as sure as its darkness stood from ½ when it was decided, through the soft
+// correction and then Chase's search over the least sure bits (chaseSearch): under strong
+// sensor noise at 25–35 % contrast a symbol of 1.5–1.75-px modules keeps 10–17 of its
+// codewords wrong at its best pose and blur, mostly by one bit each and spread over more
+// codewords than erasures reach.
+func (d *Decoder) readFittedChase(sol fitSolution, dim int) (Result, bool) {
+	dark := make([]bool, len(sol.dark))
+	conf := make([]float64, len(sol.dark))
+	unsure := 0
+	for m, v := range sol.dark {
+		dark[m] = v > 0.5
+		conf[m] = min(1, math.Abs(sol.soft[m]-0.5))
+		if conf[m] < fitChaseUnsure {
+			unsure++
+		}
+	}
+	// A symbol decided clearly that did not correct is far from every codeword (clutter
+	// with a QR grid's look, a grid a module off): no few flips reach one.
+	if d.chaseLeft <= 0 || unsure < fitChaseMinUnsure {
+		return Result{}, false
+	}
+	stop := func() bool { // called every chaseStopEvery words
+		d.chaseLeft -= chaseStopEvery
+		return d.chaseLeft <= 0 || d.expired()
+	}
+	return qrSoftDecodeChase(dark, conf, dim, fitChaseTrials, stop)
+}
+
+// fitChaseTrials is how many words chaseSearch tries per block of a fitted QR symbol's
+// best hypothesis (about 1.5 µs each; a frame's budget cuts it short), fitChaseFrameTrials
+// how many over a frame's reads (a symbol that does not read is read at several poses and
+// blurs, clutter that matches a QR grid as well).
+const fitChaseTrials, fitChaseFrameTrials = 10000, 40000
+
+// fitChaseUnsure is the confidence under which a fitted module is unsure, and
+// fitChaseMinUnsure how many a symbol must have for Chase's search (a symbol under strong
+// noise has a hundred; one drawn clearly, none).
+const (
+	fitChaseUnsure    = 0.25
+	fitChaseMinUnsure = 16
+)
 
 // readFittedLevels reads the fitted modules' lightness (row major) as h's symbology.
 func (d *Decoder) readFittedLevels(lv []float64, h fitHyp) (Result, bool) {
@@ -651,12 +776,19 @@ func (d *Decoder) readFittedLevels(lv []float64, h fitHyp) (Result, bool) {
 // matched filter's pitch for a DataMatrix symbol is a few per cent off (its L and quiet zone fix
 // the pitch poorly), which over 18 modules is half a module at the far side.
 func fitRefine(win *fitWin, h fitHyp, kn fitKnown, stop func() bool) fitHyp {
+	return fitRefineAt(win, h, kn, fitSigmas[0], fitRefineRounds, fitRefineEvals, stop)
+}
+
+// fitRefineAt is fitRefine with the fits at blur sigma, in rounds rounds of at most
+// maxEvals fits.
+func fitRefineAt(win *fitWin, h fitHyp, kn fitKnown, sigma float64, rounds, maxEvals int, stop func() bool) fitHyp {
+	fitRefineEvals, fitRefineRounds := maxEvals, rounds
 	evals := 0
 	resid := func(p fitPose) float64 {
 		if evals++; evals > fitRefineEvals {
 			return math.Inf(1)
 		}
-		sol, ok := fitModules(win, p.grid(h.n), fitSigmas[0], kn, fitQuick)
+		sol, ok := fitModules(win, p.grid(h.n), sigma, kn, fitQuick)
 		if !ok {
 			return math.Inf(1)
 		}
@@ -715,6 +847,11 @@ func fitRefine(win *fitWin, h fitHyp, kn fitKnown, stop func() bool) fitHyp {
 // starts afresh: one started from the best pose's solution costs less but favours that
 // pose, and stopped a pitch 1 % short.)
 const fitRefineRounds, fitRefineEvals = 2, 24
+
+// fitQRRefineRounds and fitQRRefineEvals are the same for a QR symbol's refinement: its
+// pose matters to a tenth of a pixel under strong noise, and each round's finer steps take
+// a few more fits.
+const fitQRRefineRounds, fitQRRefineEvals = 3, 32
 
 // fitQuick is the least-squares fit's single round, for fitRefine.
 var fitQuick = []float64{0.5}

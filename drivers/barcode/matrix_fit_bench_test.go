@@ -123,6 +123,7 @@ func BenchmarkMatrixFitted(b *testing.B) {
 			for b.Loop() {
 				c := set.cands[i%len(set.cands)]
 				i++
+				d.chaseLeft = fitChaseFrameTrials // a frame's (scan sets it)
 				c0 := threadCPU()
 				_, ok, _ := d.decodeFitted(&c.g, c.r)
 				cpu = append(cpu, threadCPU()-c0)

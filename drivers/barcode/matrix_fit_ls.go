@@ -153,6 +153,25 @@ type fitWin struct {
 	x0, y0, w, h int
 	pix          []float32
 	scratch      fitScratch // the fits' buffers (fitModules)
+	noiseLevel   float64    // noise, once measured (noiseKnown)
+	noiseKnown   bool
+}
+
+// noise returns the window's sensor noise in grey levels, as fitStartOf measures it: the
+// median absolute difference of horizontal neighbours over 0.954 (|N(0, 2σ²)|'s median is
+// 0.954σ), measured once.
+func (w *fitWin) noise() float64 {
+	if w.noiseKnown {
+		return w.noiseLevel
+	}
+	var diffs [256]int
+	for y := range w.h {
+		for x := 1; x < w.w; x++ {
+			diffs[abs(int(w.pix[y*w.w+x])-int(w.pix[y*w.w+x-1]))]++
+		}
+	}
+	w.noiseLevel, w.noiseKnown = (float64(histQuantile(&diffs, 0.5))+0.5)/0.954, true
+	return w.noiseLevel
 }
 
 // newFitWin copies the square of half side half about (cx, cy) out of g.
@@ -167,6 +186,25 @@ func newFitWin(g *gray, cx, cy float64, half int) fitWin {
 		}
 	}
 	return w
+}
+
+// smoothed returns a copy of w whose pixels are the means of their 3×3 neighbourhoods (the
+// window's edge: of those within it), with buffers of its own.
+func (w *fitWin) smoothed() fitWin {
+	o := fitWin{x0: w.x0, y0: w.y0, w: w.w, h: w.h, pix: make([]float32, len(w.pix))}
+	for y := range w.h {
+		for x := range w.w {
+			var s, c float32
+			for yy := max(0, y-1); yy <= min(w.h-1, y+1); yy++ {
+				for xx := max(0, x-1); xx <= min(w.w-1, x+1); xx++ {
+					s += w.pix[yy*w.w+xx]
+					c++
+				}
+			}
+			o.pix[y*w.w+x] = s / c
+		}
+	}
+	return o
 }
 
 // at returns the window's bilinear interpolation at frame pixel (x, y), clamped.
@@ -209,10 +247,13 @@ type fitKnown struct {
 
 // fitSolution is what the least-squares fit found.
 type fitSolution struct {
-	dark   []float64 // per module of the grid (row major), its darkness: 0 paper, 1 ink
-	paper  float64   // P
-	ink    float64   // C, the contrast
-	resid  float64   // the fit's residual, grey levels (RMS over the pixels)
+	dark []float64 // per module of the grid (row major), its darkness: 0 paper, 1 ink
+	// soft is each module's darkness as solved when it was decided (fixed at 0 or 1 in a
+	// round of fitModules, or left free to the end): how far from ½ it stood then.
+	soft   []float64
+	paper  float64 // P
+	ink    float64 // C, the contrast
+	resid  float64 // the fit's residual, grey levels (RMS over the pixels)
 	pixels int
 }
 
@@ -321,6 +362,7 @@ func fitModules(win *fitWin, grid fitGrid, sigma float64, kn fitKnown, margins [
 		}
 	}
 	unexplained := grow(&sc.unexplained, np)
+	soft := grow(&sc.soft, n)
 	for _, margin := range margins {
 		for pi := range np {
 			s := known[pi]
@@ -338,6 +380,7 @@ func fitModules(win *fitWin, grid fitGrid, sigma float64, kn fitKnown, margins [
 		for m := range full {
 			if free[m] && math.Abs(full[m]-0.5) > margin {
 				free[m] = false
+				soft[m] = full[m]
 				full[m] = math.Round(max(0, min(1, full[m])))
 			}
 		}
@@ -353,8 +396,15 @@ func fitModules(win *fitWin, grid fitGrid, sigma float64, kn fitKnown, margins [
 		ss += e * e
 	}
 	sol.resid = math.Sqrt(ss / float64(np))
+	for m := range full {
+		if free[m] || kn.mods[m] >= 0 {
+			soft[m] = full[m]
+		}
+	}
+	sol.soft = make([]float64, grid.cols*grid.rows)
 	for j := range grid.rows {
 		copy(sol.dark[j*grid.cols:(j+1)*grid.cols], full[(j+q)*ew+q:(j+q)*ew+q+grid.cols])
+		copy(sol.soft[j*grid.cols:(j+1)*grid.cols], soft[(j+q)*ew+q:(j+q)*ew+q+grid.cols])
 	}
 	return sol, true
 }
@@ -434,6 +484,7 @@ func fitShares(win *fitWin, grid *fitGrid, sigma float64, q int) (*fitCSR, bool)
 type fitScratch struct {
 	all, freeCSR             fitCSR
 	known, full, unexplained []float64
+	soft                     []float64
 	tmp, res, dir, ad        []float64
 	free                     []bool
 }

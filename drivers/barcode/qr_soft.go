@@ -12,6 +12,12 @@ import (
 // information, the data masks, the interleaving into blocks and the bit stream are
 // gozxing's.
 func qrSoftDecode(dark []bool, conf []float64, dim int) (Result, bool) {
+	return qrSoftDecodeChase(dark, conf, dim, 0, nil)
+}
+
+// qrSoftDecodeChase is qrSoftDecode, and where softCorrect does not correct a block, up to
+// trials more words tried by chaseSearch until stop (0: none).
+func qrSoftDecodeChase(dark []bool, conf []float64, dim, trials int, stop func() bool) (Result, bool) {
 	parser, err := decoder.NewBitMatrixParser(qrMatrix(dark, dim))
 	if err != nil {
 		return Result{}, false
@@ -56,6 +62,9 @@ func qrSoftDecode(dark []bool, conf []float64, dim int) (Result, bool) {
 		}
 		// The format information vouches for the grid: rsSlack's check codewords suffice.
 		fixed, ok := softCorrect(qrField, cw, len(cw)-nData, bsc, 8*rsSlack)
+		if !ok && trials > 0 {
+			fixed, ok = chaseSearch(qrField, cw, len(cw)-nData, bsc, trials, stop)
+		}
 		if !ok {
 			return Result{}, false
 		}

@@ -128,9 +128,11 @@ func softCodewords(dark []bool, conf []float64, bits [][8]int) (raw []byte, sc [
 		sc[k].rel = 1
 		for b, m := range mods {
 			raw[k] <<= 1
+			sc[k].conf[b] = 1
 			if m < 0 {
 				continue
 			}
+			sc[k].conf[b] = float32(conf[m])
 			if dark[m] {
 				raw[k] |= 1
 			}
@@ -152,6 +154,7 @@ type softCodeword struct {
 	rel   float64    // the confidence of its least sure module
 	doubt float64    // the sum over its modules of how far each is from sure (0–8)
 	trust [8]float32 // per bit, MSB first, the chance that it reads right (bitTrust); 0: no module
+	conf  [8]float32 // per bit, MSB first, its module's confidence (1: no module)
 	weak  byte       // the bit read from that module
 	sure  byte       // the bits read from sure modules
 }
