@@ -646,10 +646,10 @@ const fitPoseQuiet = qrFitQuiet
 // matched is most often 1–3 % long in pitch: its fixed modules are few).
 func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Result, bool) {
 	kn := h.known()
-	// A QR symbol under strong sensor noise (*Under strong sensor noise* in docs/codes.md):
+	// A symbol under strong sensor noise (*Under strong sensor noise* in docs/codes.md):
 	// its blurs ranked by the fit's residual, its pose refined finely at the best, Chase's
 	// search after the soft correction. Elsewhere the pass reads as it did.
-	noisy := !h.dm && win.noise() >= fitSmoothNoise && !d.expired() &&
+	noisy := win.noise() >= fitSmoothNoise && !d.expired() &&
 		(d.deadline.IsZero() || d.deadline.Sub(d.now) >= fitSmoothMinLeft)
 	read := func(g fitGrid, sigma float64, chase bool) (Result, bool) {
 		sol, ok := fitModules(win, g, sigma, kn, fitMargins)
@@ -660,10 +660,10 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Res
 		for m, v := range sol.dark {
 			lv[m] = 1 - v
 		}
-		if res, ok := d.readFittedLevels(lv, h); ok || h.dm || !chase || d.expired() {
+		if res, ok := d.readFittedLevels(lv, h); ok || !chase || d.expired() {
 			return res, ok
 		}
-		return d.readFittedChase(sol, h.n)
+		return d.readFittedChase(sol, h)
 	}
 	if refine {
 		// Its pose as matched is most often a little long in pitch, and then seldom reads:
@@ -716,7 +716,7 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Res
 // sensor noise at 25–35 % contrast a symbol of 1.5–1.75-px modules keeps 10–17 of its
 // codewords wrong at its best pose and blur, mostly by one bit each and spread over more
 // codewords than erasures reach.
-func (d *Decoder) readFittedChase(sol fitSolution, dim int) (Result, bool) {
+func (d *Decoder) readFittedChase(sol fitSolution, h fitHyp) (Result, bool) {
 	dark := make([]bool, len(sol.dark))
 	conf := make([]float64, len(sol.dark))
 	unsure := 0
@@ -736,7 +736,10 @@ func (d *Decoder) readFittedChase(sol fitSolution, dim int) (Result, bool) {
 		d.chaseLeft -= chaseStopEvery
 		return d.chaseLeft <= 0 || d.expired()
 	}
-	return qrSoftDecodeChase(dark, conf, dim, fitChaseTrials, stop)
+	if h.dm {
+		return d.dmSoftDecodeChase(dark, conf, h.n, fitChaseTrials, stop)
+	}
+	return qrSoftDecodeChase(dark, conf, h.n, fitChaseTrials, stop)
 }
 
 // fitChaseTrials is how many words chaseSearch tries per block of a fitted QR symbol's
