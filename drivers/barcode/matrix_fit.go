@@ -172,8 +172,7 @@ func (d *Decoder) readCandidate(win *fitWin, st fitStart) (Result, bool) {
 	qrNear, dmNear := fitHyp{score: math.Inf(-1)}, fitHyp{score: math.Inf(-1)}
 	if d.opt.Formats&QRCode != 0 {
 		qr, qrNear = d.fitSearch(win, st, false)
-		if len(qr) == 0 && qrNear.score >= fitSmoothNear && win.noise() >= fitSmoothNoise && !d.expired() &&
-			(d.deadline.IsZero() || d.deadline.Sub(d.now) >= fitSmoothMinLeft) {
+		if len(qr) == 0 && qrNear.score >= fitSmoothNear && d.noisyLeft(win) {
 			// Under strong sensor noise the fixed modules' match at their centres'
 			// pixels stays under fitMinScore on a symbol's own grid (0.6–0.7 at 25–35 %
 			// contrast and noise σ 20): matched again on the window's 3×3 means
@@ -223,6 +222,14 @@ func (d *Decoder) readCandidate(win *fitWin, st fitStart) (Result, bool) {
 	}
 	if d.opt.Formats&DataMatrix != 0 && !d.expired() {
 		dm, dmNear = d.fitSearch(win, st, true)
+		if len(dm) == 0 && dmNear.score >= fitSmoothNear && d.noisyLeft(win) {
+			// As for QR above: a DataMatrix grid under strong noise matched on the 3×3
+			// means, read on the window itself.
+			sm := win.smoothed()
+			if h, near := d.fitSearch(&sm, st, true); len(h) > 0 {
+				dm, dmNear = h, near
+			}
+		}
 	}
 	first, second := qr, dm
 	if len(dm) > 0 && (len(qr) == 0 || dm[0].score > qr[0].score) {
@@ -249,6 +256,13 @@ func (d *Decoder) readCandidate(win *fitWin, st fitStart) (Result, bool) {
 		}
 	}
 	return persp(from, d.opt.Formats&(QRCode|DataMatrix))
+}
+
+// noisyLeft reports whether window win is read as under strong sensor noise (its noise at
+// least fitSmoothNoise) and the frame's budget leaves the time for it (fitSmoothMinLeft).
+func (d *Decoder) noisyLeft(win *fitWin) bool {
+	return win.noise() >= fitSmoothNoise && !d.expired() &&
+		(d.deadline.IsZero() || d.deadline.Sub(d.now) >= fitSmoothMinLeft)
 }
 
 // fitSmoothNoise is the window's sensor noise (fitWin.noise, grey levels) from which a QR
@@ -649,8 +663,7 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Res
 	// A symbol under strong sensor noise (*Under strong sensor noise* in docs/codes.md):
 	// its blurs ranked by the fit's residual, its pose refined finely at the best, Chase's
 	// search after the soft correction. Elsewhere the pass reads as it did.
-	noisy := win.noise() >= fitSmoothNoise && !d.expired() &&
-		(d.deadline.IsZero() || d.deadline.Sub(d.now) >= fitSmoothMinLeft)
+	noisy := d.noisyLeft(win)
 	read := func(g fitGrid, sigma float64, chase bool) (Result, bool) {
 		sol, ok := fitModules(win, g, sigma, kn, fitMargins)
 		if !ok {
