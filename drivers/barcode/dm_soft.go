@@ -145,7 +145,7 @@ func (d *Decoder) dmSoftRead(s *dmSampler) (Result, bool) {
 // confidence, as dmSoftRead does, and where the soft correction does not correct a block,
 // with up to trials more words tried by Chase's search (chaseSearch, bounded by
 // chaseAffords: DataMatrix 18×18's block of 32 codewords, 14 of them check codewords,
-// affords about 4,700, so that a word near no codeword corrects with chance under 2⁻³²
+// affords about 4,800, so that a word near no codeword corrects with chance under 2⁻³²
 // over all of them) until stop says so.
 func (d *Decoder) dmSoftDecodeChase(dark []bool, conf []float64, n, trials int, stop func() bool) (Result, bool) {
 	l := dmLayoutFor(n, n)

@@ -266,8 +266,9 @@ func (d *Decoder) noisyLeft(win *fitWin) bool {
 }
 
 // fitSmoothNoise is the window's sensor noise (fitWin.noise, grey levels) from which a QR
-// candidate is read as under strong noise: matched again on its 3×3 means when its grid
-// matched nothing, its blurs ranked, its pose refined finely, Chase's search (readFitted).
+// or DataMatrix candidate is read as under strong noise: matched again on its 3×3 means
+// when its grid matched nothing, its blurs ranked, its pose refined finely, Chase's search
+// (readFitted).
 // The third generator's base noise measures 5–6, its noise class 9–22.
 const fitSmoothNoise = 9
 
@@ -723,12 +724,12 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Res
 	return Result{}, false
 }
 
-// readFittedChase reads a QR symbol's fitted modules as the least-squares fit decided
-// them, each as sure as its darkness stood from ½ when it was decided, through the soft
+// readFittedChase reads the fitted modules of h's QR or DataMatrix symbol as the
+// least-squares fit decided them, each as sure as its darkness stood from ½ when it was decided, through the soft
 // correction and then Chase's search over the least sure bits (chaseSearch): under strong
 // sensor noise at 25–35 % contrast a symbol of 1.5–1.75-px modules keeps 10–17 of its
 // codewords wrong at its best pose and blur, mostly by one bit each and spread over more
-// codewords than erasures reach.
+// codewords than erasures reach (a DataMatrix 18×18 symbol's block the same).
 func (d *Decoder) readFittedChase(sol fitSolution, h fitHyp) (Result, bool) {
 	dark := make([]bool, len(sol.dark))
 	conf := make([]float64, len(sol.dark))
