@@ -138,6 +138,32 @@ func (d *Decoder) dmSoftRead(s *dmSampler) (Result, bool) {
 		}
 	}
 	dark, conf := moduleBits(s.vals, s.cols, s.rows, 2)
+	return d.dmSoftDecode(l, dark, conf, 0, nil)
+}
+
+// dmSoftDecodeChase reads an n×n symbol's modules decided dark or not, each with a
+// confidence, as dmSoftRead does, and where the soft correction does not correct a block,
+// with up to trials more words tried by Chase's search (chaseSearch, bounded by
+// chaseAffords: DataMatrix 18×18's block of 32 codewords, 14 of them check codewords,
+// affords about 4,800, so that a word near no codeword corrects with chance under 2⁻³²
+// over all of them) until stop says so.
+func (d *Decoder) dmSoftDecodeChase(dark []bool, conf []float64, n, trials int, stop func() bool) (Result, bool) {
+	l := dmLayoutFor(n, n)
+	if l == nil || len(dark) != n*n || len(conf) != n*n {
+		return Result{}, false
+	}
+	for b, blk := range l.blocks {
+		if len(blk)-l.nData[b] < dmSoftMinCheck {
+			return Result{}, false
+		}
+	}
+	return d.dmSoftDecode(l, dark, conf, trials, stop)
+}
+
+// dmSoftDecode corrects the codewords of layout l read from the modules (dark, conf) block
+// by block (softCorrect, then chaseSearch with up to trials words when trials > 0) and
+// reads the text.
+func (d *Decoder) dmSoftDecode(l *dmLayout, dark []bool, conf []float64, trials int, stop func() bool) (Result, bool) {
 	raw, sc := softCodewords(dark, conf, l.bits)
 	data := make([]byte, l.dataCap)
 	for b, blk := range l.blocks {
@@ -145,7 +171,11 @@ func (d *Decoder) dmSoftRead(s *dmSampler) (Result, bool) {
 		for p, k := range blk {
 			cw[p], bsc[p] = raw[k], sc[k]
 		}
-		fixed, ok := softCorrect(dmField, cw, len(blk)-l.nData[b], bsc, dmSoftEvidence)
+		nsym := len(blk) - l.nData[b]
+		fixed, ok := softCorrect(dmField, cw, nsym, bsc, dmSoftEvidence)
+		if !ok && trials > 0 {
+			fixed, ok = chaseSearch(dmField, cw, nsym, bsc, trials, stop)
+		}
 		if !ok {
 			return Result{}, false
 		}

@@ -172,8 +172,7 @@ func (d *Decoder) readCandidate(win *fitWin, st fitStart) (Result, bool) {
 	qrNear, dmNear := fitHyp{score: math.Inf(-1)}, fitHyp{score: math.Inf(-1)}
 	if d.opt.Formats&QRCode != 0 {
 		qr, qrNear = d.fitSearch(win, st, false)
-		if len(qr) == 0 && qrNear.score >= fitSmoothNear && win.noise() >= fitSmoothNoise && !d.expired() &&
-			(d.deadline.IsZero() || d.deadline.Sub(d.now) >= fitSmoothMinLeft) {
+		if len(qr) == 0 && qrNear.score >= fitSmoothNear && d.noisyLeft(win) {
 			// Under strong sensor noise the fixed modules' match at their centres'
 			// pixels stays under fitMinScore on a symbol's own grid (0.6–0.7 at 25–35 %
 			// contrast and noise σ 20): matched again on the window's 3×3 means
@@ -223,6 +222,14 @@ func (d *Decoder) readCandidate(win *fitWin, st fitStart) (Result, bool) {
 	}
 	if d.opt.Formats&DataMatrix != 0 && !d.expired() {
 		dm, dmNear = d.fitSearch(win, st, true)
+		if len(dm) == 0 && dmNear.score >= fitSmoothNear && d.noisyLeft(win) {
+			// As for QR above: a DataMatrix grid under strong noise matched on the 3×3
+			// means, read on the window itself.
+			sm := win.smoothed()
+			if h, near := d.fitSearch(&sm, st, true); len(h) > 0 {
+				dm, dmNear = h, near
+			}
+		}
 	}
 	first, second := qr, dm
 	if len(dm) > 0 && (len(qr) == 0 || dm[0].score > qr[0].score) {
@@ -251,9 +258,17 @@ func (d *Decoder) readCandidate(win *fitWin, st fitStart) (Result, bool) {
 	return persp(from, d.opt.Formats&(QRCode|DataMatrix))
 }
 
+// noisyLeft reports whether window win is read as under strong sensor noise (its noise at
+// least fitSmoothNoise) and the frame's budget leaves the time for it (fitSmoothMinLeft).
+func (d *Decoder) noisyLeft(win *fitWin) bool {
+	return win.noise() >= fitSmoothNoise && !d.expired() &&
+		(d.deadline.IsZero() || d.deadline.Sub(d.now) >= fitSmoothMinLeft)
+}
+
 // fitSmoothNoise is the window's sensor noise (fitWin.noise, grey levels) from which a QR
-// candidate is read as under strong noise: matched again on its 3×3 means when its grid
-// matched nothing, its blurs ranked, its pose refined finely, Chase's search (readFitted).
+// or DataMatrix candidate is read as under strong noise: matched again on its 3×3 means
+// when its grid matched nothing, its blurs ranked, its pose refined finely, Chase's search
+// (readFitted).
 // The third generator's base noise measures 5–6, its noise class 9–22.
 const fitSmoothNoise = 9
 
@@ -646,11 +661,10 @@ const fitPoseQuiet = qrFitQuiet
 // matched is most often 1–3 % long in pitch: its fixed modules are few).
 func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Result, bool) {
 	kn := h.known()
-	// A QR symbol under strong sensor noise (*Under strong sensor noise* in docs/codes.md):
+	// A symbol under strong sensor noise (*Under strong sensor noise* in docs/codes.md):
 	// its blurs ranked by the fit's residual, its pose refined finely at the best, Chase's
 	// search after the soft correction. Elsewhere the pass reads as it did.
-	noisy := !h.dm && win.noise() >= fitSmoothNoise && !d.expired() &&
-		(d.deadline.IsZero() || d.deadline.Sub(d.now) >= fitSmoothMinLeft)
+	noisy := d.noisyLeft(win)
 	read := func(g fitGrid, sigma float64, chase bool) (Result, bool) {
 		sol, ok := fitModules(win, g, sigma, kn, fitMargins)
 		if !ok {
@@ -660,10 +674,10 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Res
 		for m, v := range sol.dark {
 			lv[m] = 1 - v
 		}
-		if res, ok := d.readFittedLevels(lv, h); ok || h.dm || !chase || d.expired() {
+		if res, ok := d.readFittedLevels(lv, h); ok || !chase || d.expired() {
 			return res, ok
 		}
-		return d.readFittedChase(sol, h.n)
+		return d.readFittedChase(sol, h)
 	}
 	if refine {
 		// Its pose as matched is most often a little long in pitch, and then seldom reads:
@@ -710,13 +724,13 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Res
 	return Result{}, false
 }
 
-// readFittedChase reads a QR symbol's fitted modules as the least-squares fit decided
-// them, each as sure as its darkness stood from ½ when it was decided, through the soft
+// readFittedChase reads the fitted modules of h's QR or DataMatrix symbol as the
+// least-squares fit decided them, each as sure as its darkness stood from ½ when it was decided, through the soft
 // correction and then Chase's search over the least sure bits (chaseSearch): under strong
 // sensor noise at 25–35 % contrast a symbol of 1.5–1.75-px modules keeps 10–17 of its
 // codewords wrong at its best pose and blur, mostly by one bit each and spread over more
-// codewords than erasures reach.
-func (d *Decoder) readFittedChase(sol fitSolution, dim int) (Result, bool) {
+// codewords than erasures reach (a DataMatrix 18×18 symbol's block the same).
+func (d *Decoder) readFittedChase(sol fitSolution, h fitHyp) (Result, bool) {
 	dark := make([]bool, len(sol.dark))
 	conf := make([]float64, len(sol.dark))
 	unsure := 0
@@ -736,7 +750,10 @@ func (d *Decoder) readFittedChase(sol fitSolution, dim int) (Result, bool) {
 		d.chaseLeft -= chaseStopEvery
 		return d.chaseLeft <= 0 || d.expired()
 	}
-	return qrSoftDecodeChase(dark, conf, dim, fitChaseTrials, stop)
+	if h.dm {
+		return d.dmSoftDecodeChase(dark, conf, h.n, fitChaseTrials, stop)
+	}
+	return qrSoftDecodeChase(dark, conf, h.n, fitChaseTrials, stop)
 }
 
 // fitChaseTrials is how many words chaseSearch tries per block of a fitted QR symbol's
