@@ -36,21 +36,21 @@ const (
 // module's blur over the print's resampling and the pixels' own size.
 var fitSigmas = []float64{0.95, 0.75, 1.15}
 
-// fitQRSigmas are the blurs a QR symbol's best hypothesis under strong sensor noise is read
-// at (readFitted), the fitQRReads that explain its pixels best (a one-round fit's residual)
+// fitNoisySigmas are the blurs a QR or DataMatrix symbol's best hypothesis under strong sensor noise is read
+// at (readFitted), the fitNoisyReads that explain its pixels best (a one-round fit's residual)
 // first: a symbol under little blur
 // (the print's resampling and the pixels' size only: σ 0.45–0.6) decides its modules best
 // at its own blur, and under strong sensor noise no other reads.
-var fitQRSigmas = []float64{0.4, 0.5, 0.6, 0.75, 0.95, 1.15}
+var fitNoisySigmas = []float64{0.4, 0.5, 0.6, 0.75, 0.95, 1.15}
 
-const fitQRReads = 3
+const fitNoisyReads = 3
 
-// fitRankSigmas returns fitQRReads of fitQRSigmas, those whose one-round fit of grid
+// fitRankSigmas returns fitNoisyReads of fitNoisySigmas, those whose one-round fit of grid
 // leaves the least residual first.
 func fitRankSigmas(win *fitWin, grid fitGrid, kn fitKnown) []float64 {
 	type ranked struct{ sigma, resid float64 }
-	rs := make([]ranked, 0, len(fitQRSigmas))
-	for _, sigma := range fitQRSigmas {
+	rs := make([]ranked, 0, len(fitNoisySigmas))
+	for _, sigma := range fitNoisySigmas {
 		r := math.Inf(1)
 		if sol, ok := fitModules(win, grid, sigma, kn, fitQuick); ok {
 			r = sol.resid
@@ -58,7 +58,7 @@ func fitRankSigmas(win *fitWin, grid fitGrid, kn fitKnown) []float64 {
 		rs = append(rs, ranked{sigma, r})
 	}
 	slices.SortStableFunc(rs, func(a, b ranked) int { return cmp.Compare(a.resid, b.resid) })
-	out := make([]float64, fitQRReads)
+	out := make([]float64, fitNoisyReads)
 	for i := range out {
 		out[i] = rs[i].sigma
 	}
@@ -171,17 +171,7 @@ func (d *Decoder) readCandidate(win *fitWin, st fitStart) (Result, bool) {
 	var qr, dm []fitHyp
 	qrNear, dmNear := fitHyp{score: math.Inf(-1)}, fitHyp{score: math.Inf(-1)}
 	if d.opt.Formats&QRCode != 0 {
-		qr, qrNear = d.fitSearch(win, st, false)
-		if len(qr) == 0 && qrNear.score >= fitSmoothNear && d.noisyLeft(win) {
-			// Under strong sensor noise the fixed modules' match at their centres'
-			// pixels stays under fitMinScore on a symbol's own grid (0.6–0.7 at 25–35 %
-			// contrast and noise σ 20): matched again on the window's 3×3 means
-			// (0.85–0.93 there), its poses read on the window itself.
-			sm := win.smoothed()
-			if h, near := d.fitSearch(&sm, st, false); len(h) > 0 {
-				qr, qrNear = h, near
-			}
-		}
+		qr, qrNear = d.fitSearchNoisy(win, st, false)
 	}
 	read := func(hyps []fitHyp) (Result, bool) {
 		for i, h := range hyps {
@@ -221,15 +211,7 @@ func (d *Decoder) readCandidate(win *fitWin, st fitStart) (Result, bool) {
 		return persp(qr[0], QRCode)
 	}
 	if d.opt.Formats&DataMatrix != 0 && !d.expired() {
-		dm, dmNear = d.fitSearch(win, st, true)
-		if len(dm) == 0 && dmNear.score >= fitSmoothNear && d.noisyLeft(win) {
-			// As for QR above: a DataMatrix grid under strong noise matched on the 3×3
-			// means, read on the window itself.
-			sm := win.smoothed()
-			if h, near := d.fitSearch(&sm, st, true); len(h) > 0 {
-				dm, dmNear = h, near
-			}
-		}
+		dm, dmNear = d.fitSearchNoisy(win, st, true)
 	}
 	first, second := qr, dm
 	if len(dm) > 0 && (len(qr) == 0 || dm[0].score > qr[0].score) {
@@ -256,6 +238,22 @@ func (d *Decoder) readCandidate(win *fitWin, st fitStart) (Result, bool) {
 		}
 	}
 	return persp(from, d.opt.Formats&(QRCode|DataMatrix))
+}
+
+// fitSearchNoisy is fitSearch, and where no grid matched a window under strong sensor noise
+// though the best came near (fitSmoothNear), the search again on the window's 3×3 means: the
+// fixed modules' match at their centres' pixels stays under fitMinScore on a symbol's own grid
+// there (0.6–0.7 at 25–35 % contrast and noise σ 20; a DataMatrix 18×18 0.75–0.8) and comes to
+// 0.85–0.93 on the means. The poses found are read on the window itself.
+func (d *Decoder) fitSearchNoisy(win *fitWin, st fitStart, dm bool) ([]fitHyp, fitHyp) {
+	hyps, near := d.fitSearch(win, st, dm)
+	if len(hyps) == 0 && near.score >= fitSmoothNear && d.noisyLeft(win) {
+		sm := win.smoothed()
+		if h, n := d.fitSearch(&sm, st, dm); len(h) > 0 {
+			return h, n
+		}
+	}
+	return hyps, near
 }
 
 // noisyLeft reports whether window win is read as under strong sensor noise (its noise at
@@ -698,7 +696,7 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Res
 		} else {
 			rounds, evals := fitRefineRounds, fitRefineEvals
 			if noisy {
-				rounds, evals = fitQRRefineRounds, fitQRRefineEvals
+				rounds, evals = fitNoisyRefineRounds, fitNoisyRefineEvals
 			}
 			h = fitRefineAt(win, h, kn, sigma, rounds, evals, d.expired)
 		}
@@ -756,7 +754,7 @@ func (d *Decoder) readFittedChase(sol fitSolution, h fitHyp) (Result, bool) {
 	return qrSoftDecodeChase(dark, conf, h.n, fitChaseTrials, stop)
 }
 
-// fitChaseTrials is how many words chaseSearch tries per block of a fitted QR symbol's
+// fitChaseTrials is how many words chaseSearch tries per block of a fitted symbol's
 // best hypothesis (about 1.5 µs each; a frame's budget cuts it short), fitChaseFrameTrials
 // how many over a frame's reads (a symbol that does not read is read at several poses and
 // blurs, clutter that matches a QR grid as well).
@@ -799,10 +797,9 @@ func fitRefine(win *fitWin, h fitHyp, kn fitKnown, stop func() bool) fitHyp {
 // fitRefineAt is fitRefine with the fits at blur sigma, in rounds rounds of at most
 // maxEvals fits.
 func fitRefineAt(win *fitWin, h fitHyp, kn fitKnown, sigma float64, rounds, maxEvals int, stop func() bool) fitHyp {
-	fitRefineEvals, fitRefineRounds := maxEvals, rounds
 	evals := 0
 	resid := func(p fitPose) float64 {
-		if evals++; evals > fitRefineEvals {
+		if evals++; evals > maxEvals {
 			return math.Inf(1)
 		}
 		sol, ok := fitModules(win, p.grid(h.n), sigma, kn, fitQuick)
@@ -818,7 +815,7 @@ func fitRefineAt(win *fitWin, h fitHyp, kn fitKnown, sigma float64, rounds, maxE
 	// The pitch first, along a line: the matched filter's is most often 1–3 % long.
 	for _, sgn := range []float64{-1, 1} {
 		moved := false
-		for evals < fitRefineEvals && !stop() {
+		for evals < maxEvals && !stop() {
 			q := p
 			q[3] += sgn * step[3]
 			q[4] += sgn * step[3]
@@ -832,8 +829,8 @@ func fitRefineAt(win *fitWin, h fitHyp, kn fitKnown, sigma float64, rounds, maxE
 			break
 		}
 	}
-	for range fitRefineRounds {
-		for improved := true; improved && evals <= fitRefineEvals && !stop(); {
+	for range rounds {
+		for improved := true; improved && evals <= maxEvals && !stop(); {
 			improved = false
 			for k := range step {
 				for _, sgn := range []float64{-1, 1} {
@@ -865,10 +862,10 @@ func fitRefineAt(win *fitWin, h fitHyp, kn fitKnown, sigma float64, rounds, maxE
 // pose, and stopped a pitch 1 % short.)
 const fitRefineRounds, fitRefineEvals = 2, 24
 
-// fitQRRefineRounds and fitQRRefineEvals are the same for a QR symbol's refinement: its
+// fitNoisyRefineRounds and fitNoisyRefineEvals are the same for a symbol under strong noise: its
 // pose matters to a tenth of a pixel under strong noise, and each round's finer steps take
 // a few more fits.
-const fitQRRefineRounds, fitQRRefineEvals = 3, 32
+const fitNoisyRefineRounds, fitNoisyRefineEvals = 3, 32
 
 // fitQuick is the least-squares fit's single round, for fitRefine.
 var fitQuick = []float64{0.5}
