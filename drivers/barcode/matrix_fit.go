@@ -304,20 +304,13 @@ const fitOtherSlack = 0.05
 // (pixels darker than the paper by more than the noise), and the orientation of the
 // gradients modulo a quarter turn (a grid's edges run along its two axes).
 func fitStartOf(win *fitWin, r region) (fitStart, bool) {
-	// The paper: the 80th percentile of the levels; the noise: the median absolute
-	// difference of horizontal neighbours (|N(0, 2σ²)|'s median is 0.954σ).
-	var levels, diffs [256]int
-	for y := range win.h {
-		for x := range win.w {
-			v := int(win.pix[y*win.w+x])
-			levels[v]++
-			if x > 0 {
-				diffs[abs(v-int(win.pix[y*win.w+x-1]))]++
-			}
-		}
+	// The paper: the 80th percentile of the levels; the noise: fitWin.noise's.
+	var levels [256]int
+	for _, v := range win.pix {
+		levels[int(v)]++
 	}
 	paper := float64(histQuantile(&levels, 0.8))
-	noise := (float64(histQuantile(&diffs, 0.5)) + 0.5) / 0.954
+	noise := win.noise()
 	var sw, sx, sy float64
 	wt := make([]float64, len(win.pix))
 	for y := range win.h {

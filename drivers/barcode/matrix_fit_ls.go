@@ -157,9 +157,9 @@ type fitWin struct {
 	noiseKnown   bool
 }
 
-// noise returns the window's sensor noise in grey levels, as fitStartOf measures it: the
-// median absolute difference of horizontal neighbours over 0.954 (|N(0, 2σ²)|'s median is
-// 0.954σ), measured once.
+// noise returns the window's sensor noise in grey levels (fitStartOf's, and the fitted
+// pass's gate under strong noise): the median absolute difference of horizontal neighbours
+// over 0.954 (|N(0, 2σ²)|'s median is 0.954σ), measured once.
 func (w *fitWin) noise() float64 {
 	if w.noiseKnown {
 		return w.noiseLevel
