@@ -3,10 +3,12 @@
 package barcode
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -284,9 +286,11 @@ type anglesApproach struct {
 }
 
 // anglesApproaches are the per-candidate approaches measured: ours (fitted-angle bands,
-// then the candidate as the decoder reads it) and the multi-angle scanner at K = 6, 12, 18,
-// 36 (single lines, then 3-pixel means), snapped to the locator's and to the fitted angle,
-// and at K = 36 with our four row methods.
+// then the candidate as the decoder reads it); the multi-angle scanner at K = 6, 12, 18, 36
+// with the classic row methods (derivative edges and a local threshold) on single lines and
+// on 3-pixel means, then with our four row methods on 3-pixel means; and snapped to one
+// angle, the locator's or the fitted one (what the angle fit buys), up to our bands' width
+// of 11 lines.
 func anglesApproaches() []anglesApproach {
 	out := []anglesApproach{
 		{"ours: fitted-angle bands (no later fits)", "1 (fitted)", (*Decoder).readFittedBands},
@@ -295,19 +299,25 @@ func anglesApproaches() []anglesApproach {
 	scan := func(name, k string, s angleScan) anglesApproach {
 		return anglesApproach{name, k, func(d *Decoder, g *gray, r region) (Result, bool) { return d.scanAngles(g, r, s) }}
 	}
-	for _, avg := range []int{0, 1} {
-		name := "multi-angle, single lines"
-		if avg > 0 {
-			name = "multi-angle, 3-px lines"
-		}
-		for _, k := range []int{6, 12, 18, 36} {
-			out = append(out, scan(name, strconv.Itoa(k), angleScan{k: k, avg: avg, lines: 5}))
-		}
-		out = append(out, scan(name+", locator's angle", "1 (locator)", angleScan{avg: avg, lines: 5, snap: snapLocator}),
-			scan(name+", fitted angle", "1 (fitted)", angleScan{avg: avg, lines: 5, snap: snapFitted}))
+	type variant struct {
+		name    string
+		avg     int
+		allRows bool
 	}
-	out = append(out, scan("multi-angle, 3-px lines, our 4 row methods", "36", angleScan{k: 36, avg: 1, lines: 5, allRows: true}),
-		scan("multi-angle, 11-px lines, fitted angle, our 4 row methods", "1 (fitted)", angleScan{avg: 5, lines: 5, snap: snapFitted, allRows: true}))
+	for _, v := range []variant{{"multi-angle, single lines, 2 row methods", 0, false},
+		{"multi-angle, 3-px lines, 2 row methods", 1, false}, {"multi-angle, 3-px lines, our 4 row methods", 1, true}} {
+		for _, k := range []int{6, 12, 18, 36} {
+			out = append(out, scan(v.name, strconv.Itoa(k), angleScan{k: k, avg: v.avg, lines: 5, allRows: v.allRows}))
+		}
+		if !v.allRows {
+			out = append(out, scan(v.name+", fitted angle", "1 (fitted)", angleScan{avg: v.avg, lines: 5, snap: snapFitted}))
+		}
+	}
+	for _, avg := range []int{1, 5} {
+		name := fmt.Sprintf("%d-px lines, our 4 row methods, ", 2*avg+1)
+		out = append(out, scan(name+"locator's angle", "1 (locator)", angleScan{avg: avg, lines: 5, snap: snapLocator, allRows: true}),
+			scan(name+"fitted angle", "1 (fitted)", angleScan{avg: avg, lines: 5, snap: snapFitted, allRows: true}))
+	}
 	return out
 }
 
@@ -360,5 +370,5 @@ func benchName(a anglesApproach) string {
 			out = append(out, c)
 		}
 	}
-	return string(out)
+	return strings.TrimRight(string(out), "_")
 }
