@@ -289,8 +289,8 @@ type anglesApproach struct {
 // then the candidate as the decoder reads it); the multi-angle scanner at K = 6, 12, 18, 36
 // with the classic row methods (derivative edges and a local threshold) on single lines and
 // on 3-pixel means, then with our four row methods on 3-pixel means; and snapped to one
-// angle, the locator's or the fitted one (what the angle fit buys), up to our bands' width
-// of 11 lines.
+// angle, the locator's or the fitted one (what the angle fit buys), on means of 3, 11 and
+// 21 lines (our wide bands span 21 px).
 func anglesApproaches() []anglesApproach {
 	out := []anglesApproach{
 		{"ours: fitted-angle bands (no later fits)", "1 (fitted)", (*Decoder).readFittedBands},
@@ -313,7 +313,7 @@ func anglesApproaches() []anglesApproach {
 			out = append(out, scan(v.name+", fitted angle", "1 (fitted)", angleScan{avg: v.avg, lines: 5, snap: snapFitted}))
 		}
 	}
-	for _, avg := range []int{1, 5} {
+	for _, avg := range []int{1, 5, 10} {
 		name := fmt.Sprintf("%d-px lines, our 4 row methods, ", 2*avg+1)
 		out = append(out, scan(name+"locator's angle", "1 (locator)", angleScan{avg: avg, lines: 5, snap: snapLocator, allRows: true}),
 			scan(name+"fitted angle", "1 (fitted)", angleScan{avg: avg, lines: 5, snap: snapFitted, allRows: true}))
