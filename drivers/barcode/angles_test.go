@@ -102,7 +102,7 @@ func (d *Decoder) scanAngles(g *gray, r region, s angleScan) (Result, bool) {
 					prof[i] += g.at(sx+t*ux, sy+t*uy)
 				}
 			}
-			if res, ok := d.scanRow(prof, bits, s.allRows); ok && votes.add(res, !d.disputed) {
+			if res, ok := d.scanRow(prof, bits, s.allRows); ok && votes.add(res, !d.disputed, 2) {
 				return res, true
 			}
 		}

@@ -103,6 +103,9 @@ type Decoder struct {
 	// disputed is set by decodeBits when the Code 128 it read disagrees with our
 	// similar-edge reading of a character (code128Agrees).
 	disputed bool
+	// smoothedBands is set while the smoothed pass reads a linear candidate
+	// (decodeLinearSmoothed): an ITF read there needs a third band (smoothedITFBands).
+	smoothedBands bool
 	// noFit leaves the fitted pass out (matrix_fit.go), for the tests that show what it reads;
 	// fitLate keeps it last under a budget too (matrixPassOrder), for those that show when.
 	noFit, fitLate bool
@@ -411,6 +414,8 @@ func (d *Decoder) decodeLinear(g *gray, r region) (Result, bool) {
 // other) get the mat's. The line through the cells is the symbol's, so the bars are read
 // across it too (refineAngle corrects up to 12° more).
 func (d *Decoder) decodeLinearSmoothed(g *gray, r region) (Result, bool) {
+	d.smoothedBands = true
+	defer func() { d.smoothedBands = false }()
 	if res, ok := d.decodeLinear(g, r); ok {
 		return res, true
 	}
@@ -611,19 +616,35 @@ func transitions(bits []bool) int {
 type bandVotes map[Result]struct{ all, clean int }
 
 // add counts a band's read of res (clean: not disputed, code128Agrees) and reports whether
-// it now counts: two bands, one of them clean. A character that gozxing's pattern match
+// it now counts: need bands, one of them clean. A character that gozxing's pattern match
 // misreads (a blurred narrow element widened by its neighbours) is misread the same way on
 // the band beside it, so a read our similar-edge reading disputes needs a band where it is
 // not disputed.
-func (v bandVotes) add(res Result, clean bool) bool {
+func (v bandVotes) add(res Result, clean bool, need int) bool {
 	c := v[res]
 	c.all++
 	if clean {
 		c.clean++
 	}
 	v[res] = c
-	return c.all >= 2 && c.clean >= 1
+	return c.all >= need && c.clean >= 1
 }
+
+// bandsNeeded is how many bands must read res for it to count: two, and smoothedITFBands
+// for an ITF read on the smoothed level. ITF has no check character, and the 3×3 smoothing
+// that brings faint bars out of the noise also merges a narrow element of 1.5 px with its
+// neighbours the same way on every band: under strong noise and JPEG two bands of a tuning
+// frame read a wrong 14-digit text alike (third generator, `mixed` seed 318), where no band
+// reached a third agreeing read (TestLinearNoWrongReadUnderNoise).
+func (d *Decoder) bandsNeeded(res Result) int {
+	if d.smoothedBands && res.Format == ITF {
+		return smoothedITFBands
+	}
+	return 2
+}
+
+// smoothedITFBands is how many bands must agree on an ITF read of the smoothed pass.
+const smoothedITFBands = 3
 
 // band is a scan band: its offset across the region in halfV and the number of lines
 // averaged either side of its centre.
@@ -705,7 +726,7 @@ func (d *Decoder) scanBands(g *gray, r region, ax, ay, bx, by, half float64, ban
 				res, ok = d.decodeCutBar(row, in0, in1)
 			}
 			if ok {
-				if votes.add(res, !d.disputed) {
+				if votes.add(res, !d.disputed, d.bandsNeeded(res)) {
 					return res, true
 				}
 				break // the other methods would only repeat the band's read

@@ -13,7 +13,9 @@
 // groups, sub-pixel side fits, orientation and size from the L and timing patterns) that
 // hands gozxing's decoder only the module matrix; gozxing's readers check every read. The
 // fallback is exactly what gozxing alone does on the whole frame (TRY_HARDER, bars also
-// turned by 90°), so the decoder never reads fewer frames than gozxing. The work per frame is bounded (noise regions and
+// turned by 90°), but for a linear code's row, which must be confirmed by a row beside it
+// (a single row can misread and pass), so the decoder reads the frames gozxing alone reads.
+// The work per frame is bounded (noise regions and
 // pure-noise frames skipped, a pixel budget for the 2D readers). DecodeAll returns every
 // symbol of an image. See docs/codes.md for the measured read rates.
 //

@@ -12,11 +12,13 @@ import (
 )
 
 // decodeFull is the fallback when no located region read: what gozxing alone does on the
-// whole frame, so that the decoder never reads fewer frames than gozxing by itself. The
+// whole frame, so that the decoder does not read fewer frames than gozxing by itself. The
 // frame's luminance is gozxing's own (zxLuminance). Its QR and DataMatrix readers run with
 // TRY_HARDER, then on the pure-barcode path (an image that is the symbol and its quiet zone,
 // such as a render). Its Code 128 and ITF readers run as with TRY_HARDER on the frame and on
-// the frame turned by 90° (fullRows).
+// the frame turned by 90° (fullRows), a row's read counting once a row beside it agrees
+// (rowConfirmed): where gozxing alone reads a linear code on one row only, the located
+// candidates read it (TestFallbackIsGozxingAlone).
 //
 // One exception bounds the cost: a frame over smallFrame pixels whose adjacent pixels are
 // uncorrelated (pure sensor noise: a covered lens, a dark room at high gain) is not read. On
@@ -169,7 +171,7 @@ func (d *Decoder) readRows(b *gozxing.BinaryBitmap, hints map[gozxing.DecodeHint
 			}
 			for _, rd := range readers {
 				if res, err := rd.DecodeRow(y, row, hints); err == nil {
-					if r, ok := d.result(res, false); ok && (r.Format != ITF || itfConfirmed(b, rd, y, rev == 1, r.Text, hints)) {
+					if r, ok := d.result(res, false); ok && rowConfirmed(b, rd, y, rev == 1, r.Text, hints) {
 						return r, true
 					}
 				}
@@ -179,19 +181,22 @@ func (d *Decoder) readRows(b *gozxing.BinaryBitmap, hints map[gozxing.DecodeHint
 	return Result{}, false
 }
 
-// itfConfirmed reports whether a row itfConfirmRows above or below row y reads the same
-// ITF text as y did. ITF has no check character and a start pattern of four narrow
-// elements, which data holds too: a row that crosses a tilted symbol from one long side to
-// the other (entering and leaving through the paper above and below the bars, which looks
-// like quiet zones) reads a run of its pairs as a shorter symbol: a 16-digit code as its
-// first 14 digits (TestNearMissCodesReadNothing). Rows a few pixels apart cross those
-// sides far apart along the symbol (by the offset over the tilt's tangent), so they read
-// other digits or nothing, where a row across the whole symbol has a neighbour that reads
-// it whole. One neighbour is enough: gozxing alone reads some upright codes on a row at
-// the edge of the rows that read (TestFallbackIsGozxingAlone).
-func itfConfirmed(b *gozxing.BinaryBitmap, rd rowDecoder, y int, reversed bool, text string, hints map[gozxing.DecodeHintType]interface{}) bool {
+// rowConfirmed reports whether a row rowConfirmRows above or below row y reads the same
+// text as y did. ITF has no check character and a start pattern of four narrow elements,
+// which data holds too: a row that crosses a tilted symbol from one long side to the other
+// (entering and leaving through the paper above and below the bars, which looks like quiet
+// zones) reads a run of its pairs as a shorter symbol: a 16-digit code as its first 14
+// digits (TestNearMissCodesReadNothing). Rows a few pixels apart cross those sides far
+// apart along the symbol (by the offset over the tilt's tangent), so they read other digits
+// or nothing, where a row across the whole symbol has a neighbour that reads it whole.
+// Code 128's modulo-103 check lets one misread row in 103 through: under strong noise,
+// JPEG and motion a single thresholded row misread four of a pack code's six characters and
+// passed it (TestLinearNoWrongReadUnderNoise); the neighbouring rows' noise is another. One
+// neighbour is enough: gozxing alone reads some upright codes on a row at the edge of the
+// rows that read (TestFallbackIsGozxingAlone).
+func rowConfirmed(b *gozxing.BinaryBitmap, rd rowDecoder, y int, reversed bool, text string, hints map[gozxing.DecodeHintType]interface{}) bool {
 	h := b.GetHeight()
-	for _, dy := range []int{-itfConfirmRows, itfConfirmRows} {
+	for _, dy := range []int{-rowConfirmRows, rowConfirmRows} {
 		yy := y + dy
 		if yy < 0 || yy >= h {
 			continue
@@ -214,8 +219,8 @@ func itfConfirmed(b *gozxing.BinaryBitmap, rd rowDecoder, y int, reversed bool, 
 // costs a few µs to tens of µs).
 const budgetRows = 32
 
-// itfConfirmRows is how far above or below a fallback ITF read its confirming row lies.
-const itfConfirmRows = 4
+// rowConfirmRows is how far above or below a fallback row's read its confirming row lies.
+const rowConfirmRows = 4
 
 // minRowBars is the fewest bars a row holding a Code 128 or ITF symbol has (Code 128: start,
 // one character, check character and stop; ITF of 6 digits has 19).

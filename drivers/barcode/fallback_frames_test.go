@@ -10,10 +10,11 @@ import (
 // TestFallbackIsGozxingAlone: on desk frames (and camera frames, where zint is installed)
 // the fallback alone (decodeFull) reads every frame that gozxing alone reads (its own reader
 // for the symbology on the whole frame, TRY_HARDER, 1D also on the frame turned by 90°),
-// with the same text; so Decode never reads fewer frames than gozxing alone. ITF is the
-// exception: the fallback takes an ITF row only when a neighbour row reads it too (a single
-// row across a tilted longer ITF reads a run of its pairs: itfConfirmed), so there the frames
-// gozxing alone reads must be read by Decode as a whole (its located candidates).
+// with the same text; so Decode never reads fewer frames than gozxing alone. The linear
+// codes are the exception: the fallback takes a Code 128 or ITF row only when a neighbour row
+// reads it too (a single row across a tilted longer ITF reads a run of its pairs, a single
+// noisy Code 128 row can pass its check misread: rowConfirmed), so there the frames gozxing
+// alone reads must be read by Decode as a whole (its located candidates).
 func TestFallbackIsGozxingAlone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("frames skipped in -short mode")
@@ -58,7 +59,7 @@ func TestFallbackIsGozxingAlone(t *testing.T) {
 				t.Errorf("%v frame %d: fallback read %q, want %q", f, i, r.Text, fr.text)
 			}
 			if alone && !(ok && r.Text == fr.text) {
-				if f != ITF {
+				if f != ITF && f != Code128 {
 					t.Errorf("%v frame %d: gozxing alone reads it, the fallback does not", f, i)
 				} else if res, err := d.Decode(fr.img); err != nil || res.Text != fr.text {
 					t.Errorf("%v frame %d: gozxing alone reads it, neither the fallback (unconfirmed row) nor Decode does", f, i)
