@@ -26,7 +26,11 @@
 #              force the classes' contrast (%), noise (× a tenth of the base's σ) and module (px)
 #   GEN3_PARAMS_ONLY=1  writes the text files alone (the frames they describe do not change):
 #              parameters added since a cache was drawn (lightf=, the light's factor at the
-#              label) without drawing it again
+#              label; jpegrms=, JPEG's error at the symbol, for which its JPEG frames are drawn
+#              again in a temporary directory) without drawing the cache again
+#   jpegrms=   (text file) JPEG's error at the label: the RMS difference in grey levels between
+#              the frame just before the JPEG step and the JPEG, over the symbol's modules (0
+#              without JPEG)
 #
 # Needs zint (Debian zint) and ImageMagick 6 or 7 (Debian imagemagick).
 set -euo pipefail
@@ -34,7 +38,7 @@ set -euo pipefail
 export MAGICK_THREAD_LIMIT=1 OMP_NUM_THREADS=1
 
 usage() {
-	sed -n '2,29p' "$0" >&2
+	sed -n '2,34p' "$0" >&2
 	exit 2
 }
 [ $# -ge 4 ] || usage
@@ -172,8 +176,16 @@ finish() {
 		v+=(\( -size "${W}x${H}" "gradient:white-gray($(lerp 19 55 85)%)" -distort SRT "$(lerp 24 0 360)" \) -compose Multiply -composite
 			\( -size "${W}x${H}" "radial-gradient:white-gray(70%)" \) -compose Multiply -composite -compose Over)
 	fi
+	# GEN3_STAGES=DIR (tuning draws only): the JPEG frame's stages for JPEG's error model
+	# (limit_test.go): DIR/CLASS-SEED-clean.png, the frame before the sensor noise (written
+	# as MIFF here: a PNG written at this point changes the frames' noise after it); -pre.png
+	# and -mask.png (jpegerr) its frame before JPEG and its symbol's mask.
+	if [ -n "${GEN3_STAGES:-}" ] && [ "$jpeg" = 1 ]; then
+		v+=(-write "$GEN3_STAGES/$class-$seed-clean.miff")
+	fi
 	v+=(-seed "$(($(u 30) + 1))" -attenuate "$(unfx $(($(fx "$noise") / 10)))" +noise Gaussian -colorspace Gray -depth 8)
-	[ "$jpeg" = 1 ] && v+=(-quality "$quality")
+	# The frame just before JPEG (the pixels JPEG is given), for its error (jpegerr).
+	[ "$jpeg" = 1 ] && v+=(-write "$pre" -quality "$quality")
 	v+=(-write "$out" +delete \))
 	cmd+=("${v[@]}")
 }
@@ -193,6 +205,43 @@ lightat() {
 	"${im[@]}" \( -size "${W}x${H}" "gradient:white-gray($(lerp 19 55 85)%)" -distort SRT "$(lerp 24 0 360)" \) \
 		\( -size "${W}x${H}" "radial-gradient:white-gray(70%)" \) -compose Multiply -composite \
 		-format "%[fx:p{$x,$y}.intensity]" info:
+}
+
+# jpegerr N…: JPEG's error at the label of each frame N (jpegrms[N], grey levels): the RMS
+# difference between the frame just before the JPEG step ($tmp/preN.png) and the JPEG
+# written ($tmp/fN.jpg) over the symbol's area: its modules without the quiet zone (linear
+# codes: the bars' box without their 10-module quiet zones), the label's mask drawn as the
+# label is (perspective, scale, angle, place), weighted by its coverage at the edges. One
+# ImageMagick process for all of them.
+jpegerr() {
+	local n qz c=("${im[@]}") rms
+	case $sym in
+	qr) qz=32x32 ;;
+	dm) qz=8x8 ;;
+	*) qz=80x0 ;;
+	esac
+	for n in "$@"; do
+		c+=(\( -size "${W}x${H}" xc:black \( "$tmp/sym$n.png" -colorspace Gray -fill white -colorize 100 -shave "$qz"
+			-bordercolor black -border "${qz%x*}x${qz#*x}" -border "$border" -virtual-pixel black)
+		[ -n "${persps[n]}" ] && c+=(+distort Perspective "${persps[n]}")
+		c+=(-filter Triangle +distort SRT "$(unfx $(($(fx "${modules[n]}") / 8))) ${angs[n]}" \)
+			-gravity center -geometry "${geoms[n]}" -composite +gravity -write mpr:mask)
+		if [ -n "${GEN3_STAGES:-}" ]; then
+			stage=$GEN3_STAGES/$(basename "${names[n]%.*}")
+			cp "$tmp/pre$n.png" "$stage-pre.png"
+			c+=(-write "$stage-mask.png" \( "$stage-clean.miff" -depth 16 -write "$stage-clean.png" +delete \))
+		fi
+		c+=(
+			\( "$tmp/pre$n.png" "$tmp/f$n.jpg" -compose Difference -composite -evaluate Pow 2 \)
+			-geometry +0+0 -compose Multiply -composite -compose Over mpr:mask -format '%[fx:mean] ' -write info: +delete +delete \))
+	done
+	rms=$("${c[@]}" -size 1x1 xc:white null: | awk '{ for (i = 1; i < NF; i += 2) printf "%.3f ", 255 * sqrt($i / $(i + 1)) }')
+	read -r -a rmsv <<<"$rms"
+	local k=0
+	for n in "$@"; do
+		jpegrms[n]=${rmsv[k]}
+		k=$((k + 1))
+	done
 }
 
 cmd=("${im[@]}")
@@ -256,7 +305,7 @@ if [ "$class" = sweep ]; then
 fi
 
 count=${5:-1}
-texts=()
+texts=() jpegs=()
 for ((n = 0; n < count; n++)); do
 	seed=$((seed0 + n))
 	newhex "$sym:$seed:$class"
@@ -352,23 +401,38 @@ for ((n = 0; n < count; n++)); do
 	cmd+=(-colorspace Gray -write mpr:base +delete \))
 	ext=png
 	[ "$jpeg" = 1 ] && ext=jpg
-	out=$tmp/f$n.$ext
+	out=$tmp/f$n.$ext pre=$tmp/pre$n.png
 	finish
 	names[n]=$dir/$class-$seed.$ext
+	jpegrms[n]=0
+	if [ "$jpeg" = 1 ] && [ "$symbol" = 1 ]; then
+		jpegs+=("$n") modules[n]=$module angs[n]=$angle geoms[n]=$geom persps[n]=""
+		[ "$persp" = 1 ] && persps[n]=$pts
+	fi
 	texts[n]=$(printf '%s\nsym=%s seed=%s class=%s module=%s angle=%s blur=%s contrast=%s paper=%s persp=%s motion=%s light=%s jpeg=%s noise=%s clutter=%s narrow=%s mblur=%s quality=%s lightf=%s' \
 		"$text" "$sym" "$seed" "$class" "$module" "$angle" "$blur" "$contrast" "$paper" "$persp" "$motion" "$light" "$jpeg" "$noise" "$clutter" "$narrow" "$mblur" "$quality" "$lightf")
 done
 if [ -n "${GEN3_PARAMS_ONLY:-}" ]; then
 	# The text files alone (the frames they describe do not change): parameters added since
-	# a cache was drawn, written without drawing it again.
+	# a cache was drawn, written without drawing it again. JPEG's error needs the frame
+	# before JPEG: the JPEG frames are drawn again in the temporary directory (the cache's
+	# left as they are; a frame drawn differently is reported) and measured there.
+	if [ ${#jpegs[@]} -gt 0 ]; then
+		"${cmd[@]}" -size 1x1 xc:white null:
+		jpegerr "${jpegs[@]}"
+		for n in "${jpegs[@]}"; do
+			cmp -s "$tmp/f$n.jpg" "${names[n]}" || echo "gen3: ${names[n]} differs from its draw again" >&2
+		done
+	fi
 	for ((n = 0; n < count; n++)); do
-		printf '%s\n' "${texts[n]}" >"${names[n]%.*}.txt"
+		printf '%s jpegrms=%s\n' "${texts[n]}" "${jpegrms[n]}" >"${names[n]%.*}.txt"
 	done
 	exit 0
 fi
 "${cmd[@]}" -size 1x1 xc:white null:
+[ ${#jpegs[@]} -eq 0 ] || jpegerr "${jpegs[@]}"
 for ((n = 0; n < count; n++)); do
 	f=${names[n]}
 	mv "$tmp/f$n.${f##*.}" "$f"
-	printf '%s\n' "${texts[n]}" >"${f%.*}.txt"
+	printf '%s jpegrms=%s\n' "${texts[n]}" "${jpegrms[n]}" >"${f%.*}.txt"
 done
