@@ -26,11 +26,14 @@
 #              force the classes' contrast (%), noise (× a tenth of the base's σ) and module (px)
 #   GEN3_PARAMS_ONLY=1  writes the text files alone (the frames they describe do not change):
 #              parameters added since a cache was drawn (lightf=, the light's factor at the
-#              label; jpegrms=, JPEG's error at the symbol, for which its JPEG frames are drawn
-#              again in a temporary directory) without drawing the cache again
+#              label; jpegrms= and jpegmf=, JPEG's error at the symbol, for which its JPEG
+#              frames are drawn again in a temporary directory) without drawing the cache again
 #   jpegrms=   (text file) JPEG's error at the label: the RMS difference in grey levels between
 #              the frame just before the JPEG step and the JPEG, over the symbol's modules (0
-#              without JPEG)
+#              without JPEG); jpegmf= the same error through a module's footprint, as the RMS
+#              of white noise that would put as much power at a module's matched filter
+#   GEN3_STAGES=DIR  (tuning draws only) keeps each JPEG frame's stages in DIR: -clean.png
+#              (before the sensor noise), -pre.png (before JPEG), -mask.png (the symbol's)
 #
 # Needs zint (Debian zint) and ImageMagick 6 or 7 (Debian imagemagick).
 set -euo pipefail
@@ -38,7 +41,7 @@ set -euo pipefail
 export MAGICK_THREAD_LIMIT=1 OMP_NUM_THREADS=1
 
 usage() {
-	sed -n '2,34p' "$0" >&2
+	sed -n '2,37p' "$0" >&2
 	exit 2
 }
 [ $# -ge 4 ] || usage
@@ -207,14 +210,45 @@ lightat() {
 		-format "%[fx:p{$x,$y}.intensity]" info:
 }
 
-# jpegerr N…: JPEG's error at the label of each frame N (jpegrms[N], grey levels): the RMS
-# difference between the frame just before the JPEG step ($tmp/preN.png) and the JPEG
-# written ($tmp/fN.jpg) over the symbol's area: its modules without the quiet zone (linear
+# mfkernel M A S: a module's footprint as a convolution kernel (ImageMagick's WxH: list,
+# summing to 1) and its squared norm (after a tab): the module of side M px turned by A°,
+# centred on a pixel, through a Gaussian of σ² = S² + 0.15 (the blur and the generator's
+# triangle filter, a cone of one pixel's radius: 0.15 px² an axis), the square's edges as
+# erf (Abramowitz–Stegun 7.1.26).
+mfkernel() {
+	awk -v m="$1" -v a="$2" -v b="$3" '
+function erf(x,  t, y, s) {
+	s = x < 0 ? -1 : 1; x = x < 0 ? -x : x
+	t = 1 / (1 + 0.3275911 * x)
+	y = 1 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * exp(-x * x)
+	return s * y
+}
+function edge(u) { return 0.5 * (erf((u + m / 2) / (sg * sqrt(2))) - erf((u - m / 2) / (sg * sqrt(2)))) }
+BEGIN {
+	sg = sqrt(b * b + 0.15); r = a * 3.14159265358979 / 180; c = cos(r); s = sin(r)
+	k = int(m / sqrt(2) + 3 * sg) + 1; n = 2 * k + 1; sum = 0
+	for (j = -k; j <= k; j++) for (i = -k; i <= k; i++) {
+		h[j, i] = edge(c * i + s * j) * edge(-s * i + c * j); sum += h[j, i]
+	}
+	out = n "x" n ":"; sep = ""; n2 = 0
+	for (j = -k; j <= k; j++) for (i = -k; i <= k; i++) {
+		v = h[j, i] / sum; n2 += v * v; out = out sep sprintf("%.6f", v); sep = ","
+	}
+	printf "%s\t%.6f\n", out, n2
+}'
+}
+
+# jpegerr N…: JPEG's error at the label of each frame N: the RMS difference between the
+# frame just before the JPEG step ($tmp/preN.png) and the JPEG written ($tmp/fN.jpg) over
+# the symbol's area (jpegrms[N], grey levels): its modules without the quiet zone (linear
 # codes: the bars' box without their 10-module quiet zones), the label's mask drawn as the
-# label is (perspective, scale, angle, place), weighted by its coverage at the edges. One
+# label is (perspective, scale, angle, place), weighted by its coverage at the edges; and
+# the same error through a module's footprint (mfkernel at the narrowest module, the blur
+# and the angle), as the RMS of white noise that would put as much there (jpegmf[N]:
+# JPEG's error at a module's matched filter; white noise would give jpegrms). One
 # ImageMagick process for all of them.
 jpegerr() {
-	local n qz c=("${im[@]}") rms
+	local n qz c=("${im[@]}") rms kern
 	case $sym in
 	qr) qz=32x32 ;;
 	dm) qz=8x8 ;;
@@ -231,16 +265,29 @@ jpegerr() {
 			cp "$tmp/pre$n.png" "$stage-pre.png"
 			c+=(-write "$stage-mask.png" \( "$stage-clean.miff" -depth 16 -write "$stage-clean.png" +delete \))
 		fi
-		c+=(
-			\( "$tmp/pre$n.png" "$tmp/f$n.jpg" -compose Difference -composite -evaluate Pow 2 \)
-			-geometry +0+0 -compose Multiply -composite -compose Over mpr:mask -format '%[fx:mean] ' -write info: +delete +delete \))
+		# Means over the frame, printed in order: e²·mask, mask, (g⋆e)²·mask, (g⋆e + ½)·mask
+		# (g⋆e signed around ½ before its square and mean), then g's squared norm.
+		IFS=$'\t' read -r kern mfn2[n] < <(mfkernel "${narrows[n]}" "${angs[n]}" "${blurs[n]}")
+		# Every composite below is of two whole frames: -geometry +0+0 before each (a setting
+		# that would otherwise be the label's place).
+		c+=(-geometry +0+0
+			\( "$tmp/pre$n.png" "$tmp/f$n.jpg" -geometry +0+0 -compose Difference -composite -evaluate Pow 2 \)
+			-geometry +0+0 -compose Multiply -composite -compose Over -format '%[fx:mean] ' -write info: +delete
+			mpr:mask -write info: +delete
+			\( "$tmp/pre$n.png" "$tmp/f$n.jpg" -geometry +0+0 -compose Mathematics -define compose:args=0,1,-1,0.5 -composite
+			-compose Over -morphology Convolve "$kern" -write mpr:ge \( +clone -fill gray50 -colorize 100 \)
+			-geometry +0+0 -compose Difference -composite -evaluate Pow 2 mpr:mask -geometry +0+0 -compose Multiply -composite -compose Over \)
+			-write info: +delete \( mpr:ge mpr:mask -geometry +0+0 -compose Multiply -composite -compose Over \) -write info: +delete \))
 	done
-	rms=$("${c[@]}" -size 1x1 xc:white null: | awk '{ for (i = 1; i < NF; i += 2) printf "%.3f ", 255 * sqrt($i / $(i + 1)) }')
+	rms=$("${c[@]}" -size 1x1 xc:white null:)
 	read -r -a rmsv <<<"$rms"
 	local k=0
 	for n in "$@"; do
-		jpegrms[n]=${rmsv[k]}
-		k=$((k + 1))
+		read -r jpegrms[n] jpegmf[n] < <(awk -v e2="${rmsv[k]}" -v w="${rmsv[k + 1]}" -v g2="${rmsv[k + 2]}" -v g1="${rmsv[k + 3]}" -v n2="${mfn2[n]}" 'BEGIN {
+			d = g1 / w - 0.5; v = g2 / w - d * d
+			if (v < 0) v = 0
+			printf "%.3f %.3f\n", 255 * sqrt(e2 / w), 255 * sqrt(v / n2) }')
+		k=$((k + 4))
 	done
 }
 
@@ -404,9 +451,10 @@ for ((n = 0; n < count; n++)); do
 	out=$tmp/f$n.$ext pre=$tmp/pre$n.png
 	finish
 	names[n]=$dir/$class-$seed.$ext
-	jpegrms[n]=0
+	jpegrms[n]=0 jpegmf[n]=0
 	if [ "$jpeg" = 1 ] && [ "$symbol" = 1 ]; then
-		jpegs+=("$n") modules[n]=$module angs[n]=$angle geoms[n]=$geom persps[n]=""
+		jpegs+=("$n") modules[n]=$module angs[n]=$angle geoms[n]=$geom persps[n]="" narrows[n]=$narrow
+		blurs[n]=$(awk -v b="$blur" -v m="$mblur" 'BEGIN { printf "%.4f", sqrt(b * b + m * m) }')
 		[ "$persp" = 1 ] && persps[n]=$pts
 	fi
 	texts[n]=$(printf '%s\nsym=%s seed=%s class=%s module=%s angle=%s blur=%s contrast=%s paper=%s persp=%s motion=%s light=%s jpeg=%s noise=%s clutter=%s narrow=%s mblur=%s quality=%s lightf=%s' \
@@ -425,7 +473,7 @@ if [ -n "${GEN3_PARAMS_ONLY:-}" ]; then
 		done
 	fi
 	for ((n = 0; n < count; n++)); do
-		printf '%s jpegrms=%s\n' "${texts[n]}" "${jpegrms[n]}" >"${names[n]%.*}.txt"
+		printf '%s jpegrms=%s jpegmf=%s\n' "${texts[n]}" "${jpegrms[n]}" "${jpegmf[n]}" >"${names[n]%.*}.txt"
 	done
 	exit 0
 fi
@@ -434,5 +482,5 @@ fi
 for ((n = 0; n < count; n++)); do
 	f=${names[n]}
 	mv "$tmp/f$n.${f##*.}" "$f"
-	printf '%s jpegrms=%s\n' "${texts[n]}" "${jpegrms[n]}" >"${f%.*}.txt"
+	printf '%s jpegrms=%s jpegmf=%s\n' "${texts[n]}" "${jpegrms[n]}" "${jpegmf[n]}" >"${f%.*}.txt"
 done
