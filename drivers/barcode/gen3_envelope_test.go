@@ -26,7 +26,7 @@ type gen3Params struct {
 	jpeg                    bool
 	quality                 int
 	jpegRMS, jpegMF         float64 // JPEG's error at the symbol, and at a module's matched filter (grey levels; frame.sh since the JPEG limit)
-	hasNarrow, hasMotionSig bool // the file says narrow= and mblur= (frame.sh since issue 34's classes round)
+	hasNarrow, hasMotionSig bool    // the file says narrow= and mblur= (frame.sh since issue 34's classes round)
 }
 
 // parseGen3Params reads the "key=value …" line of a class frame's text file.
