@@ -240,6 +240,11 @@ func TestBeyondLimit(t *testing.T) {
 		// (0.668): unlit it would be within; lit, its ink is 40 levels deep under noise σ 20.
 		{DataMatrix, "sym=dm seed=58 class=mixed module=2.006 angle=285 blur=0.09 contrast=32.06 paper=74.13 light=1 noise=9.96 narrow=2.006 mblur=0", false},
 		{DataMatrix, "sym=dm seed=58 class=mixed module=2.006 angle=285 blur=0.09 contrast=32.06 paper=74.13 light=1 noise=9.96 narrow=2.006 mblur=0 lightf=0.668", true},
+		// Tuning mixed 315: lit, noise ×7.2, JPEG at quality 37; its JPEG error at the
+		// filter (jpegmf 9.7 levels) takes the genie from 100 % to 99.3 %. Without the
+		// measure (an older text file) it counts as it did.
+		{DataMatrix, "sym=dm seed=315 class=mixed module=1.6821 angle=329.7985 blur=0.0833 contrast=37.0449 paper=73.0685 persp=0 motion=0 light=1 jpeg=1 noise=7.1598 clutter=1 narrow=1.6821 mblur=0 quality=37 lightf=0.726574 jpegrms=13.898 jpegmf=9.662", true},
+		{DataMatrix, "sym=dm seed=315 class=mixed module=1.6821 angle=329.7985 blur=0.0833 contrast=37.0449 paper=73.0685 persp=0 motion=0 light=1 jpeg=1 noise=7.1598 clutter=1 narrow=1.6821 mblur=0 quality=37 lightf=0.726574", false},
 	} {
 		p, err := parseGen3Params(c.info)
 		if err != nil {
@@ -248,6 +253,60 @@ func TestBeyondLimit(t *testing.T) {
 		if beyond, genie := beyondLimit(c.f, p, c.info); beyond != c.beyond {
 			t.Errorf("%v %s: beyond the limit %v (genie %.3f), want %v", c.f, p, beyond, genie, c.beyond)
 		}
+	}
+}
+
+// TestLimitJPEG: JPEG's error makes the bound stricter by its measure at the matched filter
+// (jpegmf=, or jpegrms= by the measured share), and leaves frames without JPEG as they were.
+func TestLimitJPEG(t *testing.T) {
+	c := limitCase{module: 1.6, blur: 0.2, contrast: 27, paper: 75, noise: 7}
+	_, g0 := limitRead(rand.New(rand.NewPCG(7, 8)), limitDM, c, 2000)
+	c.jpeg = 10
+	_, g1 := limitRead(rand.New(rand.NewPCG(7, 8)), limitDM, c, 2000)
+	if !(g1 < g0 && g1 < 0.995) {
+		t.Errorf("DataMatrix 1.6 px at 27 %% under noise ×7: genie %.3f, with JPEG's error 10 at the filter %.3f", g0, g1)
+	}
+	for _, c := range []struct {
+		info string
+		want float64
+	}{
+		{"module=2 jpeg=1 quality=40 jpegrms=12.5 jpegmf=7.25", 7.25},
+		{"module=2 jpeg=1 quality=40 jpegrms=12.5", math.Sqrt(limitJPEGShare) * 12.5},
+		{"module=2 jpeg=1 quality=40", 0},
+		{"module=2 jpeg=0 quality=0 jpegrms=0 jpegmf=0", 0},
+		{"module=2 jpeg=0 jpegrms=3 jpegmf=2", 0}, // no JPEG step: nothing to count
+	} {
+		p, err := parseGen3Params(c.info)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.jpegFilterRMS(); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("%q: JPEG's error at the filter %.4f, want %.4f", c.info, got, c.want)
+		}
+	}
+	// Frames without JPEG: the same figure with or without the new fields.
+	for _, info := range []string{
+		"sym=dm seed=7 class=noise module=1.64 angle=293 blur=0.35 contrast=25 paper=80 noise=9.8 narrow=1.64 mblur=0",
+		"sym=qr seed=13 class=noise module=1.6541 angle=314.1650 blur=0.3618 contrast=30.6304 paper=78.4893 persp=0 motion=0 light=0 jpeg=0 noise=9.9376 clutter=0 narrow=1.6541 mblur=0 quality=0",
+	} {
+		f := DataMatrix
+		if strings.HasPrefix(info, "sym=qr") {
+			f = QRCode
+		}
+		p0, _ := parseGen3Params(info)
+		p1, _ := parseGen3Params(info + " lightf=1 jpegrms=0 jpegmf=0")
+		b0, g0 := beyondLimit(f, p0, info)
+		b1, g1 := beyondLimit(f, p1, info+" lightf=1 jpegrms=0 jpegmf=0")
+		if b0 != b1 || g0 != g1 {
+			t.Errorf("%s: %v %.4f, with jpegrms=0 jpegmf=0 %v %.4f", info, b0, g0, b1, g1)
+		}
+	}
+	// At the base's noise without JPEG the bound is not computed; with JPEG it is.
+	base := "sym=dm seed=3 class=jpeg module=1.6 angle=10 blur=0.1 contrast=30 paper=80 noise=2 narrow=1.6 mblur=0"
+	p, _ := parseGen3Params(base + " jpeg=0")
+	pj, _ := parseGen3Params(base + " jpeg=1 quality=30 jpegrms=14 jpegmf=9")
+	if limitComputed(p) || !limitComputed(pj) {
+		t.Errorf("computed without JPEG %v, with %v; want false, true", limitComputed(p), limitComputed(pj))
 	}
 }
 
