@@ -33,6 +33,7 @@ import (
 type jpegErrStat struct {
 	rms, sn    float64 // grey levels
 	ve, vn, vt float64 // levels² per ‖h‖²
+	kurt       float64 // the kurtosis of h⋆t (3: Gaussian)
 }
 
 // kE is the share of e's power that reaches the filter compared with white noise of its RMS.
@@ -93,7 +94,7 @@ func measureJPEGErr(t *testing.T, rng *rand.Rand, stage, post string, m, blur, d
 			hn2 += v * v / float64(len(ks))
 		}
 	}
-	var acc [3]struct{ s, s2, n float64 }
+	var acc [3]struct{ s, s2, s3, s4, n float64 }
 	for y := reach; y < h-reach-1; y++ {
 		for x := reach; x < w-reach-1; x++ {
 			if mask[y*w+x] < 0.99*255 {
@@ -114,6 +115,8 @@ func measureJPEGErr(t *testing.T, rng *rand.Rand, stage, post string, m, blur, d
 			for q := range f {
 				acc[q].s += f[q]
 				acc[q].s2 += f[q] * f[q]
+				acc[q].s3 += f[q] * f[q] * f[q]
+				acc[q].s4 += f[q] * f[q] * f[q] * f[q]
 				acc[q].n++
 			}
 		}
@@ -123,6 +126,11 @@ func measureJPEGErr(t *testing.T, rng *rand.Rand, stage, post string, m, blur, d
 		return (acc[q].s2/acc[q].n - mean*mean) / hn2
 	}
 	st.ve, st.vn, st.vt = v(0), v(1), v(2)
+	// The kurtosis of the whole error at the filter (about its mean; a Gaussian's is 3).
+	tt := acc[2]
+	mu, e2, e3, e4 := tt.s/tt.n, tt.s2/tt.n, tt.s3/tt.n, tt.s4/tt.n
+	m2 := e2 - mu*mu
+	st.kurt = (e4 - 4*mu*e3 + 6*mu*mu*e2 - 3*mu*mu*mu*mu) / (m2 * m2)
 	return st
 }
 
@@ -164,14 +172,15 @@ func TestJPEGErrorModel(t *testing.T) {
 	if len(rows) == 0 {
 		t.Fatalf("no stages under %s", dir)
 	}
-	// The spread of kE, kT, and of the exact measure over frame.sh's (ve/jpegmf², and
-	// (vt − vn)/jpegmf²: JPEG's net addition with its cross term with the noise).
+	// The spread of kE, kT, of the exact measure over frame.sh's (ve/jpegmf², and
+	// (vt − vn)/jpegmf²: JPEG's net addition with its cross term with the noise), and of the
+	// kurtosis of the whole error at the filter.
 	quant := func(name string, keep func(row) bool) {
-		var qs [4][]float64
+		var qs [5][]float64
 		for _, r := range rows {
 			if keep(r) {
 				mf2 := r.p.jpegMF * r.p.jpegMF
-				for i, v := range []float64{r.st.kE(), r.st.kT(), r.st.ve / mf2, (r.st.vt - r.st.vn) / mf2} {
+				for i, v := range []float64{r.st.kE(), r.st.kT(), r.st.ve / mf2, (r.st.vt - r.st.vn) / mf2, r.st.kurt} {
 					qs[i] = append(qs[i], v)
 				}
 			}
@@ -184,7 +193,7 @@ func TestJPEGErrorModel(t *testing.T) {
 		for i, q := range qs {
 			slices.Sort(q)
 			at := func(f float64) float64 { return q[int(f*float64(len(q)-1))] }
-			fmt.Fprintf(&b, " %s %.2f %.2f %.2f", []string{"kE", "kT", "ve/mf²", "net/mf²"}[i], at(0.1), at(0.5), at(0.9))
+			fmt.Fprintf(&b, " %s %.2f %.2f %.2f", []string{"kE", "kT", "ve/mf²", "net/mf²", "kurtosis"}[i], at(0.1), at(0.5), at(0.9))
 		}
 		t.Log(b.String())
 	}
