@@ -25,7 +25,8 @@ type gen3Params struct {
 	persp, light, clutter   bool
 	jpeg                    bool
 	quality                 int
-	hasNarrow, hasMotionSig bool // the file says narrow= and mblur= (frame.sh since issue 34's classes round)
+	jpegRMS, jpegMF         float64 // JPEG's error at the symbol, and at a module's matched filter (grey levels; frame.sh since the JPEG limit)
+	hasNarrow, hasMotionSig bool    // the file says narrow= and mblur= (frame.sh since issue 34's classes round)
 }
 
 // parseGen3Params reads the "key=value …" line of a class frame's text file.
@@ -70,6 +71,10 @@ func parseGen3Params(info string) (gen3Params, error) {
 			p.jpeg = v == "1"
 		case "quality":
 			p.quality = int(num())
+		case "jpegrms":
+			p.jpegRMS = num()
+		case "jpegmf":
+			p.jpegMF = num()
 		}
 	}
 	if p.module == 0 {
@@ -154,7 +159,10 @@ func summarizeEnvelope(t testing.TB, set string, f Format, out []frameOutcome) e
 			}
 		}
 		line := fmt.Sprintf("%s %s", o.class, p)
-		if beyond {
+		switch {
+		case beyond && p.jpegFilterRMS() > 0:
+			line += fmt.Sprintf(" (beyond the readable limit: the genie reads %.0f %%, an estimate with JPEG's error %.1f at the filter)", 100*genie, p.jpegFilterRMS())
+		case beyond:
 			line += fmt.Sprintf(" (beyond the readable limit: the genie's bound reads %.0f %%)", 100*genie)
 		}
 		if os.Getenv("FRAMES_VERBOSE") != "" {

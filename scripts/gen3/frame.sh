@@ -26,7 +26,14 @@
 #              force the classes' contrast (%), noise (× a tenth of the base's σ) and module (px)
 #   GEN3_PARAMS_ONLY=1  writes the text files alone (the frames they describe do not change):
 #              parameters added since a cache was drawn (lightf=, the light's factor at the
-#              label) without drawing it again
+#              label; jpegrms= and jpegmf=, JPEG's error at the symbol, for which its JPEG
+#              frames are drawn again in a temporary directory) without drawing the cache again
+#   jpegrms=   (text file) JPEG's error at the label: the RMS difference in grey levels between
+#              the frame just before the JPEG step and the JPEG, over the symbol's modules (0
+#              without JPEG); jpegmf= the same error through a module's footprint, as the RMS
+#              of white noise that would put as much power at a module's matched filter
+#   GEN3_STAGES=DIR  (tuning draws only) keeps each JPEG frame's stages in DIR: -clean.png
+#              (before the sensor noise), -pre.png (before JPEG), -mask.png (the symbol's)
 #
 # Needs zint (Debian zint) and ImageMagick 6 or 7 (Debian imagemagick).
 set -euo pipefail
@@ -34,7 +41,7 @@ set -euo pipefail
 export MAGICK_THREAD_LIMIT=1 OMP_NUM_THREADS=1
 
 usage() {
-	sed -n '2,29p' "$0" >&2
+	sed -n '2,37p' "$0" >&2
 	exit 2
 }
 [ $# -ge 4 ] || usage
@@ -172,8 +179,16 @@ finish() {
 		v+=(\( -size "${W}x${H}" "gradient:white-gray($(lerp 19 55 85)%)" -distort SRT "$(lerp 24 0 360)" \) -compose Multiply -composite
 			\( -size "${W}x${H}" "radial-gradient:white-gray(70%)" \) -compose Multiply -composite -compose Over)
 	fi
+	# GEN3_STAGES=DIR (tuning draws only): the JPEG frame's stages for JPEG's error model
+	# (limit_test.go): DIR/CLASS-SEED-clean.png, the frame before the sensor noise (written
+	# as MIFF here: a PNG written at this point changes the frames' noise after it); -pre.png
+	# and -mask.png (jpegerr) its frame before JPEG and its symbol's mask.
+	if [ -n "${GEN3_STAGES:-}" ] && [ "$jpeg" = 1 ]; then
+		v+=(-write "$GEN3_STAGES/$class-$seed-clean.miff")
+	fi
 	v+=(-seed "$(($(u 30) + 1))" -attenuate "$(unfx $(($(fx "$noise") / 10)))" +noise Gaussian -colorspace Gray -depth 8)
-	[ "$jpeg" = 1 ] && v+=(-quality "$quality")
+	# The frame just before JPEG (the pixels JPEG is given), for its error (jpegerr).
+	[ "$jpeg" = 1 ] && v+=(-write "$pre" -quality "$quality")
 	v+=(-write "$out" +delete \))
 	cmd+=("${v[@]}")
 }
@@ -193,6 +208,87 @@ lightat() {
 	"${im[@]}" \( -size "${W}x${H}" "gradient:white-gray($(lerp 19 55 85)%)" -distort SRT "$(lerp 24 0 360)" \) \
 		\( -size "${W}x${H}" "radial-gradient:white-gray(70%)" \) -compose Multiply -composite \
 		-format "%[fx:p{$x,$y}.intensity]" info:
+}
+
+# mfkernel M A S: a module's footprint as a convolution kernel (ImageMagick's WxH: list,
+# summing to 1) and its squared norm (after a tab): the module of side M px turned by A°,
+# centred on a pixel, through a Gaussian of σ² = S² + 0.15 (the blur and the generator's
+# triangle filter, a cone of one pixel's radius: 0.15 px² an axis), the square's edges as
+# erf (Abramowitz–Stegun 7.1.26).
+mfkernel() {
+	awk -v m="$1" -v a="$2" -v b="$3" '
+function erf(x,  t, y, s) {
+	s = x < 0 ? -1 : 1; x = x < 0 ? -x : x
+	t = 1 / (1 + 0.3275911 * x)
+	y = 1 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * exp(-x * x)
+	return s * y
+}
+function edge(u) { return 0.5 * (erf((u + m / 2) / (sg * sqrt(2))) - erf((u - m / 2) / (sg * sqrt(2)))) }
+BEGIN {
+	sg = sqrt(b * b + 0.15); r = a * 3.14159265358979 / 180; c = cos(r); s = sin(r)
+	k = int(m / sqrt(2) + 3 * sg) + 1; n = 2 * k + 1; sum = 0
+	for (j = -k; j <= k; j++) for (i = -k; i <= k; i++) {
+		h[j, i] = edge(c * i + s * j) * edge(-s * i + c * j); sum += h[j, i]
+	}
+	out = n "x" n ":"; sep = ""; n2 = 0
+	for (j = -k; j <= k; j++) for (i = -k; i <= k; i++) {
+		v = h[j, i] / sum; n2 += v * v; out = out sep sprintf("%.6f", v); sep = ","
+	}
+	printf "%s\t%.6f\n", out, n2
+}'
+}
+
+# jpegerr N…: JPEG's error at the label of each frame N: the RMS difference between the
+# frame just before the JPEG step ($tmp/preN.png) and the JPEG written ($tmp/fN.jpg) over
+# the symbol's area (jpegrms[N], grey levels): its modules without the quiet zone (linear
+# codes: the bars' box without their 10-module quiet zones), the label's mask drawn as the
+# label is (perspective, scale, angle, place), weighted by its coverage at the edges; and
+# the same error through a module's footprint (mfkernel at the narrowest module, the blur
+# and the angle), as the RMS of white noise that would put as much there (jpegmf[N]:
+# JPEG's error at a module's matched filter; white noise would give jpegrms). One
+# ImageMagick process for all of them.
+jpegerr() {
+	local n qz c=("${im[@]}") rms kern
+	case $sym in
+	qr) qz=32x32 ;;
+	dm) qz=8x8 ;;
+	*) qz=80x0 ;;
+	esac
+	for n in "$@"; do
+		c+=(\( -size "${W}x${H}" xc:black \( "$tmp/sym$n.png" -colorspace Gray -fill white -colorize 100 -shave "$qz"
+			-bordercolor black -border "${qz%x*}x${qz#*x}" -border "$border" -virtual-pixel black)
+		[ -n "${persps[n]}" ] && c+=(+distort Perspective "${persps[n]}")
+		c+=(-filter Triangle +distort SRT "$(unfx $(($(fx "${modules[n]}") / 8))) ${angs[n]}" \)
+			-gravity center -geometry "${geoms[n]}" -composite +gravity -write mpr:mask)
+		if [ -n "${GEN3_STAGES:-}" ]; then
+			stage=$GEN3_STAGES/$(basename "${names[n]%.*}")
+			cp "$tmp/pre$n.png" "$stage-pre.png"
+			c+=(-write "$stage-mask.png" \( "$stage-clean.miff" -depth 16 -write "$stage-clean.png" +delete \))
+		fi
+		# Means over the frame, printed in order: e²·mask, mask, (g⋆e)²·mask, (g⋆e + ½)·mask
+		# (g⋆e signed around ½ before its square and mean), then g's squared norm.
+		IFS=$'\t' read -r kern mfn2[n] < <(mfkernel "${narrows[n]}" "${angs[n]}" "${blurs[n]}")
+		# Every composite below is of two whole frames: -geometry +0+0 before each (a setting
+		# that would otherwise be the label's place).
+		c+=(-geometry +0+0
+			\( "$tmp/pre$n.png" "$tmp/f$n.jpg" -geometry +0+0 -compose Difference -composite -evaluate Pow 2 \)
+			-geometry +0+0 -compose Multiply -composite -compose Over -format '%[fx:mean] ' -write info: +delete
+			mpr:mask -write info: +delete
+			\( "$tmp/pre$n.png" "$tmp/f$n.jpg" -geometry +0+0 -compose Mathematics -define compose:args=0,1,-1,0.5 -composite
+			-compose Over -morphology Convolve "$kern" -write mpr:ge \( +clone -fill gray50 -colorize 100 \)
+			-geometry +0+0 -compose Difference -composite -evaluate Pow 2 mpr:mask -geometry +0+0 -compose Multiply -composite -compose Over \)
+			-write info: +delete \( mpr:ge mpr:mask -geometry +0+0 -compose Multiply -composite -compose Over \) -write info: +delete \))
+	done
+	rms=$("${c[@]}" -size 1x1 xc:white null:)
+	read -r -a rmsv <<<"$rms"
+	local k=0
+	for n in "$@"; do
+		read -r jpegrms[n] jpegmf[n] < <(awk -v e2="${rmsv[k]}" -v w="${rmsv[k + 1]}" -v g2="${rmsv[k + 2]}" -v g1="${rmsv[k + 3]}" -v n2="${mfn2[n]}" 'BEGIN {
+			d = g1 / w - 0.5; v = g2 / w - d * d
+			if (v < 0) v = 0
+			printf "%.3f %.3f\n", 255 * sqrt(e2 / w), 255 * sqrt(v / n2) }')
+		k=$((k + 4))
+	done
 }
 
 cmd=("${im[@]}")
@@ -256,7 +352,7 @@ if [ "$class" = sweep ]; then
 fi
 
 count=${5:-1}
-texts=()
+texts=() jpegs=()
 for ((n = 0; n < count; n++)); do
 	seed=$((seed0 + n))
 	newhex "$sym:$seed:$class"
@@ -352,23 +448,39 @@ for ((n = 0; n < count; n++)); do
 	cmd+=(-colorspace Gray -write mpr:base +delete \))
 	ext=png
 	[ "$jpeg" = 1 ] && ext=jpg
-	out=$tmp/f$n.$ext
+	out=$tmp/f$n.$ext pre=$tmp/pre$n.png
 	finish
 	names[n]=$dir/$class-$seed.$ext
+	jpegrms[n]=0 jpegmf[n]=0
+	if [ "$jpeg" = 1 ] && [ "$symbol" = 1 ]; then
+		jpegs+=("$n") modules[n]=$module angs[n]=$angle geoms[n]=$geom persps[n]="" narrows[n]=$narrow
+		blurs[n]=$(awk -v b="$blur" -v m="$mblur" 'BEGIN { printf "%.4f", sqrt(b * b + m * m) }')
+		[ "$persp" = 1 ] && persps[n]=$pts
+	fi
 	texts[n]=$(printf '%s\nsym=%s seed=%s class=%s module=%s angle=%s blur=%s contrast=%s paper=%s persp=%s motion=%s light=%s jpeg=%s noise=%s clutter=%s narrow=%s mblur=%s quality=%s lightf=%s' \
 		"$text" "$sym" "$seed" "$class" "$module" "$angle" "$blur" "$contrast" "$paper" "$persp" "$motion" "$light" "$jpeg" "$noise" "$clutter" "$narrow" "$mblur" "$quality" "$lightf")
 done
 if [ -n "${GEN3_PARAMS_ONLY:-}" ]; then
 	# The text files alone (the frames they describe do not change): parameters added since
-	# a cache was drawn, written without drawing it again.
+	# a cache was drawn, written without drawing it again. JPEG's error needs the frame
+	# before JPEG: the JPEG frames are drawn again in the temporary directory (the cache's
+	# left as they are; a frame drawn differently is reported) and measured there.
+	if [ ${#jpegs[@]} -gt 0 ]; then
+		"${cmd[@]}" -size 1x1 xc:white null:
+		jpegerr "${jpegs[@]}"
+		for n in "${jpegs[@]}"; do
+			cmp -s "$tmp/f$n.jpg" "${names[n]}" || echo "gen3: ${names[n]} differs from its draw again" >&2
+		done
+	fi
 	for ((n = 0; n < count; n++)); do
-		printf '%s\n' "${texts[n]}" >"${names[n]%.*}.txt"
+		printf '%s jpegrms=%s jpegmf=%s\n' "${texts[n]}" "${jpegrms[n]}" "${jpegmf[n]}" >"${names[n]%.*}.txt"
 	done
 	exit 0
 fi
 "${cmd[@]}" -size 1x1 xc:white null:
+[ ${#jpegs[@]} -eq 0 ] || jpegerr "${jpegs[@]}"
 for ((n = 0; n < count; n++)); do
 	f=${names[n]}
 	mv "$tmp/f$n.${f##*.}" "$f"
-	printf '%s\n' "${texts[n]}" >"${f%.*}.txt"
+	printf '%s jpegrms=%s jpegmf=%s\n' "${texts[n]}" "${jpegrms[n]}" "${jpegmf[n]}" >"${f%.*}.txt"
 done
