@@ -120,23 +120,9 @@ func (d *Decoder) scanRow(prof []float64, bits []bool, all bool) (Result, bool) 
 		methods = 4
 	}
 	for method := range methods {
-		row := bits
-		switch method {
-		case 0:
-			if !edgeBits(prof, bits) {
-				continue
-			}
-		case 1:
-			binarize(prof, bits, max(12, len(prof)/10))
-		case 2:
-			if !shadeBits(prof, bits) {
-				continue
-			}
-		default:
-			var ok bool
-			if row, ok = d.edgeRow(prof); !ok {
-				continue
-			}
+		row, ok := d.rowBits(prof, bits, method)
+		if !ok {
+			continue
 		}
 		trimToSymbol(row)
 		if res, ok := d.decodeBits(row); ok {

@@ -696,26 +696,10 @@ func (d *Decoder) scanBands(g *gray, r region, ax, ay, bx, by, half float64, ban
 				prof[i] += g.at(sx+t*ax, sy+t*ay)
 			}
 		}
-		for method := range 4 {
-			row := bits
-			switch method {
-			case 0:
-				if !edgeBits(prof, bits) {
-					continue
-				}
-			case 1:
-				binarize(prof, bits, max(12, n/10))
-			case 2:
-				// The light taken out first (linear_shade.go): a shadow edge or glare.
-				if !shadeBits(prof, bits) {
-					continue
-				}
-			default:
-				// From the edges' positions (linear_edges.go): blur, motion, ink spread.
-				var ok bool
-				if row, ok = d.edgeRow(prof); !ok {
-					continue
-				}
+		for method := range rowMethods {
+			row, ok := d.rowBits(prof, bits, method)
+			if !ok {
+				continue
 			}
 			trimToSymbol(row)
 			if e := transitions(row); e > *edges && method < 3 {
@@ -734,6 +718,28 @@ func (d *Decoder) scanBands(g *gray, r region, ax, ay, bx, by, half float64, ban
 		}
 	}
 	return Result{}, false
+}
+
+// rowMethods is how many ways rowBits turns a band's profile into bars.
+const rowMethods = 4
+
+// rowBits turns a band's profile p into bars by one of rowMethods methods: 0 derivative
+// edges (robust to blur), 1 a local min/max threshold, 2 edges with the light taken out
+// first (linear_shade.go: a shadow edge or glare), 3 from the edges' sub-sample positions
+// (linear_edges.go: blur, motion, ink spread; its own row, not bits). ok is false when the
+// method finds no bars.
+func (d *Decoder) rowBits(p []float64, bits []bool, method int) (row []bool, ok bool) {
+	switch method {
+	case 0:
+		return bits, edgeBits(p, bits)
+	case 1:
+		binarize(p, bits, max(12, len(p)/10))
+		return bits, true
+	case 2:
+		return bits, shadeBits(p, bits)
+	default:
+		return d.edgeRow(p)
+	}
 }
 
 // refineAngle corrects the bars' orientation, which the cell statistics give to a degree or
