@@ -103,6 +103,10 @@ type Decoder struct {
 	// disputed is set by decodeBits when the Code 128 it read disagrees with our
 	// similar-edge reading of a character (code128Agrees).
 	disputed bool
+	// dmLate are the DataMatrix hypotheses our reader sampled and did not read in this
+	// level's passes, for the least-squares reads after them (dm_lsq.go).
+	dmLate      []dmLateHyp
+	dmLateQuads []dmLateQuad // outlines in which no hypothesis passed the timing gate
 	// noFit leaves the fitted pass out (matrix_fit.go), for the tests that show what it reads;
 	// fitLate keeps it last under a budget too (matrixPassOrder), for those that show when.
 	noFit, fitLate bool
@@ -251,6 +255,15 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 			bestMatrix = max(bestMatrix, r.score)
 		}
 	}
+	d.dmLate, d.dmLateQuads = d.dmLate[:0], d.dmLateQuads[:0]
+	defer func() {
+		if !found && !stop {
+			if res, ok := d.readDMLate(); ok {
+				found, stop = true, !emit(res)
+			}
+		}
+		d.dmLate, d.dmLateQuads = d.dmLate[:0], d.dmLateQuads[:0]
+	}()
 	for _, pass := range d.matrixPassOrder() {
 		tried1D, triedFaint, triedFaint2D, rank2D, rankLow, fitted := 0, 0, 0, 0, 0, 0
 		first, last := pass.candidates()

@@ -1,0 +1,261 @@
+package barcode
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// dmLSQPitch is the pitch, in window pixels, at which the least-squares reads sample a
+// hypothesis's crop: two pixels a module, about the frame's own at the small modules they
+// are for (the crop magnifies them up to 4×: every crop pixel would cost 4–16 times more).
+const dmLSQPitch = 2.0
+
+// dmLSQWindow resamples crop c at dmLSQPitch pixels a module of hypothesis fit (bilinear,
+// every stride crop pixels) and returns the window and the stride.
+func dmLSQWindow(c *gray, fit dmFit) (fitWin, float64, bool) {
+	var per float64
+	for k := range 4 {
+		a, e := fit.corners[k], fit.corners[(k+1)%4]
+		per += math.Hypot(e.x-a.x, e.y-a.y)
+	}
+	stride := max(1, per/float64(2*(fit.cols+fit.rows))/dmLSQPitch)
+	w, h := int(float64(c.w)/stride), int(float64(c.h)/stride)
+	if w < 8 || h < 8 {
+		return fitWin{}, 0, false
+	}
+	win := fitWin{w: w, h: h, pix: make([]float32, w*h)}
+	for y := range h {
+		for x := range w {
+			win.pix[y*w+x] = float32(c.at((float64(x)+0.5)*stride-0.5, (float64(y)+0.5)*stride-0.5))
+		}
+	}
+	return win, stride, true
+}
+
+// dmLSQGrid is fit's grid in the pixels of a window of c sampled every stride pixels.
+func dmLSQGrid(fit dmFit, stride float64) (fitGrid, bool) {
+	var q fitQuad
+	for k, p := range fit.corners {
+		q[k] = [2]float64{(p.x+0.5)/stride - 0.5, (p.y+0.5)/stride - 0.5}
+	}
+	return quadGrid(q, fit.cols, fit.rows, 1)
+}
+
+// dmLateHyp is a hypothesis our DataMatrix reader sampled on crop c (b: smoothed) and did
+// not read: its grid as fitted, then as polished where dmReadFits polished it.
+type dmLateHyp struct {
+	c    *gray
+	b    []float32
+	fits []dmFit
+}
+
+// dmLateMax bounds the hypotheses kept for the least-squares reads per level.
+const dmLateMax = 16
+
+// noteDMLate keeps a hypothesis's grids (as fitted, then polished) of crop c for the
+// least-squares reads (readDMLate): square sizes of one data region only (dmFitKnown's).
+func (d *Decoder) noteDMLate(c *gray, b []float32, fits []dmFit) {
+	if len(fits) == 0 || fits[0].rows != fits[0].cols || fits[0].rows > 26 || len(d.dmLate) >= dmLateMax {
+		return
+	}
+	d.dmLate = append(d.dmLate, dmLateHyp{c: c, b: b, fits: fits})
+}
+
+// dmLateReads is how many kept hypotheses readDMLate reads, the best timing first.
+const dmLateReads = 6
+
+// dmLateQuad is an outline of crop c (b: smoothed) in which no hypothesis passed the timing
+// gate (dmFits).
+type dmLateQuad struct {
+	c *gray
+	b []float32
+	q dmQuad
+}
+
+// dmLateQuadsMax bounds the outlines kept per level, and dmLateQuadFits the hypotheses of
+// each that readDMLate reads.
+const dmLateQuadsMax, dmLateQuadFits = 4, 2
+
+// noteDMLateQuad keeps outline q of crop c for readDMLate.
+func (d *Decoder) noteDMLateQuad(c *gray, b []float32, q dmQuad) {
+	if len(d.dmLateQuads) < dmLateQuadsMax {
+		d.dmLateQuads = append(d.dmLateQuads, dmLateQuad{c, b, q})
+	}
+}
+
+// dmLateFits returns the best dmLateQuadFits hypotheses of outline lq (each square size of
+// one data region, at the corner whose fixed modules match best), polished on the fixed
+// pattern (dmPolish), by the match of their fixed modules on the window the least squares
+// read (fitScore, plus the clock track's alone, as the fitted pass ranks DataMatrix), where
+// the timing patterns sampled at the modules' centres (dmTimingScore) matched none well
+// enough: under JPEG at small modules a timing side's alternation is smeared into its
+// neighbours, which the blurred pattern expects. A hypothesis matching under fitMinScore
+// (polished) is left out.
+func dmLateFits(lq dmLateQuad, stop func() bool) []dmFit {
+	type ranked struct {
+		fit  dmFit
+		rank float64
+	}
+	// rank is the match of fit's grid on a window of its own.
+	rank := func(fit dmFit, pat *fitPattern) (float64, float64, bool) {
+		win, stride, ok := dmLSQWindow(lq.c, fit)
+		if !ok || stride <= 1 {
+			return 0, 0, false // modules under two crop pixels: too many for the outline
+		}
+		g, ok := dmLSQGrid(fit, stride)
+		if !ok {
+			return 0, 0, false
+		}
+		sc := fitScore(&win, pat, &g)
+		return sc, sc + fitScoreOf(&win, pat, &g, pat.fine), true
+	}
+	var rs []ranked
+	q := lq.q
+	for _, n := range dmFitSizes {
+		if stop() {
+			break
+		}
+		pat := patternOf(dmFitKnown(n), n, dmLSQPitch)
+		best := ranked{rank: math.Inf(-1)}
+		for k := range 4 {
+			bl, tl, tr, br := q[k], q[(k+1)%4], q[(k+2)%4], q[(k+3)%4]
+			fit := dmFit{k: k, rows: n, cols: n, corners: [4]dmPt{tl, tr, br, bl}, h: newDMHomography(tl, tr, br, bl, n, n)}
+			if sc, _, ok := rank(fit, &pat); ok && sc > best.rank {
+				best = ranked{fit, sc}
+			}
+		}
+		if math.IsInf(best.rank, -1) {
+			continue
+		}
+		fit := dmPolish(lq.b, lq.c.w, lq.c.h, best.fit)
+		if sc, _, ok := rank(fit, &pat); ok && sc >= fitMinScore {
+			fit.score = sc
+			rs = append(rs, ranked{fit, sc})
+		}
+	}
+	slices.SortStableFunc(rs, func(a, b ranked) int { return cmp.Compare(b.rank, a.rank) })
+	out := make([]dmFit, 0, dmLateQuadFits)
+	for _, r := range rs[:min(len(rs), dmLateQuadFits)] {
+		out = append(out, r.fit)
+	}
+	return out
+}
+
+// readDMLate reads the kept hypotheses by least squares (dmReadLSQ), the best timing first,
+// then the best hypotheses of the kept outlines (dmLateFits), as fitted and polished.
+func (d *Decoder) readDMLate() (Result, bool) {
+	if res, ok := d.readDMLateHyps(); ok {
+		return res, true
+	}
+	for _, lq := range d.dmLateQuads {
+		for _, fit := range dmLateFits(lq, d.expired) {
+			if d.expired() {
+				return Result{}, false
+			}
+			p2 := dmPolishModules(lq.b, lq.c.w, lq.c.h, fit, d.expired)
+			if res, ok := d.dmReadLSQ(dmLateHyp{c: lq.c, b: lq.b, fits: []dmFit{fit, p2}}); ok {
+				return res, true
+			}
+		}
+	}
+	return Result{}, false
+}
+
+// readDMLateHyps reads the kept hypotheses by least squares (dmReadLSQ), the best timing first.
+func (d *Decoder) readDMLateHyps() (Result, bool) {
+	slices.SortStableFunc(d.dmLate, func(a, b dmLateHyp) int { return cmp.Compare(b.fits[0].score, a.fits[0].score) })
+	for i, h := range d.dmLate {
+		if i >= dmLateReads || d.expired() {
+			break
+		}
+		if len(h.fits) == 1 {
+			h.fits = append(h.fits, dmPolish(h.b, h.c.w, h.c.h, h.fits[0]))
+		}
+		if res, ok := d.dmReadLSQ(h); ok {
+			return res, true
+		}
+	}
+	return Result{}, false
+}
+
+// dmLSQSigmas are the blurs (window pixels: about the frame's) the least-squares reads try.
+var dmLSQSigmas = []float64{0.5, 0.65, 0.8, 1.0}
+
+// dmLSQRankSigma is the blur at which the best grid is refined.
+const dmLSQRankSigma = 0.8
+
+// dmReadLSQ reads hypothesis lh with each module's darkness fitted by least squares
+// (matrix_fit_ls.go) on its grid: each of lh's grids, then the one whose fit leaves the least
+// residual refined on it (fitRefineQuadAt), each fitted at the blur that explains the
+// pixels best and read as the fitted pass reads a DataMatrix symbol (dmReadLSQAt).
+func (d *Decoder) dmReadLSQ(lh dmLateHyp) (Result, bool) {
+	n := lh.fits[0].rows
+	win, stride, ok := dmLSQWindow(lh.c, lh.fits[0])
+	if !ok {
+		return Result{}, false
+	}
+	kn := dmFitKnown(n)
+	var bestGrid fitGrid
+	best := math.Inf(1)
+	for _, fit := range lh.fits {
+		if d.expired() {
+			return Result{}, false
+		}
+		g, ok := dmLSQGrid(fit, stride)
+		if !ok {
+			continue
+		}
+		res, resid, ok := d.dmReadLSQAt(&win, g, kn)
+		if ok {
+			return res, true
+		}
+		if resid < best {
+			bestGrid, best = g, resid
+		}
+	}
+	if math.IsInf(best, 1) || d.expired() {
+		return Result{}, false
+	}
+	h := fitHyp{dm: true, n: n, persp: true, quad: bestGrid.quad(), p: fitPose{0, 0, 0, dmLSQPitch, dmLSQPitch}}
+	h = fitRefineQuadAt(&win, h, kn, dmLSQRankSigma, d.expired)
+	res, _, ok := d.dmReadLSQAt(&win, h.grid(), kn)
+	return res, ok
+}
+
+// dmReadLSQAt fits the modules of the DataMatrix grid (kn its fixed modules) on win at the
+// blur of dmLSQSigmas whose one-round fit leaves the least residual, and reads them as
+// fitted (readFittedLevels), then through Chase's search (readFittedChase). It returns that
+// residual.
+func (d *Decoder) dmReadLSQAt(win *fitWin, grid fitGrid, kn fitKnown) (Result, float64, bool) {
+	type ranked struct {
+		sigma float64
+		sol   fitSolution
+	}
+	var rs []ranked
+	for _, s := range dmLSQSigmas {
+		if sol, ok := fitModules(win, grid, s, kn, fitMargins); ok {
+			rs = append(rs, ranked{s, sol})
+		}
+	}
+	if len(rs) == 0 {
+		return Result{}, math.Inf(1), false
+	}
+	slices.SortStableFunc(rs, func(a, b ranked) int { return cmp.Compare(a.sol.resid, b.sol.resid) })
+	h := fitHyp{dm: true, n: grid.cols}
+	for i, r := range rs[:min(2, len(rs))] {
+		lv := make([]float64, len(r.sol.dark))
+		for m, v := range r.sol.dark {
+			lv[m] = 1 - v
+		}
+		if res, ok := d.readFittedLevels(lv, h); ok {
+			return res, rs[0].sol.resid, true
+		}
+		if i == 0 && !d.expired() {
+			if res, ok := d.readFittedChase(r.sol, h); ok {
+				return res, rs[0].sol.resid, true
+			}
+		}
+	}
+	return Result{}, rs[0].sol.resid, false
+}
