@@ -6,6 +6,21 @@ import (
 	"slices"
 )
 
+// Least-squares reads of our DataMatrix reader's hypotheses, after a level's passes read
+// nothing. Under JPEG at quality 30–70 with sensor noise and uneven light, a symbol of
+// 1.5–2-px modules whose outline and size our reader finds samples 20–60 of its 324 modules
+// wrong at the modules' centres at every threshold: each centre sees a third or more of its
+// neighbours' ink. Fitted by least squares on the same grid (matrix_fit_ls.go: the modules
+// blurred, the paper and the contrast from the fixed modules, the sure modules fixed round
+// by round and the others solved again: a module's estimate weighs the pixels by its blurred
+// footprint with its neighbours' spill taken out), the same symbols sample 3–20 wrong, and
+// Chase's search over the least sure bits reads many of them. Each hypothesis our reader
+// sampled and did not read (dmReadFits) is kept with its grids as fitted and as polished, and
+// so is each outline it looked at: where an outline's timing sides are smeared past the
+// timing gate (dmTimingScore), its best sizes by the blurred fixed pattern's match (the
+// fitted pass's) are read the same way. They run last, within the frame's budget, so a frame
+// that reads before pays nothing for them.
+
 // dmLSQPitch is the pitch, in window pixels, at which the least-squares reads sample a
 // hypothesis's crop: two pixels a module, about the frame's own at the small modules they
 // are for (the crop magnifies them up to 4×: every crop pixel would cost 4–16 times more).
@@ -65,8 +80,7 @@ func (d *Decoder) noteDMLate(c *gray, b []float32, fits []dmFit) {
 // dmLateReads is how many kept hypotheses readDMLate reads, the best timing first.
 const dmLateReads = 6
 
-// dmLateQuad is an outline of crop c (b: smoothed) in which no hypothesis passed the timing
-// gate (dmFits).
+// dmLateQuad is an outline of crop c (b: smoothed) our reader looked at.
 type dmLateQuad struct {
 	c *gray
 	b []float32
@@ -84,31 +98,29 @@ func (d *Decoder) noteDMLateQuad(c *gray, b []float32, q dmQuad) {
 	}
 }
 
-// dmLateFits returns the best dmLateQuadFits hypotheses of outline lq (each square size of
-// one data region, at the corner whose fixed modules match best), polished on the fixed
-// pattern (dmPolish), by the match of their fixed modules on the window the least squares
-// read (fitScore, plus the clock track's alone, as the fitted pass ranks DataMatrix), where
-// the timing patterns sampled at the modules' centres (dmTimingScore) matched none well
-// enough: under JPEG at small modules a timing side's alternation is smeared into its
-// neighbours, which the blurred pattern expects. A hypothesis matching under fitMinScore
-// (polished) is left out.
+// dmLateFits returns the best dmLateQuadFits hypotheses of outline lq: each square size of
+// one data region, at the corner whose fixed modules match best, polished on the fixed
+// pattern (dmPolish), ranked by the match of its fixed modules, blurred, on the window the
+// least squares read (fitScore). Under JPEG at small modules a timing side's alternation is
+// smeared into its neighbours, past dmTimingScore's gate at the modules' centres, where the
+// blurred pattern still matches (jpeg-0 of the tuning draw: no size passes the gate, its own
+// matches 0.94 polished, the best). A hypothesis matching under fitMinScore is left out.
 func dmLateFits(lq dmLateQuad, stop func() bool) []dmFit {
 	type ranked struct {
 		fit  dmFit
 		rank float64
 	}
 	// rank is the match of fit's grid on a window of its own.
-	rank := func(fit dmFit, pat *fitPattern) (float64, float64, bool) {
+	rank := func(fit dmFit, pat *fitPattern) (float64, bool) {
 		win, stride, ok := dmLSQWindow(lq.c, fit)
 		if !ok || stride <= 1 {
-			return 0, 0, false // modules under two crop pixels: too many for the outline
+			return 0, false // modules under two crop pixels: too many for the outline
 		}
 		g, ok := dmLSQGrid(fit, stride)
 		if !ok {
-			return 0, 0, false
+			return 0, false
 		}
-		sc := fitScore(&win, pat, &g)
-		return sc, sc + fitScoreOf(&win, pat, &g, pat.fine), true
+		return fitScore(&win, pat, &g), true
 	}
 	var rs []ranked
 	q := lq.q
@@ -121,7 +133,7 @@ func dmLateFits(lq dmLateQuad, stop func() bool) []dmFit {
 		for k := range 4 {
 			bl, tl, tr, br := q[k], q[(k+1)%4], q[(k+2)%4], q[(k+3)%4]
 			fit := dmFit{k: k, rows: n, cols: n, corners: [4]dmPt{tl, tr, br, bl}, h: newDMHomography(tl, tr, br, bl, n, n)}
-			if sc, _, ok := rank(fit, &pat); ok && sc > best.rank {
+			if sc, ok := rank(fit, &pat); ok && sc > best.rank {
 				best = ranked{fit, sc}
 			}
 		}
@@ -129,7 +141,7 @@ func dmLateFits(lq dmLateQuad, stop func() bool) []dmFit {
 			continue
 		}
 		fit := dmPolish(lq.b, lq.c.w, lq.c.h, best.fit)
-		if sc, _, ok := rank(fit, &pat); ok && sc >= fitMinScore {
+		if sc, ok := rank(fit, &pat); ok && sc >= fitMinScore {
 			fit.score = sc
 			rs = append(rs, ranked{fit, sc})
 		}
@@ -142,8 +154,9 @@ func dmLateFits(lq dmLateQuad, stop func() bool) []dmFit {
 	return out
 }
 
-// readDMLate reads the kept hypotheses by least squares (dmReadLSQ), the best timing first,
-// then the best hypotheses of the kept outlines (dmLateFits), as fitted and polished.
+// readDMLate reads the kept hypotheses by least squares (readDMLateHyps), then the best
+// hypotheses of the kept outlines (dmLateFits), as polished on the fixed pattern and on all
+// the modules (dmPolishModules).
 func (d *Decoder) readDMLate() (Result, bool) {
 	if res, ok := d.readDMLateHyps(); ok {
 		return res, true
@@ -162,7 +175,9 @@ func (d *Decoder) readDMLate() (Result, bool) {
 	return Result{}, false
 }
 
-// readDMLateHyps reads the kept hypotheses by least squares (dmReadLSQ), the best timing first.
+// readDMLateHyps reads the first dmLateReads kept hypotheses by least squares (dmReadLSQ),
+// the best timing first; one that dmReadFits did not polish, also polished on the fixed
+// pattern.
 func (d *Decoder) readDMLateHyps() (Result, bool) {
 	slices.SortStableFunc(d.dmLate, func(a, b dmLateHyp) int { return cmp.Compare(b.fits[0].score, a.fits[0].score) })
 	for i, h := range d.dmLate {
@@ -182,13 +197,13 @@ func (d *Decoder) readDMLateHyps() (Result, bool) {
 // dmLSQSigmas are the blurs (window pixels: about the frame's) the least-squares reads try.
 var dmLSQSigmas = []float64{0.5, 0.65, 0.8, 1.0}
 
-// dmLSQRankSigma is the blur at which the best grid is refined.
+// dmLSQRankSigma is the blur at which dmReadLSQ refines its best grid.
 const dmLSQRankSigma = 0.8
 
 // dmReadLSQ reads hypothesis lh with each module's darkness fitted by least squares
-// (matrix_fit_ls.go) on its grid: each of lh's grids, then the one whose fit leaves the least
-// residual refined on it (fitRefineQuadAt), each fitted at the blur that explains the
-// pixels best and read as the fitted pass reads a DataMatrix symbol (dmReadLSQAt).
+// (matrix_fit_ls.go) on its grid (dmReadLSQAt): each of lh's grids in turn (the residual does
+// not tell which reads: a pose that leaves more can have fewer modules wrong), then the one
+// whose fit leaves the least residual refined on it (fitRefineQuadAt).
 func (d *Decoder) dmReadLSQ(lh dmLateHyp) (Result, bool) {
 	n := lh.fits[0].rows
 	win, stride, ok := dmLSQWindow(lh.c, lh.fits[0])
@@ -223,39 +238,38 @@ func (d *Decoder) dmReadLSQ(lh dmLateHyp) (Result, bool) {
 	return res, ok
 }
 
-// dmReadLSQAt fits the modules of the DataMatrix grid (kn its fixed modules) on win at the
-// blur of dmLSQSigmas whose one-round fit leaves the least residual, and reads them as
-// fitted (readFittedLevels), then through Chase's search (readFittedChase). It returns that
-// residual.
+// dmReadLSQAt fits the modules of the DataMatrix grid (kn its fixed modules) on win at each
+// blur of dmLSQSigmas and reads the two fits that leave the least residual as the fitted
+// pass reads a DataMatrix symbol (readFittedLevels), the best also through Chase's search
+// (readFittedChase). It returns the least residual.
 func (d *Decoder) dmReadLSQAt(win *fitWin, grid fitGrid, kn fitKnown) (Result, float64, bool) {
-	type ranked struct {
-		sigma float64
-		sol   fitSolution
-	}
-	var rs []ranked
+	var sols []fitSolution
 	for _, s := range dmLSQSigmas {
+		if d.expired() {
+			return Result{}, math.Inf(1), false
+		}
 		if sol, ok := fitModules(win, grid, s, kn, fitMargins); ok {
-			rs = append(rs, ranked{s, sol})
+			sols = append(sols, sol)
 		}
 	}
-	if len(rs) == 0 {
+	if len(sols) == 0 {
 		return Result{}, math.Inf(1), false
 	}
-	slices.SortStableFunc(rs, func(a, b ranked) int { return cmp.Compare(a.sol.resid, b.sol.resid) })
+	slices.SortStableFunc(sols, func(a, b fitSolution) int { return cmp.Compare(a.resid, b.resid) })
 	h := fitHyp{dm: true, n: grid.cols}
-	for i, r := range rs[:min(2, len(rs))] {
-		lv := make([]float64, len(r.sol.dark))
-		for m, v := range r.sol.dark {
+	for i, sol := range sols[:min(2, len(sols))] {
+		lv := make([]float64, len(sol.dark))
+		for m, v := range sol.dark {
 			lv[m] = 1 - v
 		}
 		if res, ok := d.readFittedLevels(lv, h); ok {
-			return res, rs[0].sol.resid, true
+			return res, sols[0].resid, true
 		}
 		if i == 0 && !d.expired() {
-			if res, ok := d.readFittedChase(r.sol, h); ok {
-				return res, rs[0].sol.resid, true
+			if res, ok := d.readFittedChase(sol, h); ok {
+				return res, sols[0].resid, true
 			}
 		}
 	}
-	return Result{}, rs[0].sol.resid, false
+	return Result{}, sols[0].resid, false
 }
