@@ -104,9 +104,9 @@ type Decoder struct {
 	// similar-edge reading of a character (code128Agrees).
 	disputed bool
 	// dmLate are the DataMatrix hypotheses our reader sampled and did not read in this
-	// level's passes, for the least-squares reads after them (dm_lsq.go).
+	// frame, for the least-squares reads after every other step (dm_lsq.go).
 	dmLate      []dmLateHyp
-	dmLateQuads []dmLateQuad // outlines in which no hypothesis passed the timing gate
+	dmLateQuads []dmLateQuad // the first outlines our reader looked at, for the same
 	// noFit leaves the fitted pass out (matrix_fit.go), for the tests that show what it reads;
 	// fitLate keeps it last under a budget too (matrixPassOrder), for those that show when.
 	noFit, fitLate bool
@@ -195,6 +195,7 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 	g := toGray(img)
 	d.budget, d.partsBudget = matrixBudget, partsBudget
 	d.chaseLeft = fitChaseFrameTrials
+	d.dmLate, d.dmLateQuads = d.dmLate[:0], d.dmLateQuads[:0]
 	pyr := newPyramid(&g)
 	found := false
 	// A large photo is located on a reduced level, then on the next coarser and finer ones
@@ -216,6 +217,15 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 	if !found && len(levels) == 1 {
 		found = d.scanTurned(&g, emit)
 	}
+	// Last, the least-squares reads of the DataMatrix hypotheses and outlines our reader
+	// sampled on the way and did not read (dm_lsq.go).
+	if !found && !d.expired() {
+		if res, ok := d.readDMLate(); ok {
+			emit(res)
+			found = true
+		}
+	}
+	d.dmLate, d.dmLateQuads = d.dmLate[:0], d.dmLateQuads[:0]
 	if !found && !d.expired() {
 		if res, ok := d.decodeFull(img, &g); ok {
 			emit(res)
@@ -255,15 +265,6 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 			bestMatrix = max(bestMatrix, r.score)
 		}
 	}
-	d.dmLate, d.dmLateQuads = d.dmLate[:0], d.dmLateQuads[:0]
-	defer func() {
-		if !found && !stop {
-			if res, ok := d.readDMLate(); ok {
-				found, stop = true, !emit(res)
-			}
-		}
-		d.dmLate, d.dmLateQuads = d.dmLate[:0], d.dmLateQuads[:0]
-	}()
 	for _, pass := range d.matrixPassOrder() {
 		tried1D, triedFaint, triedFaint2D, rank2D, rankLow, fitted := 0, 0, 0, 0, 0, 0
 		first, last := pass.candidates()

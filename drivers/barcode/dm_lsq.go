@@ -69,16 +69,31 @@ type dmLateHyp struct {
 const dmLateMax = 16
 
 // noteDMLate keeps a hypothesis's grids (as fitted, then polished) of crop c for the
-// least-squares reads (readDMLate): square sizes of one data region only (dmFitKnown's).
+// least-squares reads (readDMLate): square sizes of one data region only (dmFitKnown's), the
+// dmLateMax of the best timing (a busy frame's clutter fills the list before a faint
+// symbol's later crops come).
 func (d *Decoder) noteDMLate(c *gray, b []float32, fits []dmFit) {
-	if len(fits) == 0 || fits[0].rows != fits[0].cols || fits[0].rows > 26 || len(d.dmLate) >= dmLateMax {
+	if len(fits) == 0 || fits[0].rows != fits[0].cols || fits[0].rows > 26 {
 		return
 	}
-	d.dmLate = append(d.dmLate, dmLateHyp{c: c, b: b, fits: fits})
+	h := dmLateHyp{c: c, b: b, fits: fits}
+	if len(d.dmLate) < dmLateMax {
+		d.dmLate = append(d.dmLate, h)
+		return
+	}
+	worst := 0
+	for i, o := range d.dmLate {
+		if o.fits[0].score < d.dmLate[worst].fits[0].score {
+			worst = i
+		}
+	}
+	if fits[0].score > d.dmLate[worst].fits[0].score {
+		d.dmLate[worst] = h
+	}
 }
 
 // dmLateReads is how many kept hypotheses readDMLate reads, the best timing first.
-const dmLateReads = 6
+const dmLateReads = 4
 
 // dmLateQuad is an outline of crop c (b: smoothed) our reader looked at.
 type dmLateQuad struct {
@@ -89,7 +104,7 @@ type dmLateQuad struct {
 
 // dmLateQuadsMax bounds the outlines kept per level, and dmLateQuadFits the hypotheses of
 // each that readDMLate reads.
-const dmLateQuadsMax, dmLateQuadFits = 4, 2
+const dmLateQuadsMax, dmLateQuadFits = 2, 2
 
 // noteDMLateQuad keeps outline q of crop c for readDMLate.
 func (d *Decoder) noteDMLateQuad(c *gray, b []float32, q dmQuad) {
@@ -197,63 +212,42 @@ func (d *Decoder) readDMLateHyps() (Result, bool) {
 // dmLSQSigmas are the blurs (window pixels: about the frame's) the least-squares reads try.
 var dmLSQSigmas = []float64{0.5, 0.65, 0.8, 1.0}
 
-// dmLSQRankSigma is the blur at which dmReadLSQ refines its best grid.
-const dmLSQRankSigma = 0.8
-
 // dmReadLSQ reads hypothesis lh with each module's darkness fitted by least squares
-// (matrix_fit_ls.go) on its grid (dmReadLSQAt): each of lh's grids in turn (the residual does
-// not tell which reads: a pose that leaves more can have fewer modules wrong), then the one
-// whose fit leaves the least residual refined on it (fitRefineQuadAt).
+// (matrix_fit_ls.go) on each of its grids in turn (dmReadLSQAt): neither the fit's residual
+// nor the fixed pattern's match tells which of them has the fewest modules wrong.
 func (d *Decoder) dmReadLSQ(lh dmLateHyp) (Result, bool) {
-	n := lh.fits[0].rows
 	win, stride, ok := dmLSQWindow(lh.c, lh.fits[0])
 	if !ok {
 		return Result{}, false
 	}
-	kn := dmFitKnown(n)
-	var bestGrid fitGrid
-	best := math.Inf(1)
+	kn := dmFitKnown(lh.fits[0].rows)
 	for _, fit := range lh.fits {
 		if d.expired() {
-			return Result{}, false
+			break
 		}
-		g, ok := dmLSQGrid(fit, stride)
-		if !ok {
-			continue
-		}
-		res, resid, ok := d.dmReadLSQAt(&win, g, kn)
-		if ok {
-			return res, true
-		}
-		if resid < best {
-			bestGrid, best = g, resid
+		if g, ok := dmLSQGrid(fit, stride); ok {
+			if res, ok := d.dmReadLSQAt(&win, g, kn); ok {
+				return res, true
+			}
 		}
 	}
-	if math.IsInf(best, 1) || d.expired() {
-		return Result{}, false
-	}
-	h := fitHyp{dm: true, n: n, persp: true, quad: bestGrid.quad(), p: fitPose{0, 0, 0, dmLSQPitch, dmLSQPitch}}
-	h = fitRefineQuadAt(&win, h, kn, dmLSQRankSigma, d.expired)
-	res, _, ok := d.dmReadLSQAt(&win, h.grid(), kn)
-	return res, ok
+	return Result{}, false
 }
 
 // dmReadLSQAt fits the modules of the DataMatrix grid (kn its fixed modules) on win at each
 // blur of dmLSQSigmas and reads the two fits that leave the least residual as the fitted
 // pass reads a DataMatrix symbol (readFittedLevels), the best also through Chase's search
-// (readFittedChase). It returns the least residual.
-func (d *Decoder) dmReadLSQAt(win *fitWin, grid fitGrid, kn fitKnown) (Result, float64, bool) {
+// (readFittedChase). A fit of one round costs about as much as a full one (the pixels'
+// shares of the modules are most of it), so each blur is fitted in full.
+func (d *Decoder) dmReadLSQAt(win *fitWin, grid fitGrid, kn fitKnown) (Result, bool) {
 	var sols []fitSolution
 	for _, s := range dmLSQSigmas {
 		if d.expired() {
-			return Result{}, math.Inf(1), false
+			return Result{}, false
 		}
 		if sol, ok := fitModules(win, grid, s, kn, fitMargins); ok {
 			sols = append(sols, sol)
 		}
-	}
-	if len(sols) == 0 {
-		return Result{}, math.Inf(1), false
 	}
 	slices.SortStableFunc(sols, func(a, b fitSolution) int { return cmp.Compare(a.resid, b.resid) })
 	h := fitHyp{dm: true, n: grid.cols}
@@ -263,13 +257,13 @@ func (d *Decoder) dmReadLSQAt(win *fitWin, grid fitGrid, kn fitKnown) (Result, f
 			lv[m] = 1 - v
 		}
 		if res, ok := d.readFittedLevels(lv, h); ok {
-			return res, sols[0].resid, true
+			return res, true
 		}
 		if i == 0 && !d.expired() {
 			if res, ok := d.readFittedChase(sol, h); ok {
-				return res, sols[0].resid, true
+				return res, true
 			}
 		}
 	}
-	return Result{}, sols[0].resid, false
+	return Result{}, false
 }

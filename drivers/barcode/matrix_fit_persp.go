@@ -154,11 +154,6 @@ func fitClimbQuad(win *fitWin, pat *fitPattern, n int, q fitQuad, m float64, fro
 // fitRefineQuad improves hypothesis h's corners on the residual of a quick least-squares fit
 // (as fitRefine does an affine pose), until stop says so or after fitRefineEvals fits.
 func fitRefineQuad(win *fitWin, h fitHyp, kn fitKnown, stop func() bool) fitHyp {
-	return fitRefineQuadAt(win, h, kn, fitSigmas[0], stop)
-}
-
-// fitRefineQuadAt is fitRefineQuad with the fits at blur sigma.
-func fitRefineQuadAt(win *fitWin, h fitHyp, kn fitKnown, sigma float64, stop func() bool) fitHyp {
 	evals := 0
 	resid := func(q fitQuad) float64 {
 		if evals++; evals > fitRefineEvals {
@@ -168,7 +163,7 @@ func fitRefineQuadAt(win *fitWin, h fitHyp, kn fitKnown, sigma float64, stop fun
 		if !ok {
 			return math.Inf(1)
 		}
-		sol, ok := fitModules(win, g, sigma, kn, fitQuick)
+		sol, ok := fitModules(win, g, fitSigmas[0], kn, fitQuick)
 		if !ok {
 			return math.Inf(1)
 		}
