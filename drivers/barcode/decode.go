@@ -217,6 +217,12 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 	if !found && len(levels) == 1 {
 		found = d.scanTurned(&g, emit)
 	}
+	if !found && !d.expired() {
+		if res, ok := d.decodeFull(img, &g); ok {
+			emit(res)
+			found = true
+		}
+	}
 	// Last, the least-squares reads of the DataMatrix hypotheses and outlines our reader
 	// sampled on the way and did not read (dm_lsq.go).
 	if !found && !d.expired() {
@@ -226,12 +232,6 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 		}
 	}
 	d.dmLate, d.dmLateQuads = d.dmLate[:0], d.dmLateQuads[:0]
-	if !found && !d.expired() {
-		if res, ok := d.decodeFull(img, &g); ok {
-			emit(res)
-			found = true
-		}
-	}
 	if !found && (d.expiredOnce || d.gaveUp) {
 		return ErrBudget
 	}
