@@ -6,14 +6,15 @@ import (
 	"slices"
 )
 
-// Least-squares reads of our DataMatrix reader's hypotheses, after a level's passes read
-// nothing. Under JPEG at quality 30–70 with sensor noise and uneven light, a symbol of
-// 1.5–2-px modules whose outline and size our reader finds samples 20–60 of its 324 modules
-// wrong at the modules' centres at every threshold: each centre sees a third or more of its
-// neighbours' ink. Fitted by least squares on the same grid (matrix_fit_ls.go: the modules
-// blurred, the paper and the contrast from the fixed modules, the sure modules fixed round
-// by round and the others solved again: a module's estimate weighs the pixels by its blurred
-// footprint with its neighbours' spill taken out), the same symbols sample 3–20 wrong, and
+// Least-squares reads of our DataMatrix reader's hypotheses, when every other step of a frame
+// (the passes, the halved and turned scans, the full-frame fallback) read nothing. Under JPEG
+// at quality 30–70 with sensor noise and uneven light, a symbol of 1.5–2-px modules whose
+// outline and size our reader finds samples 18–60 of its 324 modules wrong at the modules'
+// centres at every threshold: each centre sees a third or more of its neighbours' ink.
+// Fitted by least squares on the same grid (matrix_fit_ls.go: the modules blurred, the paper
+// and the contrast from the fixed modules, the sure modules fixed round by round and the
+// others solved again: a module's estimate weighs the pixels by its blurred footprint with
+// its neighbours' spill taken out), the same symbols sample 3–26 wrong, and
 // Chase's search over the least sure bits reads many of them. Each hypothesis our reader
 // sampled and did not read (dmReadFits) is kept with its grids as fitted and as polished, and
 // so is each outline it looked at: where an outline's timing sides are smeared past the
