@@ -106,6 +106,10 @@ type Decoder struct {
 	// smoothedBands is set while the smoothed pass reads a linear candidate
 	// (decodeLinearSmoothed): an ITF read there needs a third band (smoothedITFBands).
 	smoothedBands bool
+	// dmLate are the DataMatrix hypotheses our reader sampled and did not read in this
+	// frame, for the least-squares reads after every other step (dm_lsq.go).
+	dmLate      []dmLateHyp
+	dmLateQuads []dmLateQuad // the first outlines our reader looked at, for the same
 	// noFit leaves the fitted pass out (matrix_fit.go), for the tests that show what it reads;
 	// fitLate keeps it last under a budget too (matrixPassOrder), for those that show when.
 	noFit, fitLate bool
@@ -194,6 +198,7 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 	g := toGray(img)
 	d.budget, d.partsBudget = matrixBudget, partsBudget
 	d.chaseLeft = fitChaseFrameTrials
+	d.dmLate, d.dmLateQuads = d.dmLate[:0], d.dmLateQuads[:0]
 	pyr := newPyramid(&g)
 	found := false
 	// A large photo is located on a reduced level, then on the next coarser and finer ones
@@ -221,6 +226,15 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 			found = true
 		}
 	}
+	// Last, the least-squares reads of the DataMatrix hypotheses and outlines our reader
+	// sampled on the way and did not read (dm_lsq.go).
+	if !found && !d.expired() {
+		if res, ok := d.readDMLate(); ok {
+			emit(res)
+			found = true
+		}
+	}
+	d.dmLate, d.dmLateQuads = d.dmLate[:0], d.dmLateQuads[:0]
 	if !found && (d.expiredOnce || d.gaveUp) {
 		return ErrBudget
 	}

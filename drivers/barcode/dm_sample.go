@@ -407,6 +407,7 @@ func (d *Decoder) dmQuick(s *dmSearch) (Result, bool) {
 			break
 		}
 		fits := dmFits(b, c.w, c.h, q)
+		d.noteDMLateQuad(c, b, q)
 		fits = fits[:min(len(fits), dmMaxFits)]
 		s.quick = append(s.quick, fits)
 		for _, fit := range fits {
@@ -437,7 +438,9 @@ func (d *Decoder) dmRest(s *dmSearch) (Result, bool) {
 	}
 	s.quick = nil
 	for q, ok := s.det.next(); ok && !d.expired(); q, ok = s.det.next() { // an outline costs up to a few ms
-		if res, ok := d.dmReadFits(c, b, dmFits(b, c.w, c.h, q), false); ok {
+		fits := dmFits(b, c.w, c.h, q)
+		d.noteDMLateQuad(c, b, q)
+		if res, ok := d.dmReadFits(c, b, fits, false); ok {
 			return res, true
 		}
 	}
@@ -454,6 +457,7 @@ func (d *Decoder) dmReadFits(c *gray, b []float32, fits []dmFit, looked bool) (R
 		if i >= dmMaxFits {
 			break
 		}
+		var tried []dmFit // its grids, for the least-squares reads (noteDMLate)
 		for polish := range 3 {
 			if polish > 0 && (i > 0 || fit.score < 0.6 || d.expired()) {
 				break
@@ -464,6 +468,7 @@ func (d *Decoder) dmReadFits(c *gray, b []float32, fits []dmFit, looked bool) (R
 			case 2:
 				fit = dmPolishModules(b, c.w, c.h, fit, d.expired)
 			}
+			tried = append(tried, fit)
 			for _, track := range []bool{true, false} {
 				sm := newDMSampler(c, b, fit, track)
 				if looked && polish == 0 {
@@ -477,6 +482,7 @@ func (d *Decoder) dmReadFits(c *gray, b []float32, fits []dmFit, looked bool) (R
 				}
 			}
 		}
+		d.noteDMLate(c, b, tried)
 	}
 	return Result{}, false
 }
