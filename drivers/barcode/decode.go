@@ -106,9 +106,6 @@ type Decoder struct {
 	// smoothedBands is set while the smoothed pass reads a linear candidate
 	// (decodeLinearSmoothed): an ITF read there needs a third band (smoothedITFBands).
 	smoothedBands bool
-	// faintLinear is set when a level's locate found a faint linear candidate (one over the
-	// lower floor only) in this frame (scanSmoothedLocate).
-	faintLinear bool
 	// dmLate are the DataMatrix hypotheses our reader sampled and did not read in this
 	// frame, for the least-squares reads after every other step (dm_lsq.go).
 	dmLate      []dmLateHyp
@@ -194,7 +191,7 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 	if b.Dx() < 8 || b.Dy() < 8 {
 		return fmt.Errorf("%w: image %dx%d too small", ErrNotFound, b.Dx(), b.Dy())
 	}
-	d.deadline, d.expiredOnce, d.gaveUp, d.faintLinear = time.Time{}, false, false, false
+	d.deadline, d.expiredOnce, d.gaveUp = time.Time{}, false, false
 	if d.opt.Budget > 0 {
 		d.deadline = d.clock.Now().Add(d.opt.Budget)
 	}
@@ -273,7 +270,6 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 		if !r.linear {
 			bestMatrix = max(bestMatrix, r.score)
 		}
-		d.faintLinear = d.faintLinear || r.linear && r.faint
 	}
 	for _, pass := range d.matrixPassOrder() {
 		tried1D, triedFaint, triedFaint2D, rank2D, rankLow, fitted := 0, 0, 0, 0, 0, 0

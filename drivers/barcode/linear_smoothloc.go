@@ -3,14 +3,15 @@ package barcode
 import "math"
 
 // scanSmoothedLocate locates a camera frame again on its 3×3 mean, when nothing read and
-// the frame's own locate found faint bars only (faintLinear): under strong sensor noise
-// (σ 14–20 grey levels at 25–35 % contrast) the cells over a code's bars stay partly under
-// the floors, and the candidate is a piece of the code, off its centre across the bars
-// (the tuning frame of ITF `mixed` seed 827: perspective, motion and JPEG besides). On the
-// mean the whole code is one candidate over the floors; its first smoothedLocCandidates
-// linear candidates are read on the frame itself, as the plain pass reads a candidate
-// (two bands must agree). Only under strong noise (frameNoise at least
-// smoothedLocNoise): a frame of clutter under ordinary noise does not pay for it.
+// the frame's noise is strong (frameNoise at least smoothedLocNoise: a frame of clutter
+// under ordinary noise does not pay for it). Under strong sensor noise (σ 14–20 grey levels
+// at 25–35 % contrast) the cells over a code's bars stay partly under the floors: the
+// frame's candidate is a piece of the code, off its centre across the bars (the tuning
+// frame of ITF `mixed` seed 827: perspective, motion and JPEG besides), or there is none
+// (seed 820). On the mean the whole code is one candidate over the floors; its first
+// smoothedLocCandidates linear candidates are read on the frame itself, as the plain pass
+// reads a candidate, then with bands over the bars' whole height (readTall). Two bands
+// must agree.
 func (d *Decoder) scanSmoothedLocate(g *gray, emit func(Result) bool) bool {
 	if d.opt.Formats&OneD == 0 || d.expired() || frameNoise(g) < smoothedLocNoise {
 		return false
