@@ -220,6 +220,9 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 	if !found && len(levels) == 1 {
 		found = d.scanTurned(&g, emit)
 	}
+	if !found && len(levels) == 1 {
+		found = d.scanSmoothedLocate(&g, emit)
+	}
 	if !found && !d.expired() {
 		if res, ok := d.decodeFull(img, &g); ok {
 			emit(res)

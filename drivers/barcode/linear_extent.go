@@ -14,11 +14,33 @@ import (
 // edge spacings (a Code 128 or ITF space is at most 2.2 of its mean spacing, a quiet
 // zone at least 5). It returns the region over that extent, with a quiet zone's worth of
 // margin, and ok when it reaches beyond reach (the scan's half-length) on either side.
+// Where the bars run on to the end of the line followed (a candidate of a few cells at one
+// end of a long code under strong noise: Code 128 or ITF of wide modules, the tuning frame
+// of ITF mixed seed 960), they are followed again over a line twice as long.
 func fitAlong(g *gray, r region, ux, uy, vx, vy, reach float64) (region, bool) {
 	look := reach + 4*r.halfU // how far out from the centre the bars are followed
+	lo, hi, open, ok := followBars(g, r, ux, uy, vx, vy, look)
+	if ok && open {
+		if l2, h2, _, ok2 := followBars(g, r, ux, uy, vx, vy, 2*look); ok2 {
+			lo, hi = l2, h2
+		}
+	}
+	if !ok || lo >= -reach && hi <= reach {
+		return r, false
+	}
+	mid := (lo + hi) / 2
+	r.cx, r.cy = r.cx+mid*ux, r.cy+mid*uy
+	r.halfU = (hi - lo) / 2
+	return r, true
+}
+
+// followBars is fitAlong's extent over a line ±look from the region's centre: the bars'
+// extent [lo, hi] from the centre, quiet zones included, and open when it reaches within a
+// quiet zone of the line's end (the bars may run on beyond it).
+func followBars(g *gray, r region, ux, uy, vx, vy, look float64) (lo, hi float64, open, ok bool) {
 	n := int(2 * look)
 	if n < 32 || n > 4000 {
-		return r, false
+		return 0, 0, false, false
 	}
 	hb := min(0.5*r.halfV, 8)
 	p := make([]float64, n)
@@ -36,7 +58,7 @@ func fitAlong(g *gray, r region, ux, uy, vx, vy, reach float64) (region, bool) {
 	c0, c1 := int(look-r.halfU), int(look+r.halfU) // the candidate's span
 	edges, count := barEdges(der, c0, c1)
 	if count < minRunEdges {
-		return r, false
+		return 0, 0, false, false
 	}
 	spacing := 2 * r.halfU / float64(count)
 	gap := 3.5 * spacing
@@ -53,14 +75,8 @@ func fitAlong(g *gray, r region, ux, uy, vx, vy, reach float64) (region, bool) {
 		b++
 	}
 	quiet := 6 * spacing
-	lo, hi := float64(edges[a])-look-quiet, float64(edges[b])-look+quiet
-	if lo >= -reach && hi <= reach {
-		return r, false
-	}
-	mid := (lo + hi) / 2
-	r.cx, r.cy = r.cx+mid*ux, r.cy+mid*uy
-	r.halfU = (hi - lo) / 2
-	return r, true
+	lo, hi = float64(edges[a])-look-quiet, float64(edges[b])-look+quiet
+	return lo, hi, lo < -look || hi > look, true
 }
 
 // barEdges returns the bar edges of a line's derivative magnitudes der: its peaks above a
@@ -108,8 +124,10 @@ func barEdges(der []float64, c0, c1 int) (edges []int, inside int) {
 }
 
 // minRunEdges is the number of bar edges a candidate must hold for fitAlong to follow them:
-// enough for their spacing (a scan over it and its margin saw a symbol's worth, minSymbolEdges).
-const minRunEdges = 16
+// enough for their spacing (a scan over it and its margin saw a symbol's worth,
+// minSymbolEdges). Twelve, not more: a candidate of a few cells over modules of 2.7 px
+// holds 12–13 (ITF `mixed` seed 960).
+const minRunEdges = 12
 
 // sweepLinear reads a linear region band after band across its whole height, at the
 // refined angle, without fitting it across: a faint code beside dense clutter of stronger

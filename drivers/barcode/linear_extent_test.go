@@ -1,10 +1,15 @@
 package barcode
 
 import (
+	"bytes"
 	"image"
 	"image/color"
+	"image/jpeg"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/makiuchi-d/gozxing"
@@ -66,6 +71,47 @@ func TestFitAlongFollowsTheBars(t *testing.T) {
 	}
 }
 
+// TestFitAlongFollowsWideBarsFromTheirEnd: under strong noise the locator may find only a
+// few cells at one end of a long code of wide modules (the tuning frame of ITF `mixed`
+// seed 960: a candidate of 62 px at the end of a code of 370 px, narrow 2.7 px). The
+// candidate holds 12–15 bar edges, and the code runs on past the line first followed;
+// fitAlong still grows it to the whole code.
+func TestFitAlongFollowsWideBarsFromTheirEnd(t *testing.T) {
+	runs := writerRuns(t, gozxing.BarcodeFormat_ITF, "25086692904620")
+	const mod, x0 = 3, 120
+	g := gray{w: 640, h: 120, pix: make([]byte, 640*120)}
+	rng := rand.New(rand.NewPCG(3, 5))
+	x, dark := x0, true
+	ink := make([]bool, g.w)
+	for _, r := range runs {
+		for range r * mod {
+			ink[x] = dark
+			x++
+		}
+		dark = !dark
+	}
+	end := x
+	for y := range g.h {
+		for i := range g.w {
+			v := 210.0
+			if ink[i] && y >= 20 && y < 100 {
+				v = 185
+			}
+			g.pix[y*g.w+i] = byte(math.Round(min(255, max(0, v+4*rng.NormFloat64()))))
+		}
+	}
+	part := region{linear: true, cx: float64(end) - 40, cy: 60, halfU: 40, halfV: 40}
+	reach := part.halfU + 0.5*part.halfU + 2*cellSize
+	e, ok := fitAlong(&g, part, 1, 0, 0, 1, reach)
+	if !ok {
+		t.Fatalf("a candidate over the code's last %d px did not grow", 80)
+	}
+	lo, hi := e.cx-e.halfU, e.cx+e.halfU
+	if lo > x0 || lo < x0-60 || hi < float64(end) || hi > float64(end)+60 {
+		t.Errorf("grown to [%.0f, %.0f], want the code [%d, %d] with a quiet zone's margin", lo, hi, x0, end)
+	}
+}
+
 // TestFaintLinearBesideClutter reads tuning frames of faint Code 128 and ITF that each
 // linear fallback was made for; without it they read nothing: a candidate half the code's
 // length off its centre (fitAlong: Code 128 30146), a striped block in the scan's margin
@@ -118,5 +164,43 @@ func TestCutOuterBar(t *testing.T) {
 				t.Errorf("%v cut to %v of %v: got %+v, %v; want %q", c.f, cut, b, res, err, c.text)
 			}
 		}
+	}
+}
+
+// TestNoisyBarsLocatedOnTheMean reads the tuning frame of ITF `mixed` seed 827 (narrow
+// 1.65 px under perspective, motion σ 0.72, 32 % contrast, uneven light, JPEG q68, sensor
+// noise ×7): on the frame its bars locate as a faint piece of the code only, which neither
+// pass reads; located again on the frame's 3×3 mean (scanSmoothedLocate), they read.
+func TestNoisyBarsLocatedOnTheMean(t *testing.T) {
+	fn := filepath.Join("testdata", "gen3-noise1d", "itf-mixed-827.jpg")
+	data, err := os.ReadFile(fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := jpeg.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(strings.TrimSuffix(fn, ".jpg") + ".txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := NewDecoder(Options{Formats: AllFormats, ITFLengths: []int{14}, Code128Digits: []int{12}})
+	r, err := d.Decode(img)
+	if err != nil || r.Text != strings.TrimSpace(string(want)) {
+		t.Errorf("read %q (%v), want %q", r.Text, err, strings.TrimSpace(string(want)))
+	}
+}
+
+// TestNoisyBarsReadOverTheirHeight reads a crop (320×320 px) of the tuning frame of ITF
+// `mixed` seed 820 (narrow 1.57 px, 27 % contrast, uneven light, sensor noise ×10: σ 20):
+// it locates as a linear candidate on the frame's 3×3 mean only, and the usual bands of 11
+// lines read it nowhere twice; bands over the bars' whole height do (readTall).
+func TestNoisyBarsReadOverTheirHeight(t *testing.T) {
+	img, want := loadCrop(t, filepath.Join("testdata", "gen3-noise1d", "itf-mixed-820.png"))
+	d := NewDecoder(Options{Formats: AllFormats, ITFLengths: []int{14}, Code128Digits: []int{12}})
+	r, err := d.Decode(img)
+	if err != nil || r.Text != want {
+		t.Errorf("read %q (%v), want %q", r.Text, err, want)
 	}
 }
