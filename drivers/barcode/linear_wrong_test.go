@@ -57,3 +57,30 @@ func TestBandsNeeded(t *testing.T) {
 		t.Error("two disputed bands counted")
 	}
 }
+
+// TestITFBandsThatDisagree: once two bands of one region read different ITF texts, neither
+// counts, however many bands read it after (the held-out frame that found it read a wrong
+// text on three bands and its own on one); Code 128, whose check character stands behind
+// each read, keeps the two-band vote.
+func TestITFBandsThatDisagree(t *testing.T) {
+	wrong, right := Result{Text: "67614847414009", Format: ITF}, Result{Text: "09969193827173", Format: ITF}
+	v := bandVotes{}
+	if v.add(wrong, true, 2) || v.add(right, true, 2) {
+		t.Fatal("a single band counted")
+	}
+	for i := range 3 {
+		if v.add(wrong, true, 2) {
+			t.Fatalf("ITF read on %d bands against one other counted", i+2)
+		}
+	}
+	v = bandVotes{}
+	if v.add(right, true, 2) || !v.add(right, true, 2) {
+		t.Error("two agreeing ITF bands without a disagreeing one: want the read")
+	}
+	c1, c2 := Result{Text: "004201234560", Format: Code128}, Result{Text: "004201234571", Format: Code128}
+	v = bandVotes{}
+	v.add(c2, true, 2)
+	if v.add(c1, true, 2) || !v.add(c1, true, 2) {
+		t.Error("Code 128: two agreeing bands beside another read: want the read")
+	}
+}
