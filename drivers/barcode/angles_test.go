@@ -135,16 +135,12 @@ func (d *Decoder) scanRow(prof []float64, bits []bool, all bool) (Result, bool) 
 // readFittedBands is our read of a linear candidate without its later fits: the bars'
 // angle refined (refineAngle), the region narrowed across them (fitAcross), the five wide
 // bands and, where they saw a symbol's worth of edges, the seven narrow ones, as readLinear
-// begins (its band list copied: decode.go is not changed for this measurement). It leaves
+// begins (alignBars, linearBands). It leaves
 // out the bars' extent (fitAlong), the slanted scan, fitByEdges and the sweep.
 func (d *Decoder) readFittedBands(g *gray, r region) (Result, bool) {
 	margin := linearMargin(r)
-	r.angle = refineAngle(g, r)
-	ux, uy := math.Cos(r.angle), math.Sin(r.angle)
-	vx, vy := -uy, ux
-	r = fitAcross(g, r, ux, uy, vx, vy)
-	bands := []band{{0, 10}, {-0.25, 10}, {0.25, 10}, {-0.5, 10}, {0.5, 10},
-		{-0.7, 3}, {0.7, 3}, {-0.35, 3}, {0.35, 3}, {0, 3}, {-0.85, 2}, {0.85, 2}}
+	r, ux, uy, vx, vy := alignBars(g, r)
+	bands := linearBands()
 	votes := bandVotes{}
 	seen := 0
 	if res, ok := d.scanBands(g, r, ux, uy, vx, vy, r.halfU+margin, bands[:5], votes, &seen); ok || seen < minSymbolEdges {

@@ -445,17 +445,28 @@ func (d *Decoder) decodeLinearSmoothed(g *gray, r region) (Result, bool) {
 	return Result{}, false
 }
 
+// alignBars refines r's angle across the bars (refineAngle) and fits r across them
+// (fitAcross): the region rectified, with (ux, uy) across the bars and (vx, vy) along them.
+func alignBars(g *gray, r region) (a region, ux, uy, vx, vy float64) {
+	r.angle = refineAngle(g, r)
+	ux, uy = math.Cos(r.angle), math.Sin(r.angle)
+	vx, vy = -uy, ux
+	return fitAcross(g, r, ux, uy, vx, vy), ux, uy, vx, vy
+}
+
+// linearBands are readLinear's bands: five wide ones first (noise), then seven narrow ones
+// across the whole height, for bars that are not parallel (perspective, curved paper) or
+// partly covered (a finger, glare).
+func linearBands() []band {
+	return []band{{0, 10}, {-0.25, 10}, {0.25, 10}, {-0.5, 10}, {0.5, 10},
+		{-0.7, 3}, {0.7, 3}, {-0.35, 3}, {0.35, 3}, {0, 3}, {-0.85, 2}, {0.85, 2}}
+}
+
 // readLinear is decodeLinear on one region; edges keeps the most bar edges a band saw.
 func (d *Decoder) readLinear(g *gray, r region, edges *int) (Result, bool) {
 	margin := linearMargin(r)
-	r.angle = refineAngle(g, r)
-	ux, uy := math.Cos(r.angle), math.Sin(r.angle)
-	vx, vy := -uy, ux
-	r = fitAcross(g, r, ux, uy, vx, vy)
-	// Wide bands first (noise); then narrow ones across the whole height, for bars that are
-	// not parallel (perspective, curved paper) or partly covered (a finger, glare).
-	bands := []band{{0, 10}, {-0.25, 10}, {0.25, 10}, {-0.5, 10}, {0.5, 10},
-		{-0.7, 3}, {0.7, 3}, {-0.35, 3}, {0.35, 3}, {0, 3}, {-0.85, 2}, {0.85, 2}}
+	r, ux, uy, vx, vy := alignBars(g, r)
+	bands := linearBands()
 	votes := bandVotes{}
 	seen := 0
 	defer func() { *edges = max(*edges, seen) }()

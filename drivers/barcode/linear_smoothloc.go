@@ -46,10 +46,7 @@ func (d *Decoder) scanSmoothedLocate(g *gray, emit func(Result) bool) bool {
 // height averages it out (the tuning frame of ITF `mixed` seed 820). Straight bars only (a
 // band over the whole height of sheared bars blurs them); two bands must agree.
 func (d *Decoder) readTall(g *gray, r region) (Result, bool) {
-	r.angle = refineAngle(g, r)
-	ux, uy := math.Cos(r.angle), math.Sin(r.angle)
-	vx, vy := -uy, ux
-	r = fitAcross(g, r, ux, uy, vx, vy)
+	r, ux, uy, vx, vy := alignBars(g, r)
 	h := r.halfV
 	bands := []band{{0, 0.9 * h}, {-0.35, 0.6 * h}, {0.35, 0.6 * h}, {0, 0.5 * h}}
 	seen := 0
