@@ -8,7 +8,9 @@ import "time"
 // ends within a step of its deadline. A step is at most a few ms, except one call of
 // gozxing's 2D readers on a large crop (up to 640×640 pixels: tens of ms on a busy one),
 // which cannot be stopped once started: such a call on a large crop starts only when the
-// time left is enough for it at the rate such calls have run at of late (affords).
+// time left is enough for it at the rate such calls have run at of late (affords). A full
+// least-squares fit of a grid (readFitted: up to 13 ms on a large window) starts likewise
+// only when the time left covers it (leftFor, fitCost).
 
 // expired reports whether the frame's time budget is spent (and remembers it). Without a
 // budget it does not read the clock.
@@ -44,6 +46,42 @@ func (d *Decoder) affords(px int) bool {
 	d.gaveUp = true
 	d.perPixel *= 0.9
 	return false
+}
+
+// leftFor reports whether a step expected to take cost may start: the budget is not spent
+// and the time left covers it. A step it refuses marks the frame as given up (ErrBudget when
+// nothing read) but not expired, as affords does. Without a budget it is !expired().
+func (d *Decoder) leftFor(cost time.Duration) bool {
+	if d.expired() {
+		return false
+	}
+	if d.deadline.IsZero() || d.deadline.Sub(d.now) >= cost {
+		return true
+	}
+	d.gaveUp = true
+	return false
+}
+
+// fitCost is a full fit's expected time on a grid of area px² (fitPerPixel; zero until one
+// was timed). A fit's time grows with the pixels its grid covers: 1–3 ms on a symbol of
+// 100 px, up to 13 ms on a window of clutter matched as a large grid, which, started with
+// 12 ms left, took a frame of the 40-ms cadence to 50 ms.
+func (d *Decoder) fitCost(area float64) time.Duration {
+	return time.Duration(d.fitPerPixel * area)
+}
+
+// learnFit notes a full fit on a grid of area px² that began at start (the frame's budget
+// only; a running mean, each fit a quarter of it).
+func (d *Decoder) learnFit(start time.Time, area float64) {
+	if d.deadline.IsZero() || area <= 0 {
+		return
+	}
+	rate := float64(d.clock.Now().Sub(start)) / area
+	if d.fitPerPixel == 0 {
+		d.fitPerPixel = rate
+		return
+	}
+	d.fitPerPixel += (rate - d.fitPerPixel) / 4
 }
 
 // learn notes how long a call on a large crop of px pixels took since start (a reading of

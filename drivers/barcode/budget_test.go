@@ -125,3 +125,58 @@ func plainCodeFrame(t *testing.T, text string) *image.Gray {
 	}
 	return frame
 }
+
+// TestBudgetSkipsFitsThatWouldOverrun: a full least-squares fit of a grid (readFitted)
+// cannot be stopped once started either, and on a large window of clutter it took 13 ms, so
+// under a budget one starts only when the time left covers the symbol's area at the rate
+// fits have run at (fitPerPixel, learnt from the clock). A QR symbol of 1.5-px modules
+// blurred σ 0.8 at 25 % contrast, which the fitted pass reads, is not read there when every
+// fit is predicted to overrun (the frame given up), and is read when the fits fit; the rate
+// is learnt as they run.
+func TestBudgetSkipsFitsThatWouldOverrun(t *testing.T) {
+	sym, err := Render(QRCode, "PACK 0042 BUDGET", RenderOptions{Module: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := sym.Bounds()
+	x0, y0, x1 := b.Max.X, b.Max.Y, b.Min.X // the symbol's dark bounding box (its finders' corners)
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if sym.GrayAt(x, y).Y < 128 {
+				x0, y0, x1 = min(x0, x), min(y0, y), max(x1, x)
+			}
+		}
+	}
+	dim := x1 - x0 + 1
+	dark := make([]bool, dim*dim)
+	for m := range dark {
+		dark[m] = sym.GrayAt(x0+m%dim, y0+m/dim).Y < 128
+	}
+	rng := rand.New(rand.NewPCG(34, 41))
+	g, grid := blurredGrid(dark, dim, 1.5, 0.4, 0.8, 200, 50, 3, rng)
+	cx, cy := grid.at(float64(dim)/2, float64(dim)/2)
+	half := 1.5 * float64(dim) / 2
+	r := region{cx: cx, cy: cy, halfU: half, halfV: half}
+	read := func(d *Decoder) (Result, bool) {
+		d.deadline = d.clock.Now().Add(time.Hour)
+		res, ok, _ := d.decodeFitted(&g, r)
+		return res, ok
+	}
+
+	opt := Options{Formats: AllFormats, Budget: time.Hour, Clock: clockwork.NewFakeClock()}
+	slow := NewDecoder(opt) // the fake clock stands still: only the prediction can refuse
+	slow.fitPerPixel = float64(time.Hour) / 100
+	if res, ok := read(slow); ok || !slow.gaveUp {
+		t.Errorf("every fit predicted to take hours: read %q (%v), given up %v; want no read, given up", res.Text, ok, slow.gaveUp)
+	}
+
+	clk := &stepClock{FakeClock: clockwork.NewFakeClock(), step: 10 * time.Microsecond}
+	opt.Clock = clk
+	d := NewDecoder(opt)
+	if res, ok := read(d); !ok || res.Text != "PACK 0042 BUDGET" {
+		t.Fatalf("fits that fit: %q (%v)", res.Text, ok)
+	}
+	if d.fitPerPixel <= 0 || d.gaveUp {
+		t.Errorf("after a read by the fitted pass: rate %v ns a pixel² (want > 0), given up %v", d.fitPerPixel, d.gaveUp)
+	}
+}

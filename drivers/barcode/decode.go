@@ -95,6 +95,10 @@ type Decoder struct {
 	// perPixel is the time gozxing's 2D readers have taken per pixel of a large crop of
 	// late (a running mean; budget.go).
 	perPixel float64
+	// fitPerPixel is the time a full least-squares fit of a grid (fitModules with
+	// fitMargins) has taken per pixel of the symbol's area of late (a running mean;
+	// readFitted, budget.go).
+	fitPerPixel float64
 	// noRepairs is set while the turned retry reads: no Code 128 character is taken other
 	// than as its distances read it (linear_turn.go).
 	noRepairs bool

@@ -656,8 +656,14 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Res
 	// its blurs ranked by the fit's residual, its pose refined finely at the best, Chase's
 	// search after the soft correction. Elsewhere the pass reads as it did.
 	noisy := d.noisyLeft(win)
+	area := float64(h.n*h.n) * h.p[3] * h.p[4] // px²: a full fit's time grows with it
 	read := func(g fitGrid, sigma float64, chase bool) (Result, bool) {
+		if !d.leftFor(d.fitCost(area)) {
+			return Result{}, false
+		}
+		start := d.now
 		sol, ok := fitModules(win, g, sigma, kn, fitMargins)
+		d.learnFit(start, area)
 		if !ok {
 			return Result{}, false
 		}
