@@ -99,6 +99,9 @@ type Decoder struct {
 	// fitMargins) has taken per pixel of the symbol's area of late (a running mean;
 	// readFitted, budget.go).
 	fitPerPixel float64
+	// itfReads is the ITF texts the bands read in this frame, each where it lay (itfBandRead):
+	// two texts read on the same bars refuse each other (itfConflict).
+	itfReads []itfBandRead
 	// noRepairs is set while the turned retry reads: no Code 128 character is taken other
 	// than as its distances read it (linear_turn.go).
 	noRepairs bool
@@ -202,6 +205,7 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 	g := toGray(img)
 	d.budget, d.partsBudget = matrixBudget, partsBudget
 	d.chaseLeft = fitChaseFrameTrials
+	d.itfReads = d.itfReads[:0]
 	d.dmLate, d.dmLateQuads = d.dmLate[:0], d.dmLateQuads[:0]
 	pyr := newPyramid(&g)
 	found := false
@@ -656,7 +660,8 @@ type bandVotes map[Result]struct{ all, clean int }
 // region's reading is not to be trusted, whichever text has more bands (a faint ITF seen
 // at a slant, the third generator's held-out `perspective` seed 1000249, read a wrong
 // 14-digit text on three bands and its own on one: TestITFBandsThatDisagree). The region
-// narrowed to its bar edges, its sweep and the later passes have votes of their own.
+// narrowed to its bar edges, its sweep and the later passes have votes of their own; the
+// frame's ITF texts are kept where they lay, over every band (itfConflict).
 func (v bandVotes) add(res Result, clean bool, need int) bool {
 	c := v[res]
 	c.all++
@@ -760,7 +765,10 @@ func (d *Decoder) scanBands(g *gray, r region, ax, ay, bx, by, half float64, ban
 				res, ok = d.decodeCutBar(row, in0, in1)
 			}
 			if ok {
-				if votes.add(res, !d.disputed, d.bandsNeeded(res)) {
+				// Noted whether or not the votes count: a text read on bars where
+				// another was read does not count (itfConflict).
+				other := res.Format == ITF && d.itfConflict(itfBandReadOf(res.Text, row, r, ax, ay, bx, by, half, off, k))
+				if votes.add(res, !d.disputed, d.bandsNeeded(res)) && !other {
 					return res, true
 				}
 				break // the other methods would only repeat the band's read

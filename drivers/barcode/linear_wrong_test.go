@@ -8,19 +8,22 @@ import (
 	"testing"
 )
 
-// TestLinearNoWrongReadUnderNoise decodes two tuning frames of the third generator's `mixed`
-// class (testdata/gen3-wrong: perspective, JPEG at quality 38–45, noise ×8.8–10, clutter)
-// on which the decoder once read a wrong text: a Code 128 read on a single row of the
-// fallback (four of six characters misread, the modulo-103 check passed: rowConfirmed) and
-// an ITF read alike on two bands of the smoothed level (no check character:
-// bandsNeeded). Either may read its own text or nothing, never another.
+// TestLinearNoWrongReadUnderNoise decodes three tuning frames of the third generator's
+// `mixed` class (testdata/gen3-wrong: perspective, JPEG at quality 38–45 or motion blur,
+// noise ×8.8–10, clutter) on which the decoder once read a wrong text: a Code 128 read on
+// a single row of the fallback (four of six characters misread, the modulo-103 check
+// passed: rowConfirmed), an ITF read alike on two bands of the smoothed level (no check
+// character: bandsNeeded), and an ITF read on three bands of one piece of the code after
+// the other piece had read two texts (the crop of a frame drawn at 25–40 % and noise
+// ×7–10: itfConflict). Each may read its own text or nothing, never another.
 func TestLinearNoWrongReadUnderNoise(t *testing.T) {
 	skipUnderRace(t)
 	d := NewDecoder(Options{Formats: AllFormats, ITFLengths: []int{14}, Code128Digits: []int{12}})
-	for _, name := range []string{"code128-mixed-249", "itf-mixed-318"} {
+	for _, name := range []string{"code128-mixed-249.jpg", "itf-mixed-318.jpg", "itf-mixed-0-corner.png"} {
+		name, ext, _ := strings.Cut(name, ".")
 		base := filepath.Join("testdata", "gen3-wrong", name)
 		class, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(name, "code128-"), "itf-"), "-")
-		sf, err := gen3Load(base+".txt", base+".jpg", "jpg", class)
+		sf, err := gen3Load(base+".txt", base+"."+ext, ext, class)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,5 +85,48 @@ func TestITFBandsThatDisagree(t *testing.T) {
 	v.add(c2, true, 2)
 	if v.add(c1, true, 2) || !v.add(c1, true, 2) {
 		t.Error("Code 128: two agreeing bands beside another read: want the read")
+	}
+}
+
+// TestITFReadsOnTheSameBars: two bands' ITF reads lie on the same bars when their lines are
+// near parallel, each within the bars' height of the other and their symbols overlap by
+// half; a text read where another was read in the frame does not count, on any candidate,
+// while two codes apart (parallel beyond their bars' height, end to end, crossed) keep
+// theirs.
+func TestITFReadsOnTheSameBars(t *testing.T) {
+	at := func(text string, x0, y0, x1, y1 float64) itfBandRead {
+		return itfBandRead{text: text, x0: x0, y0: y0, x1: x1, y1: y1, halfV: 20}
+	}
+	code := at("95276787193544", 100, 300, 100, 40) // bars across a vertical line, 260 px
+	for _, c := range []struct {
+		name string
+		b    itfBandRead
+		same bool
+	}{
+		{"the same line", at("x", 100, 300, 100, 40), true},
+		{"a piece of it, 10 px aside, 3° off", at("x", 110, 290, 103, 150), true},
+		{"the other way round", at("x", 102, 60, 98, 290), true},
+		{"parallel, beyond the bars' height", at("x", 130, 300, 130, 40), false},
+		{"end to end", at("x", 100, 40, 100, -220), false},
+		{"overlapping by a third", at("x", 100, 130, 100, -130), false},
+		{"crossed", at("x", -30, 170, 230, 170), false},
+	} {
+		if got := sameBars(code, c.b); got != c.same {
+			t.Errorf("%s: sameBars %v, want %v", c.name, got, c.same)
+		}
+		if got := sameBars(c.b, code); got != c.same {
+			t.Errorf("%s (swapped): sameBars %v, want %v", c.name, got, c.same)
+		}
+	}
+	d := NewDecoder(Options{Formats: ITF})
+	wrong, piece := at("95276787194944", 100, 300, 100, 40), at("95276787193544", 101, 290, 100, 160)
+	if d.itfConflict(piece) || d.itfConflict(piece) {
+		t.Error("one text read twice: a conflict")
+	}
+	if !d.itfConflict(wrong) || !d.itfConflict(wrong) {
+		t.Error("another text on the same bars: no conflict")
+	}
+	if d.itfConflict(at("12345678901231", 300, 300, 300, 40)) {
+		t.Error("a second code beside the first: a conflict")
 	}
 }
