@@ -767,7 +767,11 @@ func (d *Decoder) scanBands(g *gray, r region, ax, ay, bx, by, half float64, ban
 			if ok {
 				// Noted whether or not the votes count: a text read on bars where
 				// another was read does not count (itfConflict).
-				other := res.Format == ITF && d.itfConflict(itfBandReadOf(res.Text, row, r, ax, ay, bx, by, half, off, k))
+				placed := row
+				if method == edgeMethod { // its row is rebuilt from widths
+					placed = nil
+				}
+				other := res.Format == ITF && d.itfConflict(itfBandReadOf(res.Text, placed, n, r, ax, ay, bx, by, half, off, k))
 				if votes.add(res, !d.disputed, d.bandsNeeded(res)) && !other {
 					return res, true
 				}
@@ -778,8 +782,9 @@ func (d *Decoder) scanBands(g *gray, r region, ax, ay, bx, by, half float64, ban
 	return Result{}, false
 }
 
-// rowMethods is how many ways rowBits turns a band's profile into bars.
-const rowMethods = 4
+// rowMethods is how many ways rowBits turns a band's profile into bars; edgeMethod is the
+// last, whose row is rebuilt from the edges' widths (not in the profile's samples).
+const rowMethods, edgeMethod = 4, 3
 
 // rowBits turns a band's profile p into bars by one of rowMethods methods: 0 derivative
 // edges (robust to blur), 1 a local min/max threshold, 2 edges with the light taken out

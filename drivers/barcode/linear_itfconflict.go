@@ -26,20 +26,26 @@ type itfBandRead struct {
 // under strong noise a few dozen bands).
 const maxITFReads = 256
 
-// itfBandReadOf places a band's read of text: row is its bars (trimmed to the symbol), scanned
-// from r's centre less half along (ax, ay), off along (bx, by), k samples a pixel.
-func itfBandReadOf(text string, row []bool, r region, ax, ay, bx, by, half, off, k float64) itfBandRead {
-	first, last := -1, -1
-	for i, dark := range row {
-		if dark {
-			if first < 0 {
-				first = i
+// itfBandReadOf places a band's read of text: row is its bars (trimmed to the symbol), n
+// samples scanned from r's centre less half along (ax, ay), off along (bx, by), k samples a
+// pixel. A row not in the profile's samples (nil: the edge reader's, rebuilt from the
+// edges' widths) places the read over the whole scan.
+func itfBandReadOf(text string, row []bool, n int, r region, ax, ay, bx, by, half, off, k float64) itfBandRead {
+	first, last := 0, n-1
+	if len(row) == n {
+		first, last = -1, -1
+		for i, dark := range row {
+			if dark {
+				if first < 0 {
+					first = i
+				}
+				last = i
 			}
-			last = i
 		}
+		first = max(first, 0)
 	}
 	sx, sy := r.cx-half*ax+off*bx, r.cy-half*ay+off*by
-	t0, t1 := float64(max(first, 0))/k, float64(last+1)/k
+	t0, t1 := float64(first)/k, float64(last+1)/k
 	return itfBandRead{text: text, x0: sx + t0*ax, y0: sy + t0*ay, x1: sx + t1*ax, y1: sy + t1*ay, halfV: r.halfV}
 }
 

@@ -118,6 +118,21 @@ func TestITFReadsOnTheSameBars(t *testing.T) {
 			t.Errorf("%s (swapped): sameBars %v, want %v", c.name, got, c.same)
 		}
 	}
+	// A band's read lies where its row's bars are; the edge reader's row, rebuilt from
+	// widths, over the whole scan (it once escaped the rule: a held-out frame read its
+	// wrong text that way beside its own, on the same region).
+	r := region{cx: 100, cy: 50, halfV: 20}
+	row := make([]bool, 200) // 100 px at 2 samples a pixel, from x = 50
+	for i := 40; i < 160; i += 3 {
+		row[i] = true
+	}
+	if b := itfBandReadOf("x", row, 200, r, 1, 0, 0, 1, 50, 0, 2); b.x0 != 70 || b.x1 != 129 || b.y0 != 50 {
+		t.Errorf("a row's read placed at x %.1f–%.1f, y %.1f; want 70–129, 50", b.x0, b.x1, b.y0)
+	}
+	if b := itfBandReadOf("x", nil, 200, r, 1, 0, 0, 1, 50, 5, 2); b.x0 != 50 || b.x1 != 150 || b.y0 != 55 {
+		t.Errorf("the edge reader's read placed at x %.1f–%.1f, y %.1f; want the scan, 50–150, 55", b.x0, b.x1, b.y0)
+	}
+
 	d := NewDecoder(Options{Formats: ITF})
 	wrong, piece := at("95276787194944", 100, 300, 100, 40), at("95276787193544", 101, 290, 100, 160)
 	if d.itfConflict(piece) || d.itfConflict(piece) {
