@@ -118,8 +118,10 @@ type Decoder struct {
 	dmLate      []dmLateHyp
 	dmLateQuads []dmLateQuad // the first outlines our reader looked at, for the same
 	// noFit leaves the fitted pass out (matrix_fit.go), for the tests that show what it reads;
-	// fitLate keeps it last under a budget too (matrixPassOrder), for those that show when.
-	noFit, fitLate bool
+	// fitLate keeps it last under a budget too (matrixPassOrder), for those that show when;
+	// noOSD leaves ordered statistics out of the fitted reads (readFittedChase), for the
+	// tests that show what the fits read without them.
+	noFit, fitLate, noOSD bool
 }
 
 type rowDecoder interface {

@@ -41,17 +41,17 @@ func TestDMSoftChase(t *testing.T) {
 	}
 	never := func() bool { return false }
 	d := NewDecoder(Options{Formats: DataMatrix})
-	if r, ok := d.dmSoftDecodeChase(dark, conf, n, 0, never); ok {
+	if r, ok := d.dmSoftDecodeChase(dark, conf, n, softSearch{}); ok {
 		t.Fatalf("soft correction alone read %q", r.Text)
 	}
-	if r, ok := d.dmSoftDecodeChase(dark, conf, n, fitChaseTrials, never); !ok || r.Text != text {
+	if r, ok := d.dmSoftDecodeChase(dark, conf, n, softSearch{trials: fitChaseTrials, stop: never}); !ok || r.Text != text {
 		t.Fatalf("Chase's search: read %q, %v; want %q", r.Text, ok, text)
 	}
 	for range 20 {
 		for i := range dark {
 			dark[i], conf[i] = rng.IntN(2) == 0, rng.Float64()
 		}
-		if r, ok := d.dmSoftDecodeChase(dark, conf, n, fitChaseTrials, never); ok {
+		if r, ok := d.dmSoftDecodeChase(dark, conf, n, softSearch{trials: fitChaseTrials, stop: never}); ok {
 			t.Fatalf("random modules read %q", r.Text)
 		}
 	}

@@ -260,8 +260,8 @@ func (d *Decoder) dmReadLSQAt(win *fitWin, grid fitGrid, kn fitKnown) (Result, b
 		if res, ok := d.readFittedLevels(lv, h); ok {
 			return res, true
 		}
-		if i == 0 && !d.expired() {
-			if res, ok := d.readFittedChase(sol, h); ok {
+		if !d.expired() {
+			if res, ok := d.readFittedChase(sol, h, i == 0); ok {
 				return res, true
 			}
 		}

@@ -138,16 +138,16 @@ func (d *Decoder) dmSoftRead(s *dmSampler) (Result, bool) {
 		}
 	}
 	dark, conf := moduleBits(s.vals, s.cols, s.rows, 2)
-	return d.dmSoftDecode(l, dark, conf, 0, nil)
+	return d.dmSoftDecode(l, dark, conf, softSearch{})
 }
 
 // dmSoftDecodeChase reads an n×n symbol's modules decided dark or not, each with a
 // confidence, as dmSoftRead does, and where the soft correction does not correct a block,
-// with up to trials more words tried by Chase's search (chaseSearch, bounded by
-// chaseAffords: DataMatrix 18×18's block of 32 codewords, 14 of them check codewords,
-// affords about 4,800, so that a word near no codeword corrects with chance under 2⁻³²
-// over all of them) until stop says so.
-func (d *Decoder) dmSoftDecodeChase(dark []bool, conf []float64, n, trials int, stop func() bool) (Result, bool) {
+// with the searches ss says: ordered statistics (osdSearch) and up to ss.trials words of
+// Chase's search (chaseSearch, bounded by chaseAffords: DataMatrix 18×18's block of 32
+// codewords, 14 of them check codewords, affords about 4,800, so that a word near no
+// codeword corrects with chance under 2⁻³² over all of them) until ss.stop says so.
+func (d *Decoder) dmSoftDecodeChase(dark []bool, conf []float64, n int, ss softSearch) (Result, bool) {
 	l := dmLayoutFor(n, n)
 	if l == nil || len(dark) != n*n || len(conf) != n*n {
 		return Result{}, false
@@ -157,13 +157,12 @@ func (d *Decoder) dmSoftDecodeChase(dark []bool, conf []float64, n, trials int, 
 			return Result{}, false
 		}
 	}
-	return d.dmSoftDecode(l, dark, conf, trials, stop)
+	return d.dmSoftDecode(l, dark, conf, ss)
 }
 
 // dmSoftDecode corrects the codewords of layout l read from the modules (dark, conf) block
-// by block (softCorrect, then chaseSearch with up to trials words when trials > 0) and
-// reads the text.
-func (d *Decoder) dmSoftDecode(l *dmLayout, dark []bool, conf []float64, trials int, stop func() bool) (Result, bool) {
+// by block (softCorrect, then the searches ss says) and reads the text.
+func (d *Decoder) dmSoftDecode(l *dmLayout, dark []bool, conf []float64, ss softSearch) (Result, bool) {
 	raw, sc := softCodewords(dark, conf, l.bits)
 	data := make([]byte, l.dataCap)
 	for b, blk := range l.blocks {
@@ -173,8 +172,8 @@ func (d *Decoder) dmSoftDecode(l *dmLayout, dark []bool, conf []float64, trials 
 		}
 		nsym := len(blk) - l.nData[b]
 		fixed, ok := softCorrect(dmField, cw, nsym, bsc, dmSoftEvidence)
-		if !ok && trials > 0 {
-			fixed, ok = chaseSearch(dmField, cw, nsym, bsc, trials, stop)
+		if !ok {
+			fixed, ok = ss.search(dmField, cw, nsym, bsc)
 		}
 		if !ok {
 			return Result{}, false

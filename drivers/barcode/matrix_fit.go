@@ -671,10 +671,10 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Res
 		for m, v := range sol.dark {
 			lv[m] = 1 - v
 		}
-		if res, ok := d.readFittedLevels(lv, h); ok || !chase || d.expired() {
+		if res, ok := d.readFittedLevels(lv, h); ok || d.expired() {
 			return res, ok
 		}
-		return d.readFittedChase(sol, h)
+		return d.readFittedChase(sol, h, chase)
 	}
 	if refine {
 		// Its pose as matched is most often a little long in pitch, and then seldom reads:
@@ -722,12 +722,15 @@ func (d *Decoder) readFitted(win *fitWin, h fitHyp, refine, allSigmas bool) (Res
 }
 
 // readFittedChase reads the fitted modules of h's QR or DataMatrix symbol as the
-// least-squares fit decided them, each as sure as its darkness stood from ½ when it was decided, through the soft
-// correction and then Chase's search over the least sure bits (chaseSearch): under strong
-// sensor noise at 25–35 % contrast a symbol of 1.5–1.75-px modules keeps 10–17 of its
-// codewords wrong at its best pose and blur, mostly by one bit each and spread over more
-// codewords than erasures reach (a DataMatrix 18×18 symbol's block the same).
-func (d *Decoder) readFittedChase(sol fitSolution, h fitHyp) (Result, bool) {
+// least-squares fit decided them, each as sure as its darkness stood from ½ when it was
+// decided, through the soft correction, ordered statistics (osdSearch) and, when chase,
+// Chase's search over the least sure bits (chaseSearch): under strong sensor noise at
+// 25–35 % contrast a symbol of 1.5–1.75-px modules keeps 10–17 of its codewords wrong at
+// its best pose and blur, mostly by one bit each and spread over more codewords than
+// erasures reach (a DataMatrix 18×18 symbol's block the same). Ordered statistics cost a
+// fraction of a millisecond a block, so every fitted read that did not read by its levels
+// gets them; Chase's search (up to 30 ms) only the reads chase says.
+func (d *Decoder) readFittedChase(sol fitSolution, h fitHyp, chase bool) (Result, bool) {
 	dark := make([]bool, len(sol.dark))
 	conf := make([]float64, len(sol.dark))
 	unsure := 0
@@ -740,17 +743,21 @@ func (d *Decoder) readFittedChase(sol fitSolution, h fitHyp) (Result, bool) {
 	}
 	// A symbol decided clearly that did not correct is far from every codeword (clutter
 	// with a QR grid's look, a grid a module off): no few flips reach one.
-	if d.chaseLeft <= 0 || unsure < fitChaseMinUnsure {
+	if unsure < fitChaseMinUnsure {
 		return Result{}, false
+	}
+	trials := 0
+	if chase && d.chaseLeft > 0 {
+		trials = fitChaseTrials
 	}
 	stop := func() bool { // called every chaseStopEvery words
 		d.chaseLeft -= chaseStopEvery
 		return d.chaseLeft <= 0 || d.expired()
 	}
 	if h.dm {
-		return d.dmSoftDecodeChase(dark, conf, h.n, fitChaseTrials, stop)
+		return d.dmSoftDecodeChase(dark, conf, h.n, softSearch{osd: !d.noOSD, trials: trials, stop: stop})
 	}
-	return qrSoftDecodeChase(dark, conf, h.n, fitChaseTrials, stop)
+	return qrSoftDecodeChase(dark, conf, h.n, softSearch{osd: !d.noOSD, trials: trials, stop: stop})
 }
 
 // fitChaseTrials is how many words chaseSearch tries per block of a fitted symbol's

@@ -12,12 +12,35 @@ import (
 // information, the data masks, the interleaving into blocks and the bit stream are
 // gozxing's.
 func qrSoftDecode(dark []bool, conf []float64, dim int) (Result, bool) {
-	return qrSoftDecodeChase(dark, conf, dim, 0, nil)
+	return qrSoftDecodeChase(dark, conf, dim, softSearch{})
 }
 
-// qrSoftDecodeChase is qrSoftDecode, and where softCorrect does not correct a block, up to
-// trials more words tried by chaseSearch until stop (0: none).
-func qrSoftDecodeChase(dark []bool, conf []float64, dim, trials int, stop func() bool) (Result, bool) {
+// softSearch is what a soft read tries on a block that softCorrect does not correct:
+// ordered statistics (osdSearch) when osd, then up to trials words of Chase's search
+// (chaseSearch) until stop (0: none).
+type softSearch struct {
+	osd    bool
+	trials int
+	stop   func() bool
+}
+
+// search corrects block cw (nsym check codewords, sc its codewords' confidences) of field
+// f as ss says.
+func (ss softSearch) search(f *rsField, cw []byte, nsym int, sc []softCodeword) ([]byte, bool) {
+	if ss.osd {
+		if fixed, ok := osdSearch(f, cw, nsym, sc); ok {
+			return fixed, true
+		}
+	}
+	if ss.trials > 0 {
+		return chaseSearch(f, cw, nsym, sc, ss.trials, ss.stop)
+	}
+	return cw, false
+}
+
+// qrSoftDecodeChase is qrSoftDecode, and where softCorrect does not correct a block, the
+// searches ss says.
+func qrSoftDecodeChase(dark []bool, conf []float64, dim int, ss softSearch) (Result, bool) {
 	parser, err := decoder.NewBitMatrixParser(qrMatrix(dark, dim))
 	if err != nil {
 		return Result{}, false
@@ -62,8 +85,8 @@ func qrSoftDecodeChase(dark []bool, conf []float64, dim, trials int, stop func()
 		}
 		// The format information vouches for the grid: rsSlack's check codewords suffice.
 		fixed, ok := softCorrect(qrField, cw, len(cw)-nData, bsc, 8*rsSlack)
-		if !ok && trials > 0 {
-			fixed, ok = chaseSearch(qrField, cw, len(cw)-nData, bsc, trials, stop)
+		if !ok {
+			fixed, ok = ss.search(qrField, cw, len(cw)-nData, bsc)
 		}
 		if !ok {
 			return Result{}, false
