@@ -196,7 +196,7 @@ func (f *c128Fit) read() (c128Read, bool) {
 	if !f.startFits() {
 		return c128Read{}, false
 	}
-	if _, sse, samples, margins := f.decode(1); samples == 0 || 3*clearUnits(margins, sse, samples) < f.chars {
+	if _, sse, samples, margins := f.decode(1); samples == 0 || 3*clearUnits(margins, sse, samples, itfFitMargin) < f.chars {
 		return c128Read{}, false
 	}
 	best, bestSSE := *f, math.Inf(1)
@@ -211,7 +211,7 @@ func (f *c128Fit) read() (c128Read, bool) {
 	if samples == 0 {
 		return c128Read{}, false
 	}
-	if clearUnits(margins, sse, samples) < len(margins) {
+	if clearUnits(margins, sse, samples, itfFitMargin) < len(margins) {
 		return c128Read{}, false
 	}
 	noise := sse / float64(samples)

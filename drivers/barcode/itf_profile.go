@@ -25,6 +25,17 @@ import (
 // pattern must fit than its second best (twice a log-likelihood ratio under Gaussian noise).
 const itfFitMargin = 16
 
+// itfReadMargin is itfFitMargin for a symbol read: every pair of it must fit its best
+// pattern that much better than its second best. A pair's margin of 16 is a likelihood
+// ratio of e⁸ for one pair, but a read is seven pairs, tried on every band, both ways round,
+// at every ratio and blur, on every candidate and pass, and ITF has no check character:
+// under strong noise with a perspective (which the fit's one narrow width does not follow)
+// the wrong symbols fitted came mostly at margins of 16–30 (of 343 fitted on the bands of
+// 2,547 tuning frames, 165 under 24), the right ones mostly well above (17 of 764 under 24),
+// and a tuning frame at noise ×9.5 read a wrong 14-digit text with its least clear pairs at
+// 18 and 22 on two bands (TestLinearNoWrongReadUnderNoise).
+const itfReadMargin = 24
+
 // itfFitMinDigits is the shortest ITF read by fitting: a short symbol's few pairs between
 // two quiet zones are too easily fitted in clutter (the edge readers still read it).
 const itfFitMinDigits = 10
@@ -398,7 +409,7 @@ func (f *itfFit) size(L, quiet float64) bool {
 	// pairs without a clear best pattern; a symbol has a third of them clear even at a
 	// ratio or blur somewhat off.
 	set(2.5, 0.65)
-	if _, sse, samples, margins := f.decode(1); samples > 0 && 3*clearUnits(margins, sse, samples) < f.pairs {
+	if _, sse, samples, margins := f.decode(1); samples > 0 && 3*clearUnits(margins, sse, samples, itfFitMargin) < f.pairs {
 		return false
 	}
 	best, bestSSE := *f, math.Inf(1)
@@ -430,13 +441,14 @@ func (f *itfFit) size(L, quiet float64) bool {
 }
 
 // read decodes the pairs with both neighbours as read: the digit pairs and the noise
-// variance, or false unless every pair's best pattern fits clearly better than its second.
+// variance, or false unless every pair's best pattern fits better than its second by
+// itfReadMargin.
 func (f *itfFit) read() ([]int, float64, bool) {
 	digits, sse, samples, margins := f.decode(2)
 	if samples == 0 {
 		return nil, 0, false
 	}
-	if clearUnits(margins, sse, samples) < len(margins) {
+	if clearUnits(margins, sse, samples, itfReadMargin) < len(margins) {
 		return nil, 0, false
 	}
 	return digits, sse / float64(samples), true

@@ -8,18 +8,19 @@ import (
 	"testing"
 )
 
-// TestLinearNoWrongReadUnderNoise decodes three tuning frames of the third generator's
+// TestLinearNoWrongReadUnderNoise decodes four tuning frames of the third generator's
 // `mixed` class (testdata/gen3-wrong: perspective, JPEG at quality 38–45 or motion blur,
 // noise ×8.8–10, clutter) on which the decoder once read a wrong text: a Code 128 read on
 // a single row of the fallback (four of six characters misread, the modulo-103 check
 // passed: rowConfirmed), an ITF read alike on two bands of the smoothed level (no check
-// character: bandsNeeded), and an ITF read on three bands of one piece of the code after
-// the other piece had read two texts (the crop of a frame drawn at 25–40 % and noise
-// ×7–10: itfConflict). Each may read its own text or nothing, never another.
+// character: bandsNeeded), and, in crops of frames drawn at 25–40 % and noise ×7–10, an
+// ITF read on three bands of one piece of the code after the other piece had read two
+// texts (itfConflict) and one fitted on two bands with its least clear pairs at 18 and 22
+// (itfReadMargin). Each may read its own text or nothing, never another.
 func TestLinearNoWrongReadUnderNoise(t *testing.T) {
 	skipUnderRace(t)
 	d := NewDecoder(Options{Formats: AllFormats, ITFLengths: []int{14}, Code128Digits: []int{12}})
-	for _, name := range []string{"code128-mixed-249.jpg", "itf-mixed-318.jpg", "itf-mixed-0-corner.png"} {
+	for _, name := range []string{"code128-mixed-249.jpg", "itf-mixed-318.jpg", "itf-mixed-0-corner.png", "itf-mixed-893-corner.png"} {
 		name, ext, _ := strings.Cut(name, ".")
 		base := filepath.Join("testdata", "gen3-wrong", name)
 		class, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(name, "code128-"), "itf-"), "-")

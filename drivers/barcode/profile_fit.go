@@ -65,12 +65,12 @@ func (b *bestTwo) note(v int, e, c float64) {
 	}
 }
 
-// clearUnits counts the units whose best pattern beats their second by itfFitMargin times
-// the fit's noise variance (sse over samples).
-func clearUnits(margins []float64, sse float64, samples int) int {
+// clearUnits counts the units whose best pattern beats their second by margin times the
+// fit's noise variance (sse over samples).
+func clearUnits(margins []float64, sse float64, samples int, margin float64) int {
 	n := 0
 	for _, m := range margins {
-		if m >= itfFitMargin*sse/float64(samples) {
+		if m >= margin*sse/float64(samples) {
 			n++
 		}
 	}
