@@ -8,16 +8,21 @@ import (
 	"testing"
 )
 
-// TestLinearNoWrongReadUnderNoise decodes two tuning frames of the third generator's `mixed`
+// TestLinearNoWrongReadUnderNoise decodes tuning frames of the third generator: two of `mixed`
 // class (testdata/gen3-wrong: perspective, JPEG at quality 38–45, noise ×8.8–10, clutter)
 // on which the decoder once read a wrong text: a Code 128 read on a single row of the
 // fallback (four of six characters misread, the modulo-103 check passed: rowConfirmed) and
 // an ITF read alike on two bands of the smoothed level (no check character:
-// bandsNeeded). Either may read its own text or nothing, never another.
+// bandsNeeded). Either may read its own text or nothing, never another. And two near misses of
+// the third generator's class nearmiss read a wrong text whose characters were not of one
+// pitch (code128PitchSteady): a Code 128 with 24 modules of its bars cut out (its text
+// file's "-": it may read nothing) read 15723333 on two bands, and one with a stroke of ink
+// across its bars read 689151922092 (two characters misread, their weighted sum kept)
+// through our edge reader.
 func TestLinearNoWrongReadUnderNoise(t *testing.T) {
 	skipUnderRace(t)
 	d := NewDecoder(Options{Formats: AllFormats, ITFLengths: []int{14}, Code128Digits: []int{12}})
-	for _, name := range []string{"code128-mixed-249", "itf-mixed-318"} {
+	for _, name := range []string{"code128-mixed-249", "itf-mixed-318", "code128-nearmiss-10115", "code128-nearmiss-11009"} {
 		base := filepath.Join("testdata", "gen3-wrong", name)
 		class, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(name, "code128-"), "itf-"), "-")
 		sf, err := gen3Load(base+".txt", base+".jpg", "jpg", class)

@@ -11,6 +11,8 @@
 #            that the rest fails its check; ITF: whole pairs, 10 or 12 digits left) or, half
 #            the time, 3–30 modules anywhere in the bars
 #   edge     the label placed so that the frame's edge cuts its bars, 25–75 % of them seen
+#            along its axis (may read: its own text, where the edge cuts the bars at a slant
+#            and leaves a line through all of them in the frame)
 #   cover    a sheet (paper white or grey 30–95 %) over one end, its edge at up to 35° to
 #            the bars, 25–75 % of the bars left
 #   length   Code 128 of 10 or 14 digits (may read: its own text), ITF of 12 or 16 digits
@@ -173,7 +175,7 @@ drawnear() {
 		;;
 	edge)
 		drawsym "$f"
-		allow=- nmedge=$(lerp 1 0.25 0.75) nmperp=$(lerp 2 0 0.5) nmdesc="seen=$nmedge"
+		allow=$text nmedge=$(lerp 1 0.25 0.75) nmperp=$(lerp 2 0 0.5) nmdesc="seen=$nmedge"
 		;;
 	cover)
 		drawsym "$z"
