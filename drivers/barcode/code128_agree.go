@@ -70,14 +70,18 @@ func code128Agrees(row *gozxing.BitArray, res *gozxing.Result) bool {
 	return true
 }
 
-// code128PitchSlack is how far (in modules) one character, or two side by side, may lie from
-// as many characters on either side of them (their mean) in a row that reads.
-const code128PitchSlack = 1.5
+// code128PitchSlack1 and code128PitchSlack2 are how far (in modules) one character, and two
+// side by side, may lie from as many characters on either side of them (their mean) in a row
+// that reads: 5 and 4.3 standard deviations of a tenth of a module's jitter on every element.
+const (
+	code128PitchSlack1 = 1.5
+	code128PitchSlack2 = 1.8
+)
 
 // code128PitchSteady reports whether each character of the symbol whose start begins at
 // element s (n characters, the stop last, its final bar left out), and each two side by
 // side, is as wide as the mean of as many characters before and after it, within
-// code128PitchSlack modules. Every character spans 11 modules from its first bar's leading
+// code128PitchSlack1 and 2 modules. Every character spans 11 modules from its first bar's leading
 // edge to the next one's (edges of one kind, which blur and the threshold move alike), and a
 // perspective changes that width smoothly (the mean of both sides cancels a steady change).
 // A row whose characters are not one symbol's pitch holds other bars: a code with a slab of
@@ -98,7 +102,11 @@ func code128PitchSteady(w []float64, s, n int) bool {
 	for l := 1; l <= 2; l++ {
 		for k := l; k+2*l <= n; k++ {
 			near := (width(k-l, l) + width(k+l, l)) / 2
-			if math.Abs(width(k, l)-near) > code128PitchSlack*near/float64(11*l) {
+			slack := code128PitchSlack1
+			if l == 2 {
+				slack = code128PitchSlack2
+			}
+			if math.Abs(width(k, l)-near) > slack*near/float64(11*l) {
 				return false
 			}
 		}

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestLinearNoWrongReadUnderNoise decodes tuning frames of the third generator: two of `mixed`
+// TestLinearNoWrongReadUnderNoise decodes tuning frames of the third generator: two of its `mixed`
 // class (testdata/gen3-wrong: perspective, JPEG at quality 38–45, noise ×8.8–10, clutter)
 // on which the decoder once read a wrong text: a Code 128 read on a single row of the
 // fallback (four of six characters misread, the modulo-103 check passed: rowConfirmed) and

@@ -19,8 +19,9 @@
 #            (the terminal reads 14 only: nothing)
 #   pair     two codes side by side on one axis, their bars 8 modules overlapped to 10 apart,
 #            one shifted across by 0–10 modules (may read: either text)
-#   smudge   a stroke of ink or a white scratch 1–4 modules wide across the bars (may read:
-#            its own text)
+#   smudge   a stroke of ink or a white scratch 1–4 modules wide across the bars, at 20–55°
+#            from them (may read: its own text; a stroke nearly along the bars would change
+#            the symbol on every line, a code printed otherwise: ITF has no check to refuse it)
 #   stripes  no code: bars of random widths (Code 128: 1–4 modules; ITF: narrow or wide at
 #            random, at least one digit's five elements not two wide), 70 % of them between
 #            the symbology's real start and stop patterns
@@ -218,7 +219,7 @@ drawnear() {
 		drawsym "$z"
 		w=$(linw ${#text})
 		local x1 x2 sw sc=black
-		x1=$((80 + $(pick 1 $((w - 160))))) x2=$((x1 + $(pick 2 1200) - 600)) sw=$((8 + $(pick 3 25)))
+		x1=$((80 + $(pick 1 $((w - 160))))) x2=$((x1 + (2 * $(pick 5 2) - 1) * (150 + $(pick 2 450)))) sw=$((8 + $(pick 3 25)))
 		chance 4 0.5 && sc=white
 		"${im[@]}" "$z" -stroke "$sc" -strokewidth "$sw" -draw "line $x1,-10 $x2,410" "$f"
 		allow=$text nmdesc="smudge=$x1,$x2,$sw,$sc"
