@@ -335,6 +335,10 @@ func code128From(w []float64, s int, calibrated bool) ([]int, bool) {
 	if j >= len(w) || w[j] < 1.2*mod || w[j] > 3*mod || (j+1 < len(w) && w[j+1] < quietModules*mod) {
 		return nil, false
 	}
+	// Each character as wide as its neighbours (a piece of other bars read as characters).
+	if !code128PitchSteady(w, s, len(vals)) {
+		return nil, false
+	}
 	// Check character: the start's value plus each data character's value times its
 	// position, modulo 103.
 	sum := vals[0]

@@ -8,19 +8,25 @@ import (
 	"testing"
 )
 
-// TestLinearNoWrongReadUnderNoise decodes four tuning frames of the third generator's
-// `mixed` class (testdata/gen3-wrong: perspective, JPEG at quality 38–45 or motion blur,
-// noise ×8.8–10, clutter) on which the decoder once read a wrong text: a Code 128 read on
-// a single row of the fallback (four of six characters misread, the modulo-103 check
-// passed: rowConfirmed), an ITF read alike on two bands of the smoothed level (no check
-// character: bandsNeeded), and, in crops of frames drawn at 25–40 % and noise ×7–10, an
-// ITF read on three bands of one piece of the code after the other piece had read two
+// TestLinearNoWrongReadUnderNoise decodes tuning frames of the third generator on which the
+// decoder once read a wrong text (testdata/gen3-wrong). Four of its `mixed` class
+// (perspective, JPEG at quality 38–45 or motion blur, noise ×8.8–10, clutter): a Code 128
+// read on a single row of the fallback (four of six characters misread, the modulo-103
+// check passed: rowConfirmed), an ITF read alike on two bands of the smoothed level (no
+// check character: bandsNeeded), and, in crops of frames drawn at 25–40 % and noise ×7–10,
+// an ITF read on three bands of one piece of the code after the other piece had read two
 // texts (itfConflict) and one fitted on two bands with its least clear pairs at 18 and 22
-// (itfReadMargin). Each may read its own text or nothing, never another.
+// (itfReadMargin). And two near misses of its class nearmiss that read a wrong text whose
+// characters were not of one pitch (code128PitchSteady): a Code 128 with 24 modules of its
+// bars cut out (its text file's "-": it may read nothing) read 15723333 on two bands, and
+// one with a stroke of ink across its bars read 689151922092 (two characters misread, their
+// weighted sum kept) through our edge reader. Each may read its own text or nothing, never
+// another.
 func TestLinearNoWrongReadUnderNoise(t *testing.T) {
 	skipUnderRace(t)
 	d := NewDecoder(Options{Formats: AllFormats, ITFLengths: []int{14}, Code128Digits: []int{12}})
-	for _, name := range []string{"code128-mixed-249.jpg", "itf-mixed-318.jpg", "itf-mixed-0-corner.png", "itf-mixed-893-corner.png"} {
+	for _, name := range []string{"code128-mixed-249.jpg", "itf-mixed-318.jpg", "itf-mixed-0-corner.png",
+		"itf-mixed-893-corner.png", "code128-nearmiss-10115.jpg", "code128-nearmiss-11009.jpg"} {
 		name, ext, _ := strings.Cut(name, ".")
 		base := filepath.Join("testdata", "gen3-wrong", name)
 		class, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(name, "code128-"), "itf-"), "-")

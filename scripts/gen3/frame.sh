@@ -15,12 +15,15 @@
 #   SEED       every random choice (text, placement, distortions, noise) follows from it and
 #              the other arguments, the same on every machine (sha512, not a shell RNG)
 #   CLASS      plain | perspective | defocus | motion | light | jpeg | noise | clutter | small |
-#              mixed | none: any angle (0–360°), narrow module 1.5–3 px (small: 1.0–1.5),
+#              mixed | none | nearmiss: any angle (0–360°), narrow module 1.5–3 px (small: 1.0–1.5),
 #              Gaussian blur σ 0–0.4 px (defocus: 0.5–0.8), contrast 25–100 % ((paper − ink) /
 #              paper), paper 70–90 %, sensor noise, plus the class's own distortion: a label
 #              seen from aside (perspective), motion blur, uneven light and vignetting, JPEG at
 #              quality 30–70, strong noise, a desk of clutter; mixed draws each of those with
-#              probability ½; none is a desk of clutter without any code (its text is empty)
+#              probability ½; none is a desk of clutter without any code (its text is empty);
+#              nearmiss draws mixed's distortions around a near miss or a look-alike whose
+#              kind follows from the seed (scripts/gen3/nearmiss.sh: its kinds; the text
+#              file's first line is what may be read, "-" for nothing)
 #   sweep      only the grid: paper 70–90 %, sensor noise, the symbol at a random place
 #   GEN3_CONTRAST, GEN3_NOISE, GEN3_MODULE=LO,HI (tuning draws only, in a cache of their own):
 #              force the classes' contrast (%), noise (× a tenth of the base's σ) and module (px)
@@ -41,7 +44,7 @@ set -euo pipefail
 export MAGICK_THREAD_LIMIT=1 OMP_NUM_THREADS=1
 
 usage() {
-	sed -n '2,37p' "$0" >&2
+	sed -n '2,40p' "$0" >&2
 	exit 2
 }
 [ $# -ge 4 ] || usage
@@ -59,6 +62,8 @@ command -v zint >/dev/null || {
 	exit 3
 }
 mkdir -p "$dir"
+# shellcheck source=scripts/gen3/nearmiss.sh
+. "$(dirname "$0")/nearmiss.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -370,7 +375,7 @@ for ((n = 0; n < count; n++)); do
 	clutter) clutter=1 ;;
 	small) module=$(lerp 1 1.0 1.5) ;;
 	none) clutter=1 symbol=0 text="" ;;
-	mixed)
+	mixed | nearmiss)
 		k=0
 		for d in persp motion light jpeg noise clutter; do
 			if chance $((20 + k)) 0.5; then
@@ -390,6 +395,8 @@ for ((n = 0; n < count; n++)); do
 	# Tuning draws only (never the held-out measure): GEN3_CONTRAST=LO,HI and GEN3_NOISE=LO,HI
 	# force the contrast (%) and the noise (× the base's tenth, as the noise class draws it)
 	# into those ranges, from the same random numbers; GEN3_MODULE=LO,HI the module (px).
+	nm=0
+	[ "$class" = nearmiss ] && nm=1
 	if [ -n "${GEN3_CONTRAST:-}" ]; then contrast=$(lerp 3 "${GEN3_CONTRAST%,*}" "${GEN3_CONTRAST#*,}"); fi
 	if [ -n "${GEN3_MODULE:-}" ]; then module=$(lerp 1 "${GEN3_MODULE%,*}" "${GEN3_MODULE#*,}"); fi
 	if [ -n "${GEN3_NOISE:-}" ]; then noise=$(lerp 4 "${GEN3_NOISE%,*}" "${GEN3_NOISE#*,}"); fi
@@ -416,7 +423,7 @@ for ((n = 0; n < count; n++)); do
 	fi
 	cmd+=(\( "${scene[@]}")
 	if [ "$symbol" = 1 ]; then
-		drawsym "$tmp/sym$n.png"
+		if [ "$nm" = 1 ]; then drawnear "$tmp/sym$n.png"; else drawsym "$tmp/sym$n.png"; fi
 		read -r w0 h0 < <(identify -format '%w %h\n' "$tmp/sym$n.png")
 		w0=$((w0 + 2 * border)) h0=$((h0 + 2 * border))
 		lab=(\( "$tmp/sym$n.png" -colorspace Gray -bordercolor white -border "$border" -virtual-pixel white)
@@ -434,6 +441,7 @@ for ((n = 0; n < count; n++)); do
 		fi
 		lab+=(-filter Triangle +distort SRT "$(unfx $(($(fx "$module") / 8))) $angle" \))
 		geom=$(place "$(u 14)" "$(u 15)" $w0 $h0 "$module" "$angle")
+		[ "$nm" = 1 ] && [ "$nmedge" != 0 ] && geom=$(edgeplace "$w0" "$module" "$angle")
 		cmd+=("${lab[@]}" -gravity center -geometry "$geom" -composite +gravity)
 	fi
 	lightf=1
@@ -452,13 +460,16 @@ for ((n = 0; n < count; n++)); do
 	finish
 	names[n]=$dir/$class-$seed.$ext
 	jpegrms[n]=0 jpegmf[n]=0
-	if [ "$jpeg" = 1 ] && [ "$symbol" = 1 ]; then
+	if [ "$jpeg" = 1 ] && [ "$symbol" = 1 ] && [ "$nm" = 0 ]; then
 		jpegs+=("$n") modules[n]=$module angs[n]=$angle geoms[n]=$geom persps[n]="" narrows[n]=$narrow
 		blurs[n]=$(awk -v b="$blur" -v m="$mblur" 'BEGIN { printf "%.4f", sqrt(b * b + m * m) }')
 		[ "$persp" = 1 ] && persps[n]=$pts
 	fi
 	texts[n]=$(printf '%s\nsym=%s seed=%s class=%s module=%s angle=%s blur=%s contrast=%s paper=%s persp=%s motion=%s light=%s jpeg=%s noise=%s clutter=%s narrow=%s mblur=%s quality=%s lightf=%s' \
 		"$text" "$sym" "$seed" "$class" "$module" "$angle" "$blur" "$contrast" "$paper" "$persp" "$motion" "$light" "$jpeg" "$noise" "$clutter" "$narrow" "$mblur" "$quality" "$lightf")
+	if [ "$nm" = 1 ]; then
+		texts[n]="$allow"$'\n'"${texts[n]#*$'\n'} kind=$nmkind drawn=$text $nmdesc"
+	fi
 done
 if [ -n "${GEN3_PARAMS_ONLY:-}" ]; then
 	# The text files alone (the frames they describe do not change): parameters added since
