@@ -30,15 +30,7 @@ func c128Row(w []int, scale float64, k int, samples []int) *gozxing.BitArray {
 		end := int(math.Round(x * scale))
 		runs, at = append(runs, end-at), end
 	}
-	row := gozxing.NewBitArray(at + 80)
-	pos := 40
-	for i, r := range runs {
-		if i%2 == 0 {
-			row.SetRange(pos, pos+r)
-		}
-		pos += r
-	}
-	return row
+	return runsRow(runs)
 }
 
 // TestCode128AgreesRefusesAWidenedCharacter: the character 1 (2 2 2 1 2 2) of a symbol

@@ -99,16 +99,25 @@ func TestOSDReadsFittedFrames(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no frames: %v", err)
 	}
+	readOnlyWith(t, files, "ordered statistics", func(d *Decoder) { d.noOSD = true })
+}
+
+// readOnlyWith asserts that each frame of files reads its text (loadCrop's) with every
+// format, and, when off is not nil, reads nothing with off applied to the decoder (what
+// names the part it switched off).
+func readOnlyWith(t *testing.T, files []string, what string, off func(*Decoder)) {
+	t.Helper()
 	for _, fn := range files {
 		img, want := loadCrop(t, fn)
 		name := filepath.Base(fn)
-		without := NewDecoder(Options{Formats: AllFormats, ITFLengths: []int{14}})
-		without.noOSD = true
-		if r, err := without.Decode(img); err == nil {
-			t.Errorf("%s: read %q without ordered statistics", name, r.Text)
+		if off != nil {
+			without := NewDecoder(Options{Formats: AllFormats, ITFLengths: []int{14}})
+			off(without)
+			if r, err := without.Decode(img); err == nil {
+				t.Errorf("%s: read %q without %s", name, r.Text, what)
+			}
 		}
-		d := NewDecoder(Options{Formats: AllFormats, ITFLengths: []int{14}})
-		r, err := d.Decode(img)
+		r, err := NewDecoder(Options{Formats: AllFormats, ITFLengths: []int{14}}).Decode(img)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
