@@ -76,12 +76,7 @@ func (d *Decoder) learnFit(start time.Time, area float64) {
 	if d.deadline.IsZero() || area <= 0 {
 		return
 	}
-	rate := float64(d.clock.Now().Sub(start)) / area
-	if d.fitPerPixel == 0 {
-		d.fitPerPixel = rate
-		return
-	}
-	d.fitPerPixel += (rate - d.fitPerPixel) / 4
+	runningRate(&d.fitPerPixel, float64(d.clock.Now().Sub(start))/area)
 }
 
 // learn notes how long a call on a large crop of px pixels took since start (a reading of
@@ -92,12 +87,17 @@ func (d *Decoder) learn(start time.Time, px int) {
 	if d.deadline.IsZero() || d.expiredOnce || px < predictPixels {
 		return
 	}
-	rate := float64(d.clock.Now().Sub(start)) / float64(px)
-	if d.perPixel == 0 {
-		d.perPixel = rate
+	runningRate(&d.perPixel, float64(d.clock.Now().Sub(start))/float64(px))
+}
+
+// runningRate moves the running mean *mean a quarter of the way to rate (the first rate
+// sets it).
+func runningRate(mean *float64, rate float64) {
+	if *mean == 0 {
+		*mean = rate
 		return
 	}
-	d.perPixel += (rate - d.perPixel) / 4
+	*mean += (rate - *mean) / 4
 }
 
 // predictPixels is the crop size from which affords predicts a call's time: about 316×316
