@@ -8,7 +8,9 @@
 # and the operator's report and settlement run. It prints a summary and exits non-zero
 # if a ticket was paid twice, a journal record did not reach the fleet, an offline payout
 # was not claimed, or settlement flags anything. It removes what it made (KEEP=1 keeps
-# the working directory and says where).
+# the working directory and says where; WORK=DIR works in DIR, made if missing, and leaves
+# it). Every step is bounded (WAIT seconds): a terminal or a posctl that does not end in
+# time gets SIGQUIT (its goroutines' stacks go to its log) and the demo fails.
 #
 #   bash scripts/fleet-demo.sh                 # 3 terminals, 4 races, 2 offline payouts each
 #   N=5 RACES=8 bash scripts/fleet-demo.sh
@@ -21,14 +23,20 @@ OFFLINE=${OFFLINE:-2}
 WAIT=${WAIT:-90} # seconds any one step may take (a loaded CI machine is slow)
 case "$N" in '' | *[!0-9]* | 0 | 1) echo "fleet-demo: N=$N: want 2 terminals or more" >&2; exit 2 ;; esac
 
-work=$(mktemp -d)
+if [ -n "${WORK:-}" ]; then
+	mkdir -p "$WORK"
+	[ -z "$(ls -A "$WORK")" ] || { echo "fleet-demo: WORK=$WORK is not empty" >&2; exit 2; }
+	work=$(cd "$WORK" && pwd)
+	KEEP=1
+else
+	work=$(mktemp -d)
+fi
 pids=()
 server_pid=
 cleanup() {
 	local rc=$?
 	for fd in "${fds[@]:-}"; do [ -n "$fd" ] && eval "exec $fd>&-" 2>/dev/null || true; done
-	for p in "${pids[@]:-}" $server_pid; do [ -n "$p" ] && kill "$p" 2>/dev/null || true; done
-	wait 2>/dev/null || true
+	for p in "${pids[@]:-}" $server_pid; do [ -n "$p" ] && { kill "$p" 2>/dev/null || true; ended "$p" 10 || true; }; done
 	if [ "${KEEP:-0}" = 1 ]; then
 		echo "fleet-demo: kept $work"
 	else
@@ -57,18 +65,36 @@ wait_for() {
 	return 1
 }
 
+# ended PID SECONDS: waits until PID (a child) has exited, at most SECONDS; past them it
+# gets SIGQUIT (a Go program prints its goroutines' stacks on its stderr), then SIGKILL,
+# and ended fails.
+ended() {
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do
+		kill -0 "$1" 2>/dev/null || { wait "$1" 2>/dev/null || true; return 0; }
+		sleep 0.1
+	done
+	echo "fleet-demo: process $1 ($(ps -o args= -p "$1" 2>/dev/null || true)) still running after $2 s: SIGQUIT" >&2
+	kill -QUIT "$1" 2>/dev/null || true
+	sleep 2
+	kill -KILL "$1" 2>/dev/null || true
+	wait "$1" 2>/dev/null || true
+	return 1
+}
+
 bin=$work/bin
 say "building posctl and posd"
 go build -o "$bin/posctl" ./cmd/posctl
 go build -o "$bin/posd" ./cmd/posd
-posctl() { "$bin/posctl" "$@"; }
+# posctl ARGS...: one posctl command, bounded (WAIT seconds, then SIGQUIT: its stacks).
+posctl() { timeout -s QUIT -k 10 "$WAIT" "$bin/posctl" "$@"; }
 
 say "operator: keys and one whole block (block 42, 12,000,000 tickets)"
 if [ -n "${BLOCK:-}" ]; then # keys/ and block/ of an earlier run (KEEP=1, or OUT= of scripts/demo.sh)
 	ln -s "$(cd "$BLOCK" && pwd)/keys" "$(cd "$BLOCK" && pwd)/block" "$work/"
 else
 	posctl keys gen --out "$work/keys" >/dev/null
-	posctl ledger gen --key "$work/keys/operator.key" --block 42 --out "$work/block" | tail -2
+	"$bin/posctl" ledger gen --key "$work/keys/operator.key" --block 42 --out "$work/block" | tail -2 # long: not bounded
 fi
 pub=$work/keys/operator.pub
 # Winners of 2 to 50 € from the printer's file (the terminals' offline limit is 50 €),
@@ -202,7 +228,7 @@ done
 
 say "the fleet server goes down (kill -9)"
 kill -9 "$server_pid"
-wait "$server_pid" 2>/dev/null || true
+ended "$server_pid" "$WAIT" || true
 server_pid=
 echo "each terminal pays $OFFLINE winner(s) of at most 50 € unconfirmed, and refuses one above"
 k=$RACES
@@ -221,7 +247,7 @@ start_server "$listen"
 echo "waiting for every terminal to publish its journal and claim its offline payouts"
 for ((t = 0; t < WAIT; t++)); do
 	# report exits 3 while anything is flagged; its JSON is written all the same.
-	"$bin/posctl" fleet report --data "$fleet" --url "$url" --json >"$work/report.json" 2>"$work/report.err" || true
+	posctl fleet report --data "$fleet" --url "$url" --json >"$work/report.json" 2>"$work/report.err" || true
 	# Done when every offline payout has reached the fleet and none is left unclaimed.
 	python3 - "$work/report.json" $((N * OFFLINE)) <<'PY' 2>/dev/null && break
 import json, sys
@@ -235,7 +261,9 @@ done
 say "closing the terminals"
 for fd in "${fds[@]}"; do eval "exec $fd>&-"; done
 fds=()
-for p in "${pids[@]}"; do wait "$p" || true; done
+for i in "${!pids[@]}"; do
+	ended "${pids[$i]}" "$WAIT" || die "${ids[$i]} did not stop when its input ended; it ends: $(tail -40 "$work/${ids[$i]}/err")"
+done
 pids=()
 
 fail=0
@@ -294,7 +322,7 @@ if lost:
 sys.exit(1 if bad else 0)
 PY
 kill "$server_pid" 2>/dev/null || true
-wait "$server_pid" 2>/dev/null || true
+ended "$server_pid" "$WAIT" || { echo "fleet-demo: the fleet server did not stop on SIGTERM: $(tail -40 "$work/server.err")"; fail=1; }
 server_pid=
 if [ $fail != 0 ]; then
 	echo "fleet-demo: FAILED (working directory: KEEP=1 keeps it)"

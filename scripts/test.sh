@@ -5,7 +5,10 @@
 #   2. go test -race ./... on the host, then without -race validate/... at full counts, the
 #      fleet's cluster tests at full size and drivers/barcode whole (full_tests)
 #   3. the README's main command, run as a smoke test (the emulated terminal playing
-#      scripts/demo.posd, whose checks fail the run), and the operator's demo (scripts/demo.sh), then the fleet demo (scripts/fleet-demo.sh) on its block
+#      scripts/demo.posd, whose checks fail the run), and the operator's demo (scripts/demo.sh), then the fleet demo (scripts/fleet-demo.sh) on its block;
+#      each is bounded (SMOKE_LIMIT, 600 s: about 60 s for the three on 2 idle cores), as are
+#      step 5's posd runs: a hang fails the stage with the stacks of every Go program it ran
+#      (SIGQUIT), and step 6's test binaries with -test.timeout
 #   4. scripts/build.sh --check: every command for linux/arm (GOARM=6, 7), linux/arm64 and the
 #      host into dist/, static, then armv7's production posd built again with an empty build
 #      cache: identical bytes (CHECK_TARGETS= CHECK_WHAT=all rebuilds every command of every target)
@@ -44,7 +47,9 @@ trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$out"' EXIT
 readme_main=(go run ./cmd/posd --emulate --fresh --script scripts/demo.posd --data "$out/posd")
 operator_demo=(env OUT="$out/operator" bash scripts/demo.sh)
 # The fleet in one command, on the operator demo's keys and block (scripts/fleet-demo.sh).
-fleet_demo=(env BLOCK="$out/operator" bash scripts/fleet-demo.sh)
+# Its working directory is kept in $out: when it fails, smoke shows its terminals' logs.
+fleet_work="$out/fleet-demo"
+fleet_demo=(env BLOCK="$out/operator" WORK="$fleet_work" bash scripts/fleet-demo.sh)
 durations=()
 run_start=$(date +%s)
 
@@ -177,15 +182,51 @@ main_job() {
 	smoke "the fleet demo" "${fleet_demo[@]}"
 }
 
-# smoke WHAT CMD...: runs CMD, its output to a log shown whole when it fails.
+# smoke WHAT CMD...: runs CMD (bounded, SMOKE_LIMIT seconds), its output to a log shown
+# whole when it fails; then the last lines of the fleet demo's own logs, when it made any.
 smoke() {
 	local what=$1; shift
 	echo "$*"
-	local log="$out/smoke.log"
-	if ! "$@" >"$log" 2>&1; then
-		cat "$log"; echo "FAIL: $what ($*) failed"; exit 1
+	local log="$out/smoke.log" rc=0
+	bounded "${SMOKE_LIMIT:-600}" "$@" >"$log" 2>&1 || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		cat "$log"
+		local f
+		for f in "$fleet_work"/server.err "$fleet_work"/T*/err; do
+			[ -s "$f" ] && { echo "--- the last lines of $f"; tail -n 300 "$f"; }
+		done
+		echo "FAIL: $what ($*) failed (exit $rc)"; exit 1
 	fi
 	grep -v '^[[:space:]]*$' "$log" | tail -n 3 | sed 's/^/   | /'
+}
+
+# bounded SECONDS CMD...: runs CMD in a session of its own and returns its status. When it
+# outlasts SECONDS, the session's processes are listed, each program in it but the shells
+# gets SIGQUIT (a Go program prints every goroutine's stack on its stderr), and 10 s later
+# the whole session SIGKILL; bounded then returns 124. A hang fails its stage with the
+# stacks that show where, instead of holding the run until CI cuts it.
+bounded() {
+	local limit=$1 pid start
+	shift
+	start=$(date +%s)
+	setsid -w "$@" &
+	pid=$! # setsid runs CMD as the session's leader: its pid is the session's id
+	while kill -0 "$pid" 2>/dev/null; do
+		if [ $(($(date +%s) - start)) -ge "$limit" ]; then
+			echo "TIMEOUT: $* ran for over ${limit}s; the processes of its session:"
+			ps -o pid,ppid,stat,etimes,args -s "$pid" || true
+			local p c
+			while read -r p c; do
+				case "$c" in bash | sh | sleep | timeout | setsid) ;; *) kill -QUIT "$p" 2>/dev/null || true ;; esac
+			done < <(ps -o pid=,comm= -s "$pid" 2>/dev/null || true)
+			sleep 10
+			pkill -KILL -s "$pid" 2>/dev/null || true
+			wait "$pid" 2>/dev/null || true
+			return 124
+		fi
+		sleep 1
+	done
+	wait "$pid"
 }
 
 # dist/ for every target; the second build with an empty cache for armv7's production posd
@@ -246,7 +287,7 @@ emu_run() {
 	if [ -d "$out/emu/demo" ]; then
 		cp -r "$out/emu/demo" "$dir/demo"
 	fi
-	if ! $emu "dist/lab/posd-$target" --emulate --script scripts/demo.posd --clock "$emu_clock" --data "$dir" \
+	if ! bounded "${SMOKE_LIMIT:-600}" $emu "dist/lab/posd-$target" --emulate --script scripts/demo.posd --clock "$emu_clock" --data "$dir" \
 		--receipts "$dir/receipts" >"$dir/output.txt" 2>"$dir/stderr.txt"; then
 		tail -n 40 "$dir/output.txt"; cat "$dir/stderr.txt"
 		echo "FAIL: dist/lab/posd-$target --emulate --script scripts/demo.posd ${emu:+under $emu}"; exit 1
@@ -379,7 +420,7 @@ qemu_run() {
 	fi
 	local skip
 	skip=$(qemu_skipped "$5" "$1")
-	if (cd "$2" && ${cpu[@]+"${cpu[@]}"} "$4" "$3" -test.short -test.count=1 ${skip:+-test.skip "$skip"} >"$3.log" 2>&1); then
+	if (cd "$2" && ${cpu[@]+"${cpu[@]}"} "$4" "$3" -test.short -test.count=1 -test.timeout=15m ${skip:+-test.skip "$skip"} >"$3.log" 2>&1); then
 		echo "ok   $1 ($5 under $emu) $(($(date +%s) - t0))s${skip:+ (left out here: $skip)}"
 	else
 		touch "$3.failed"
