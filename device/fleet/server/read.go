@@ -58,9 +58,24 @@ type badMsgError struct{ err error }
 
 func (e *badMsgError) Error() string { return e.err.Error() }
 
+// fetchWait is how long one fetch of readStream waits for messages, and stallFetches how
+// many fetches in a row may come back empty before a read that has not reached the end
+// gives up (ErrStalled): a read never waits on a stream that delivers nothing more.
+const (
+	fetchWait    = 2 * time.Second
+	stallFetches = 5
+)
+
+// ErrStalled is a stream read that stopped receiving messages before the end it was
+// reading to.
+var ErrStalled = errors.New("stream read stalled")
+
 // readStream calls each with every message of stream present when it starts, in stream
 // order (what names the stream in errors). A *badMsgError from each is listed in the
-// BadMessages returned and the read goes on; any other error stops it.
+// BadMessages returned and the read goes on; any other error stops it. The read ends at
+// the last message present when it started, or at a message after which nothing is
+// pending (the last ones were removed: the stream's last sequence outlives them); it
+// fails with ErrStalled when stallFetches fetches in a row bring nothing before either.
 func readStream(ctx context.Context, js jetstream.JetStream, stream, what string, each func(subject string, data []byte, at time.Time) error) ([]BadMessage, error) {
 	s, err := js.Stream(ctx, stream)
 	if err != nil {
@@ -79,8 +94,9 @@ func readStream(ctx context.Context, js jetstream.JetStream, stream, what string
 		return nil, fmt.Errorf("fleet: %s stream: %w", what, err)
 	}
 	var bad []BadMessage
-	for {
-		batch, err := cons.Fetch(500, jetstream.FetchMaxWait(2*time.Second))
+	var seen uint64
+	for empty := 0; ; {
+		batch, err := cons.Fetch(500, jetstream.FetchMaxWait(fetchWait))
 		if err != nil {
 			return bad, fmt.Errorf("fleet: reading the %s stream: %w", what, err)
 		}
@@ -91,21 +107,30 @@ func readStream(ctx context.Context, js jetstream.JetStream, stream, what string
 			if err != nil {
 				return bad, err
 			}
+			seen = md.Sequence.Stream
 			var be *badMsgError
 			if err := each(m.Subject(), m.Data(), md.Timestamp); errors.As(err, &be) {
 				bad = append(bad, BadMessage{Seq: md.Sequence.Stream, Subject: m.Subject(), Err: be.err})
 			} else if err != nil {
 				return bad, err
 			}
-			if md.Sequence.Stream >= last {
+			if md.Sequence.Stream >= last || md.NumPending == 0 {
 				return bad, nil
 			}
 		}
 		if err := batch.Error(); err != nil && !errors.Is(err, jetstream.ErrNoMessages) {
 			return bad, fmt.Errorf("fleet: reading the %s stream: %w", what, err)
 		}
-		if n == 0 && ctx.Err() != nil {
+		if n > 0 {
+			empty = 0
+			continue
+		}
+		if ctx.Err() != nil {
 			return bad, ctx.Err()
+		}
+		if empty++; empty >= stallFetches {
+			return bad, fmt.Errorf("fleet: reading the %s stream: %w: nothing after message %d of %d in %v",
+				what, ErrStalled, seen, last, stallFetches*fetchWait)
 		}
 	}
 }
