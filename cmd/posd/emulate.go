@@ -186,7 +186,10 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 		return 0
 	}
 	if f.script != "" && ctx.Err() == nil {
-		quiet, err := rig.Terminal.Settle(ctx, rig.Terminal.Received()-1)
+		// Bounded as each line is: a terminal that never comes to rest fails the script.
+		sctx, cancel := context.WithTimeout(ctx, emulated.SettleTimeout)
+		quiet, err := rig.Terminal.Settle(sctx, rig.Terminal.Received()-1)
+		cancel()
 		if err != nil || !quiet {
 			fmt.Fprintf(stderr, "posd: script ended with the terminal in state %s, not idle\n", rig.Terminal.StateName())
 			return 3
