@@ -27,7 +27,6 @@ if [ -n "${WORK:-}" ]; then
 	mkdir -p "$WORK"
 	[ -z "$(ls -A "$WORK")" ] || { echo "fleet-demo: WORK=$WORK is not empty" >&2; exit 2; }
 	work=$(cd "$WORK" && pwd)
-	KEEP=1
 else
 	work=$(mktemp -d)
 fi
@@ -37,7 +36,9 @@ cleanup() {
 	local rc=$?
 	for fd in "${fds[@]:-}"; do [ -n "$fd" ] && eval "exec $fd>&-" 2>/dev/null || true; done
 	for p in "${pids[@]:-}" $server_pid; do [ -n "$p" ] && { kill "$p" 2>/dev/null || true; ended "$p" 10 || true; }; done
-	if [ "${KEEP:-0}" = 1 ]; then
+	if [ -n "${WORK:-}" ]; then
+		: # the caller's directory, left as it is
+	elif [ "${KEEP:-0}" = 1 ]; then
 		echo "fleet-demo: kept $work"
 	else
 		rm -rf "$work"
