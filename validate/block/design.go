@@ -9,8 +9,8 @@ import (
 	"sort"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/optimize/convex/lp"
 
+	"github.com/packterm/pos/validate/block/internal/simplex"
 	"github.com/packterm/pos/validate/game"
 )
 
@@ -267,7 +267,7 @@ func (p *problem) relax(cols []Composition, r *rand.Rand) ([]float64, error) {
 	for j, c := range cols {
 		cost[j] = r.Float64() + 0.05*float64(c.Winners())
 	}
-	_, x, err := lp.Simplex(cost, ar, br, 1e-9, nil)
+	_, x, err := simplex.Simplex(cost, ar, br, 1e-9, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%w: linear relaxation: %v", ErrNoDesign, err)
 	}
@@ -290,7 +290,9 @@ func (p *problem) mixedRelaxation(r *rand.Rand, k int) ([]Composition, []float64
 		var vc []Composition
 		var vx []float64
 		var err error
-		// Few columns make a fast linear program; widen the offer if it proves infeasible.
+		// Few columns make a fast linear program; widen the offer if it proves infeasible,
+		// or if the simplex cycled (simplex.ErrCycling: rare, and only on a program no
+		// block was ever designed from).
 		for perCount := 4; ; perCount *= 4 {
 			vc = p.columns(r, perCount)
 			if vx, err = p.relax(vc, r); err == nil {
