@@ -208,7 +208,8 @@ func (w *fitWin) smoothed() fitWin {
 }
 
 // flattenPlane subtracts from w's pixels the plane that fits them best (least squares over
-// the window), keeping their mean: an uneven light's fall-off across the window.
+// the window), keeping their mean: an uneven light's fall-off across the window. The pixels
+// stay grey levels (0–255): fitStartOf and noise count them in histograms.
 func (w *fitWin) flattenPlane() {
 	var n, sx, sy, sv, sxx, syy, sxy, sxv, syv float64
 	for y := range w.h {
@@ -230,7 +231,8 @@ func (w *fitWin) flattenPlane() {
 	a, b := (cxv*cyy-cyv*cxy)/det, (cyv*cxx-cxv*cxy)/det
 	for y := range w.h {
 		for x := range w.w {
-			w.pix[y*w.w+x] -= float32(a*(float64(x)-mx) + b*(float64(y)-my))
+			v := float64(w.pix[y*w.w+x]) - a*(float64(x)-mx) - b*(float64(y)-my)
+			w.pix[y*w.w+x] = float32(max(0, min(255, v)))
 		}
 	}
 }

@@ -50,3 +50,35 @@ func TestFitStartUnderUnevenLight(t *testing.T) {
 func TestQRCorrFitBesideClutter(t *testing.T) {
 	readFaintStart(t, "qr-mixed-925")
 }
+
+// TestFlattenPlaneKeepsGreyLevels flattens a window whose light falls steeply across it
+// (paper from 250 to 60, ink 40 under it, a white patch of 250 on the dim side): the
+// fall-off goes, and no pixel leaves 0–255, which fitStartOf's histogram indexes (a tuning
+// frame's flattened window held 259: the fitted pass panicked).
+func TestFlattenPlaneKeepsGreyLevels(t *testing.T) {
+	const n = 64
+	w := fitWin{w: n, h: n, pix: make([]float32, n*n)}
+	for y := range n {
+		for x := range n {
+			v := 250 - 190*float32(x)/(n-1)
+			if x > 30 && y > 20 && y < 44 {
+				v -= 40
+			}
+			if x > 54 && y > 50 {
+				v = 250
+			}
+			w.pix[y*n+x] = max(0, v)
+		}
+	}
+	w.flattenPlane()
+	for i, v := range w.pix {
+		if v < 0 || v > 255 {
+			t.Fatalf("pixel %d at %v after flattening", i, v)
+		}
+	}
+	// The paper's level across a row without ink: even within a few levels.
+	if d := w.pix[2*n+n-1] - w.pix[2*n]; d < -20 || d > 20 {
+		t.Errorf("paper falls by %v across the flattened window, want under 20", -d)
+	}
+	fitStartOf(&w, region{cx: n / 2, cy: n / 2, halfU: n / 3, halfV: n / 3})
+}
