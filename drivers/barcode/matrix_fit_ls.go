@@ -207,6 +207,36 @@ func (w *fitWin) smoothed() fitWin {
 	return o
 }
 
+// flattenPlane subtracts from w's pixels the plane that fits them best (least squares over
+// the window), keeping their mean: an uneven light's fall-off across the window. The pixels
+// stay grey levels (0–255): fitStartOf and noise count them in histograms.
+func (w *fitWin) flattenPlane() {
+	var n, sx, sy, sv, sxx, syy, sxy, sxv, syv float64
+	for y := range w.h {
+		for x := range w.w {
+			v, fx, fy := float64(w.pix[y*w.w+x]), float64(x), float64(y)
+			n++
+			sx, sy, sv = sx+fx, sy+fy, sv+v
+			sxx, syy, sxy = sxx+fx*fx, syy+fy*fy, sxy+fx*fy
+			sxv, syv = sxv+fx*v, syv+fy*v
+		}
+	}
+	mx, my, mv := sx/n, sy/n, sv/n
+	cxx, cyy, cxy := sxx/n-mx*mx, syy/n-my*my, sxy/n-mx*my
+	cxv, cyv := sxv/n-mx*mv, syv/n-my*mv
+	det := cxx*cyy - cxy*cxy
+	if det <= 0 {
+		return // a window a pixel wide
+	}
+	a, b := (cxv*cyy-cyv*cxy)/det, (cyv*cxx-cxv*cxy)/det
+	for y := range w.h {
+		for x := range w.w {
+			v := float64(w.pix[y*w.w+x]) - a*(float64(x)-mx) - b*(float64(y)-my)
+			w.pix[y*w.w+x] = float32(max(0, min(255, v)))
+		}
+	}
+}
+
 // at returns the window's bilinear interpolation at frame pixel (x, y), clamped.
 func (w *fitWin) at(x, y float64) float64 {
 	return w.atLocal(x-float64(w.x0), y-float64(w.y0))

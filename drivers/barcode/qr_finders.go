@@ -259,7 +259,10 @@ func (d *Decoder) decodeQRCorr(g *gray, r region, c *gray, s, k float64) (Result
 		if res, ok := qrReadFinders(&sm, bits, pt(t.tl), pt(t.tr), pt(t.bl), side/float64(dim-7), false, d.qrGridRead, d.expired); ok {
 			return res, true
 		}
-		if i < qrCorrFits && !d.noFit && fitSmall(r) && !d.expired() {
+		// The fit's window is the symbol's (qrFitFinders): a small symbol in a candidate
+		// that took in clutter beside it (rings, a line of text) is fitted as well.
+		small := fitSmall(r) || side/k*float64(dim+2*qrFitQuiet)/float64(dim-7) <= fitMaxSide
+		if i < qrCorrFits && !d.noFit && small && !d.expired() {
 			if res, ok := d.qrFitFinders(g, r, s, k, t, dim); ok {
 				return res, true
 			}
