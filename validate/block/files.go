@@ -45,6 +45,10 @@ type Manifest struct {
 	// (DefinitionSHA256 of it): settlement rebuilds the design from the seed and needs
 	// the same definition.
 	DefinitionSHA256 string `json:"definition_sha256,omitempty"`
+	// DesignSHA256 identifies the design the seed gave (Plan.DesignSHA256): settlement
+	// rebuilds it and refuses a different one (another architecture rounds the design's
+	// linear programs differently: docs/block.md).
+	DesignSHA256 string `json:"design_sha256,omitempty"`
 }
 
 // DefinitionSHA256 is the hexadecimal SHA-256 of d's JSON encoding (the form posctl game
@@ -98,6 +102,7 @@ func (p *Plan) Files(ctx context.Context, dir string, version uint64, key ed2551
 		Ledger: ledger.FileName(p.Number), LedgerSHA256: hex.EncodeToString(ledgerSum),
 		Print: PrintFileName(p.Number), PrintSHA256: hex.EncodeToString(printSum),
 		DefinitionSHA256: DefinitionSHA256(p.Def),
+		DesignSHA256:     p.DesignSHA256(),
 	}
 	err = atomicfile.Write(filepath.Join(dir, ManifestFileName(p.Number)), 0o600, func(w io.Writer) error {
 		enc := json.NewEncoder(w)

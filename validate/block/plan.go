@@ -1,6 +1,9 @@
 package block
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 
 	"github.com/packterm/pos/validate/codes"
@@ -48,4 +51,16 @@ func NewPlan(d *game.Definition, number uint16, seed Seed) (*Plan, error) {
 // Composition is the content of pack number pack.
 func (p *Plan) Composition(pack int) Composition {
 	return p.Design.Patterns[p.Placement[pack]].Composition
+}
+
+// DesignSHA256 is the hexadecimal SHA-256 of the design's patterns in their JSON encoding:
+// what the block's manifest records, and settlement checks when it rebuilds the plan from
+// the seed (the placement follows from the design and the seed).
+func (p *Plan) DesignSHA256() string {
+	b, err := json.Marshal(p.Design.Patterns)
+	if err != nil {
+		return "" // patterns always encode
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }

@@ -1,6 +1,8 @@
 package settle
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -24,6 +26,7 @@ type Manifest struct {
 	Packs            int    // packs of the block
 	Patterns         int    // design patterns
 	DefinitionSHA256 string // block.DefinitionSHA256 of the definition it was made with
+	DesignSHA256     string // block.Plan.DesignSHA256 of the design its seed gave
 }
 
 // ReadManifest reads a block manifest (block-B.manifest.json, as posctl ledger gen
@@ -52,5 +55,11 @@ func ReadManifest(r io.Reader) (Manifest, error) {
 	if m.Packs < 0 || m.Packs > codes.PacksPerBlock || m.Patterns < 0 || m.Patterns > codes.PacksPerBlock {
 		return Manifest{}, fmt.Errorf("settle: manifest: %d packs, %d patterns: %w", m.Packs, m.Patterns, ErrManifest)
 	}
-	return Manifest{Block: m.Block, Seed: seed, Packs: m.Packs, Patterns: m.Patterns, DefinitionSHA256: m.DefinitionSHA256}, nil
+	if m.DesignSHA256 != "" {
+		if b, err := hex.DecodeString(m.DesignSHA256); err != nil || len(b) != sha256.Size {
+			return Manifest{}, fmt.Errorf("settle: manifest: design_sha256 %.80q: %w", m.DesignSHA256, ErrManifest)
+		}
+	}
+	return Manifest{Block: m.Block, Seed: seed, Packs: m.Packs, Patterns: m.Patterns, DefinitionSHA256: m.DefinitionSHA256,
+		DesignSHA256: m.DesignSHA256}, nil
 }

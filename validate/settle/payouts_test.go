@@ -237,8 +237,8 @@ func TestSettlementOutputs(t *testing.T) {
 }
 
 // TestTruthChecksDefinition: a definition other than the block's is refused before any
-// payout is judged (by hash, pack count, or design patterns), and so are two manifests of
-// one block; the plan is built once.
+// payout is judged (by hash, pack count, design patterns or the design's digest), and so
+// are two manifests of one block; the plan is built once.
 func TestTruthChecksDefinition(t *testing.T) {
 	tb := newTestBlock(t)
 	m := Manifest{Block: 7, Seed: seed, Packs: 8, Patterns: len(tb.plan.Design.Patterns), DefinitionSHA256: block.DefinitionSHA256(tb.def)}
@@ -260,6 +260,24 @@ func TestTruthChecksDefinition(t *testing.T) {
 	}
 	if _, err := tr.Plan(7); !errors.Is(err, ErrDefinition) {
 		t.Errorf("patterns differ: %v", err)
+	}
+	// The same number of patterns, another design (a manifest of another architecture's
+	// solve): refused by the design's digest; the right digest is taken.
+	wrong := m
+	wrong.DesignSHA256 = strings.Repeat("0", 64)
+	if tr, err = NewTruth(Block{Manifest: wrong, Def: tb.def}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.Plan(7); !errors.Is(err, ErrDefinition) {
+		t.Errorf("design differs: %v", err)
+	}
+	right := m
+	right.DesignSHA256 = tb.plan.DesignSHA256()
+	if tr, err = NewTruth(Block{Manifest: right, Def: tb.def}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.Plan(7); err != nil {
+		t.Errorf("the block's own design: %v", err)
 	}
 	tr = tb.truth(t)
 	p1, err1 := tr.Plan(7)

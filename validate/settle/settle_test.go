@@ -62,6 +62,9 @@ func TestReadManifestRefusals(t *testing.T) {
 		`{"block": 7, "seed": "` + seed.String() + `", "seed": "` + seed.String() + `"}`,
 		`{"block": 7, "seed": "` + seed.String() + `", "SEED": "` + seed.String() + `"}`,
 		`{"BLOCK": 7, "seed": "` + seed.String() + `"}`,
+		// A design digest that is no SHA-256.
+		`{"block": 7, "seed": "` + seed.String() + `", "design_sha256": "00"}`,
+		`{"block": 7, "seed": "` + seed.String() + `", "design_sha256": "` + strings.Repeat("z", 64) + `"}`,
 	} {
 		if _, err := ReadManifest(strings.NewReader(in)); !errors.Is(err, ErrManifest) {
 			t.Errorf("%.40q: %v", in, err)

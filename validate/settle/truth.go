@@ -69,7 +69,8 @@ func (t *Truth) Blocks() []uint16 {
 func (t *Truth) Has(b uint16) bool { _, ok := t.blocks[b]; return ok }
 
 // Plan is block b's plan, built from its seed on first use (NewPlan: design and
-// placement) and checked against its manifest's number of design patterns.
+// placement) and checked against its manifest's number of design patterns and, when the
+// manifest records it, its design's digest.
 func (t *Truth) Plan(b uint16) (*block.Plan, error) {
 	if p, ok := t.plans[b]; ok {
 		return p, nil
@@ -85,6 +86,10 @@ func (t *Truth) Plan(b uint16) (*block.Plan, error) {
 	if n := bl.Manifest.Patterns; n != 0 && n != len(p.Design.Patterns) {
 		return nil, fmt.Errorf("settle: block %d: the seed and definition give %d design patterns, the manifest says %d: %w",
 			b, len(p.Design.Patterns), n, ErrDefinition)
+	}
+	if d := bl.Manifest.DesignSHA256; d != "" && d != p.DesignSHA256() {
+		return nil, fmt.Errorf("settle: block %d: the seed and definition give another design than the manifest's "+
+			"(generated on another architecture? docs/block.md): %w", b, ErrDefinition)
 	}
 	t.plans[b] = p
 	return p, nil
