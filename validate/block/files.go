@@ -53,10 +53,14 @@ type Manifest struct {
 
 // DefinitionSHA256 is the hexadecimal SHA-256 of d's JSON encoding (the form posctl game
 // show --json prints): two definitions with the same tables and rules have the same.
-func DefinitionSHA256(d *game.Definition) string {
-	b, err := json.Marshal(d)
+func DefinitionSHA256(d *game.Definition) string { return jsonSHA256(d) }
+
+// jsonSHA256 is the hexadecimal SHA-256 of v's JSON encoding ("" if v does not encode:
+// the definitions and designs given here always do).
+func jsonSHA256(v any) string {
+	b, err := json.Marshal(v)
 	if err != nil {
-		return "" // a Definition always encodes
+		return ""
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])

@@ -1,9 +1,6 @@
 package block
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 
 	"github.com/packterm/pos/validate/codes"
@@ -56,11 +53,4 @@ func (p *Plan) Composition(pack int) Composition {
 // DesignSHA256 is the hexadecimal SHA-256 of the design's patterns in their JSON encoding:
 // what the block's manifest records, and settlement checks when it rebuilds the plan from
 // the seed (the placement follows from the design and the seed).
-func (p *Plan) DesignSHA256() string {
-	b, err := json.Marshal(p.Design.Patterns)
-	if err != nil {
-		return "" // patterns always encode
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
-}
+func (p *Plan) DesignSHA256() string { return jsonSHA256(p.Design.Patterns) }
