@@ -56,9 +56,11 @@ func ReadManifest(r io.Reader) (Manifest, error) {
 		return Manifest{}, fmt.Errorf("settle: manifest: %d packs, %d patterns: %w", m.Packs, m.Patterns, ErrManifest)
 	}
 	if m.DesignSHA256 != "" {
-		if b, err := hex.DecodeString(m.DesignSHA256); err != nil || len(b) != sha256.Size {
+		b, err := hex.DecodeString(m.DesignSHA256)
+		if err != nil || len(b) != sha256.Size {
 			return Manifest{}, fmt.Errorf("settle: manifest: design_sha256 %.80q: %w", m.DesignSHA256, ErrManifest)
 		}
+		m.DesignSHA256 = hex.EncodeToString(b) // as block.Plan.DesignSHA256 writes it: lower case
 	}
 	return Manifest{Block: m.Block, Seed: seed, Packs: m.Packs, Patterns: m.Patterns, DefinitionSHA256: m.DefinitionSHA256,
 		DesignSHA256: m.DesignSHA256}, nil

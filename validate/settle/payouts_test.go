@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -278,6 +279,19 @@ func TestTruthChecksDefinition(t *testing.T) {
 	}
 	if _, err := tr.Plan(7); err != nil {
 		t.Errorf("the block's own design: %v", err)
+	}
+	// The same digest written in upper case, read through ReadManifest, is the same digest.
+	upper := fmt.Sprintf(`{"block": 7, "seed": %q, "packs": 8, "design_patterns": %d, "design_sha256": %q}`,
+		seed.String(), len(tb.plan.Design.Patterns), strings.ToUpper(tb.plan.DesignSHA256()))
+	read, err := ReadManifest(strings.NewReader(upper))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr, err = NewTruth(Block{Manifest: read, Def: tb.def}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.Plan(7); err != nil {
+		t.Errorf("the block's own design, its digest in upper case: %v", err)
 	}
 	tr = tb.truth(t)
 	p1, err1 := tr.Plan(7)
