@@ -314,10 +314,10 @@ const fitPerspMinLeft = 20 * time.Millisecond
 // fitPerspNear is the affine match (coarse or fine) from which a candidate that matches no
 // grid well enough to be read (fitMinScore) is still climbed in perspective: a symbol seen
 // from aside matches an affine grid at 0.65–0.8. Under strong sensor noise its pixels match
-// less (fitSmoothNear): there the climb starts from fitPerspNearNoisy, and climbs on the
-// window's 3×3 means (readPersp). A DataMatrix 18×18 of 2.9-px modules, its near side
-// 2.2 px, at 30 % contrast under noise σ 17 matched 0.53 as the best affine grid of its own
-// size (tuning `mixed` 1290), its corners climbed on the means 0.90.
+// less (fitSmoothNear): there the climb starts from fitPerspNearNoisy, and climbs again on the
+// window's 3×3 means when the pixels match no grid (readPersp). A DataMatrix 18×18 of 2.9-px
+// modules, its near side 2.2 px, at 30 % contrast under noise σ 17 matched 0.53 as the best
+// affine grid of its own size (tuning `mixed` 1290), its corners climbed on the means 0.90.
 const fitPerspNear, fitPerspNearNoisy = 0.6, 0.5
 
 // perspNear is the affine match from which a candidate on win is climbed in perspective:
