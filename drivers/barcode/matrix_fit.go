@@ -219,7 +219,7 @@ func (d *Decoder) readCandidate(win *fitWin, st fitStart) (Result, bool) {
 	// In perspective, last (readPersp): from the best hypothesis of a symbology taken as the
 	// symbol's, else from the best match of either, near ones included.
 	persp := func(from fitHyp, formats Format) (Result, bool) {
-		if d.expired() || from.score < fitPerspNear || !d.deadline.IsZero() && d.deadline.Sub(d.now) < fitPerspMinLeft {
+		if d.expired() || from.score < d.perspNear(win) || !d.deadline.IsZero() && d.deadline.Sub(d.now) < fitPerspMinLeft {
 			return Result{}, false
 		}
 		return d.readPersp(win, from, formats)
@@ -313,8 +313,21 @@ const fitPerspMinLeft = 20 * time.Millisecond
 
 // fitPerspNear is the affine match (coarse or fine) from which a candidate that matches no
 // grid well enough to be read (fitMinScore) is still climbed in perspective: a symbol seen
-// from aside matches an affine grid at 0.65–0.8.
-const fitPerspNear = 0.6
+// from aside matches an affine grid at 0.65–0.8. Under strong sensor noise its pixels match
+// less (fitSmoothNear): there the climb starts from fitPerspNearNoisy, and climbs again on the
+// window's 3×3 means when the pixels match no grid (readPersp). A DataMatrix 18×18 of 2.9-px
+// modules, its near side 2.2 px, at 30 % contrast under noise σ 17 matched 0.53 as the best
+// affine grid of its own size (tuning `mixed` 1290), its corners climbed on the means 0.90.
+const fitPerspNear, fitPerspNearNoisy = 0.6, 0.5
+
+// perspNear is the affine match from which a candidate on win is climbed in perspective:
+// fitPerspNearNoisy under strong sensor noise (noisyLeft), else fitPerspNear.
+func (d *Decoder) perspNear(win *fitWin) float64 {
+	if d.noisyLeft(win) {
+		return fitPerspNearNoisy
+	}
+	return fitPerspNear
+}
 
 // fitSureScore is the match from which a hypothesis is taken as its symbology's: a QR
 // one is read before DataMatrix is searched, and when it does not read the candidate is

@@ -32,8 +32,31 @@ const fitPerspScreen, fitPerspCoarse, fitPerspKeep = 1, 2, 3
 
 // readPersp climbs a grid in perspective (its four corners) from hypothesis h's affine
 // optimum, for each of formats (QR, DataMatrix) and each of its sizes, and reads the one that
-// matches best (above).
+// matches best (above). Under strong sensor noise (noisyLeft), when no grid matches
+// fitMinScore on the window's pixels, the corners are climbed again on its 3×3 means (as
+// fitSearchNoisy matches there) and the grid found is read on the window itself. The means
+// come second: at modules under about 2 px they favour sizes of finer pitch (four tuning
+// DataMatrix frames of 1.6–1.9-px modules that read on the pixels climbed to 22–26 modules
+// for their 18 on the means).
 func (d *Decoder) readPersp(win *fitWin, h fitHyp, formats Format) (Result, bool) {
+	best := d.perspBest(win, h, formats)
+	if best.score < fitMinScore && d.noisyLeft(win) &&
+		(d.deadline.IsZero() || d.deadline.Sub(d.now) >= fitPerspMinLeft) {
+		sm := win.smoothed()
+		best = d.perspBest(&sm, h, formats)
+	}
+	if best.score < fitMinScore || d.expired() {
+		return Result{}, false
+	}
+	if _, ok := fitPrepare(win, best.grid(), fitSigmas[0], best.known()); !ok {
+		return Result{}, false
+	}
+	return d.readFitted(win, best, best.dm, true)
+}
+
+// perspBest is readPersp's search on win: the best grid in perspective of formats' sizes,
+// climbed finely from h's affine corners (score −∞ when none).
+func (d *Decoder) perspBest(win *fitWin, h fitHyp, formats Format) fitHyp {
 	g := h.grid()
 	q0 := g.quad()
 	side := (math.Hypot(q0[1][0]-q0[0][0], q0[1][1]-q0[0][1]) + math.Hypot(q0[3][0]-q0[0][0], q0[3][1]-q0[0][1])) / 2
@@ -51,18 +74,12 @@ func (d *Decoder) readPersp(win *fitWin, h fitHyp, formats Format) (Result, bool
 		}
 	}
 	if best.n == 0 || d.expired() {
-		return Result{}, false
+		return fitHyp{score: math.Inf(-1)}
 	}
 	m := side / float64(best.n)
 	pat := patternOf(best.known(), best.n, m)
 	best.quad, best.score = fitClimbQuad(win, &pat, best.n, best.quad, m, fitPerspCoarse, fitRounds)
-	if best.score < fitMinScore {
-		return Result{}, false
-	}
-	if _, ok := fitPrepare(win, best.grid(), fitSigmas[0], best.known()); !ok {
-		return Result{}, false
-	}
-	return d.readFitted(win, best, best.dm, true)
+	return best
 }
 
 // perspCand is a grid in perspective being climbed: its hypothesis, its fixed modules'

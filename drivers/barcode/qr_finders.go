@@ -316,7 +316,7 @@ func (d *Decoder) qrFitFinders(g *gray, r region, s, k float64, t qrCorrTriple, 
 			return res, ok
 		}
 	}
-	if best.score < fitPerspNear || !d.deadline.IsZero() && (best.score < fitMinScore || d.deadline.Sub(d.now) < fitPerspMinLeft) {
+	if best.score < d.perspNear(&win) || !d.deadline.IsZero() && (best.score < fitMinScore || d.deadline.Sub(d.now) < fitPerspMinLeft) {
 		return Result{}, false // under a budget as in readCandidate
 	}
 	return d.readPersp(&win, best, QRCode)
