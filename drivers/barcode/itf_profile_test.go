@@ -69,8 +69,10 @@ func itfWide(wide bool) int {
 // TestITFProfileReadsBlurredNarrowRuns: ITF of 1.5-px modules blurred by σ 0.8–0.9 px
 // (issue 34's envelope corner) loses the inner edges of its runs of narrow elements, so
 // that the edge readers see one element where there are three; fitted, it reads, both ways
-// round and at the wide-to-narrow ratios ITF allows, and never as another text. Before the
-// fit (itf_profile.go) the edge reader read almost none of these profiles.
+// round and at the wide-to-narrow ratios ITF allows, and never as another text. The edge
+// reader alone reads about half of them (34 of 60; almost none while its quiet zones had to
+// be one space, before they skipped noise edges by strength): the fit reads at least a
+// quarter more.
 func TestITFProfileReadsBlurredNarrowRuns(t *testing.T) {
 	rng := rand.New(rand.NewPCG(34, 1))
 	d := NewDecoder(Options{Formats: ITF, ITFLengths: []int{14}})
@@ -110,7 +112,7 @@ func TestITFProfileReadsBlurredNarrowRuns(t *testing.T) {
 		fitted++
 	}
 	t.Logf("%d of %d read by their edges, %d fitted", edgesAlone, trials, fitted)
-	if fitted < trials*9/10 || edgesAlone > trials/4 {
+	if fitted < trials*9/10 || fitted-edgesAlone < trials/4 {
 		t.Fatalf("%d of %d read by their edges, %d fitted", edgesAlone, trials, fitted)
 	}
 }

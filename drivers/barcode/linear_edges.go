@@ -426,9 +426,9 @@ func itfEdgesQuiet(w, st []float64) ([]bool, bool) {
 	for s := 0; s+4+10+3 <= len(w); s += 2 {
 		// Start: two narrow bars alike, two narrow spaces alike (bars and spaces may differ
 		// by ink spread or blur).
-		st := w[s : s+4]
-		b, sp := (st[0]+st[2])/2, (st[1]+st[3])/2
-		if max(st[0], st[2]) > 1.6*min(st[0], st[2]) || max(st[1], st[3]) > 1.6*min(st[1], st[3]) ||
+		sw := w[s : s+4] // not st: the quiet zones need the edges' strengths
+		b, sp := (sw[0]+sw[2])/2, (sw[1]+sw[3])/2
+		if max(sw[0], sw[2]) > 1.6*min(sw[0], sw[2]) || max(sw[1], sw[3]) > 1.6*min(sw[1], sw[3]) ||
 			max(b, sp) > 3*min(b, sp) {
 			continue
 		}

@@ -254,3 +254,45 @@ func TestCode128BlurredNarrowModules(t *testing.T) {
 		t.Fatalf("%d of %d read by similar edges alone, %d calibrated", plain, trials, calibrated)
 	}
 }
+
+// TestITFQuietZoneSkipsNoiseEdges reads ITF widths whose quiet zones hold weak edges (a
+// tenth of a bar's: noise beside a faint symbol), each splitting the zone into spaces
+// narrower than five narrow elements: the edges' strengths let them pass (quietFrom). Before,
+// the start's widths shadowed the strengths in itfEdgesQuiet and a quiet zone had to be one
+// space. Edges as strong as a bar's still close the zone.
+func TestITFQuietZoneSkipsNoiseEdges(t *testing.T) {
+	const text = "77672569616393"
+	mods := []float64{1, 1, 1, 1}
+	for i := 0; i+1 < len(text); i += 2 {
+		mods = append(mods, itfPairWidths(int(text[i]-'0')*10+int(text[i+1]-'0'), 3)...)
+	}
+	mods = append(mods, 3, 1, 1)
+	for _, noise := range []float64{0.1, 1} {
+		// A noise bar, a quiet zone of 3 + 0.5 + 4 narrow split twice, the symbol, the same after.
+		w := []float64{0.5, 3, 0.5, 4}
+		w = append(w, mods...)
+		w = append(w, 4, 0.5, 3, 0.5, 10)
+		st := make([]float64, len(w)+1)
+		for i := range st {
+			st[i] = 1
+		}
+		// The edges of the noise bars: 0–1 and 2–3 before, and the two after.
+		for _, i := range []int{0, 1, 2, 3, len(w) - 4, len(w) - 3, len(w) - 2, len(w) - 1} {
+			st[i] = noise
+		}
+		for i := range w {
+			w[i] *= 4 // narrow 4 samples
+		}
+		row, ok := itfEdgesQuiet(w, st)
+		if ok != (noise < quietNoise) {
+			t.Fatalf("noise edges at %.1f of a bar's: read %v, want %v", noise, ok, noise < quietNoise)
+		}
+		if !ok {
+			continue
+		}
+		d := NewDecoder(Options{Formats: ITF, ITFLengths: []int{14}})
+		if r, ok := d.decodeBits(row); !ok || r.Text != text {
+			t.Errorf("read %q (%v), want %q", r.Text, ok, text)
+		}
+	}
+}
