@@ -1010,7 +1010,7 @@ func (d *Decoder) decodeBits(bits []bool) (Result, bool) {
 		}
 		if d.opt.Formats&ITF != 0 {
 			hints := map[gozxing.DecodeHintType]interface{}{gozxing.DecodeHintType_ALLOWED_LENGTHS: d.itfLengths()}
-			if res, err := d.itf.DecodeRow(0, d.row, hints); err == nil {
+			if res, err := d.itf.DecodeRow(0, d.row, hints); err == nil && itfGuardsNarrow(d.row, res) {
 				if r, ok := d.result(res, true); ok {
 					return r, true
 				}

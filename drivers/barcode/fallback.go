@@ -170,7 +170,7 @@ func (d *Decoder) readRows(b *gozxing.BinaryBitmap, hints map[gozxing.DecodeHint
 				row.Reverse()
 			}
 			for _, rd := range readers {
-				if res, err := rd.DecodeRow(y, row, hints); err == nil {
+				if res, err := rd.DecodeRow(y, row, hints); err == nil && (res.GetBarcodeFormat() != gozxing.BarcodeFormat_ITF || itfGuardsNarrow(row, res)) {
 					if r, ok := d.result(res, false); ok && rowConfirmed(b, rd, y, rev == 1, r.Text, hints) {
 						return r, true
 					}
