@@ -20,29 +20,35 @@ import (
 // pair beside it (the width follows a perspective).
 
 // itfGuardsNarrow reports whether the start and stop of gozxing's ITF read res on row are
-// of the symbol's narrow width: the start's four elements and the stop's two narrow ones
-// each narrower, on average, than the midpoint between the narrow and the wide elements of
-// the pair beside them, and the stop's wide bar wider than it.
+// of the symbol's narrow width: the start's four elements narrower, on average, than the
+// midpoint between the narrow and the wide elements of the first digit pair, and, where the
+// pairs fill the row from the start to the stop exactly, the stop's two narrow elements
+// narrower than the last pair's midpoint and its wide bar wider. gozxing also reads rows where
+// noise merged two elements of the last pair (its last pair then takes in the stop's first
+// elements, and the text may still be right): there the stop is not judged, the start is.
 func itfGuardsNarrow(row *gozxing.BitArray, res *gozxing.Result) bool {
 	pts := res.GetResultPoints()
 	if len(pts) != 2 {
 		return false
 	}
 	ps, pe := int(pts[0].GetX()), int(pts[1].GetX())
+	start := rowRunsBefore(row, ps, 4)
+	first := rowRuns(row, ps, row.GetSize())
+	if len(start) < 4 || len(first) < 10 {
+		return false
+	}
+	if mean(start[0], start[1], start[2], start[3]) >= itfPairMidpoint(first[:10]) {
+		return false
+	}
 	payload := rowRuns(row, ps, pe)
 	if len(payload) < 10 || len(payload)%10 != 0 {
-		return false
+		return true
 	}
-	start := rowRunsBefore(row, ps, 4)
 	stop := rowRuns(row, pe, row.GetSize())
-	if len(start) < 4 || len(stop) < 3 {
+	if len(stop) < 3 {
 		return false
 	}
-	mid := itfPairMidpoint(payload[:10])
-	if mean(start[0], start[1], start[2], start[3]) >= mid {
-		return false
-	}
-	mid = itfPairMidpoint(payload[len(payload)-10:])
+	mid := itfPairMidpoint(payload[len(payload)-10:])
 	return mean(stop[1], stop[2]) < mid && float64(stop[0]) > mid
 }
 
