@@ -117,8 +117,6 @@ type Decoder struct {
 	// frame, for the least-squares reads after every other step (dm_lsq.go).
 	dmLate      []dmLateHyp
 	dmLateQuads []dmLateQuad // the first outlines our reader looked at, for the same
-	// fan is set while readFan scans: the bars' direction turns along the scan.
-	fan *barFan
 	// noFit leaves the fitted pass out (matrix_fit.go), for the tests that show what it reads;
 	// fitLate keeps it last under a budget too (matrixPassOrder), for those that show when;
 	// noOSD leaves ordered statistics out of the fitted reads (readFittedChase), for the
@@ -477,7 +475,6 @@ func linearBands() []band {
 // readLinear is decodeLinear on one region; edges keeps the most bar edges a band saw.
 func (d *Decoder) readLinear(g *gray, r region, edges *int) (Result, bool) {
 	margin := linearMargin(r)
-	r0 := r
 	r, ux, uy, vx, vy := alignBars(g, r)
 	bands := linearBands()
 	votes := bandVotes{}
@@ -500,10 +497,6 @@ func (d *Decoder) readLinear(g *gray, r region, edges *int) (Result, bool) {
 		if res, ok := d.scanBands(g, e, ux, uy, vx, vy, e.halfU, bands, votes, &seen); ok {
 			return res, true
 		}
-	}
-	// Bars that converge (perspective): bands that follow them (linear_fan.go).
-	if res, ok := d.readFan(g, r0, votes, &seen); ok {
-		return res, true
 	}
 	// Seen at a slant (perspective), the bars are sheared: the line through the symbol
 	// (the cells' long axis) is no longer their normal, and a scan along the normal leaves
@@ -752,10 +745,7 @@ func (d *Decoder) scanBands(g *gray, r region, ax, ay, bx, by, half float64, ban
 		if bd.half >= 7 {
 			step = 2 // 11 lines of a wide band average the noise well enough
 		}
-		if d.fan != nil {
-			d.fanProfile(g, prof, r.cx-half*ax, r.cy-half*ay, ax, ay, k, off, bd.half)
-		}
-		for dv := -bd.half; dv <= bd.half && d.fan == nil; dv += step {
+		for dv := -bd.half; dv <= bd.half; dv += step {
 			sx := r.cx - half*ax + (off+dv)*bx
 			sy := r.cy - half*ay + (off+dv)*by
 			for i := range prof {
@@ -823,10 +813,7 @@ func (d *Decoder) rowBits(p []float64, bits []bool, method int) (row []bool, ok 
 // The lines span the candidate and a cell beyond it, not the scan's whole margin: clutter of
 // stronger contrast at another angle there (a striped mat beside a faint code) would set the
 // shift (a faint Code 128 was turned 15° off its bars that way).
-func refineAngle(g *gray, r region) float64 { return refineAngleOver(g, r, 1) }
-
-// refineAngleOver is refineAngle with each of the two lines averaged over ±rows lines.
-func refineAngleOver(g *gray, r region, rows float64) float64 {
+func refineAngle(g *gray, r region) float64 {
 	const k = 2.0
 	D := min(0.35*r.halfV, 16)
 	if D < 3 {
@@ -841,7 +828,7 @@ func refineAngleOver(g *gray, r region, rows float64) float64 {
 	}
 	line := func(off float64) []float64 {
 		p := make([]float64, n)
-		for dv := -rows; dv <= rows; dv++ {
+		for dv := -1.0; dv <= 1; dv++ {
 			sx := r.cx - span*ux + (off+dv)*vx
 			sy := r.cy - span*uy + (off+dv)*vy
 			for i := range p {
