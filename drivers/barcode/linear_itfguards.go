@@ -33,22 +33,25 @@ func itfGuardsNarrow(row *gozxing.BitArray, res *gozxing.Result) bool {
 	}
 	ps, pe := int(pts[0].GetX()), int(pts[1].GetX())
 	start := rowRunsBefore(row, ps, 4)
-	first := rowRuns(row, ps, row.GetSize())
-	if len(start) < 4 || len(first) < 10 {
+	runs := rowRunsFrom(row, ps) // the pairs, the stop, the quiet zone
+	if len(start) < 4 || len(runs) < 10 {
 		return false
 	}
-	if mean(start[0], start[1], start[2], start[3]) >= itfPairMidpoint(first[:10]) {
+	if mean(start[0], start[1], start[2], start[3]) >= itfPairMidpoint(runs[:10]) {
 		return false
 	}
-	payload := rowRuns(row, ps, pe)
-	if len(payload) < 10 || len(payload)%10 != 0 {
+	// The pairs fill the row exactly when a multiple of ten runs ends at the stop.
+	k := 0
+	for x := ps; x < pe && k < len(runs); k++ {
+		x += runs[k]
+	}
+	if k < 10 || k%10 != 0 {
 		return true
 	}
-	stop := rowRuns(row, pe, row.GetSize())
-	if len(stop) < 3 {
+	if len(runs) < k+3 {
 		return false
 	}
-	mid := itfPairMidpoint(payload[len(payload)-10:])
+	stop, mid := runs[k:k+3], itfPairMidpoint(runs[k-10:k])
 	return mean(stop[1], stop[2]) < mid && float64(stop[0]) > mid
 }
 
@@ -65,13 +68,12 @@ func itfPairMidpoint(pair []int) float64 {
 	return (narrow/6 + wide/4) / 2
 }
 
-// rowRuns returns the widths of the runs of row from x0 to x1 (x1 excluded; a run cut by
-// x1 is counted to it).
-func rowRuns(row *gozxing.BitArray, x0, x1 int) []int {
+// rowRunsFrom returns the widths of the runs of row from x to its end.
+func rowRunsFrom(row *gozxing.BitArray, x int) []int {
 	var runs []int
-	for x := max(0, x0); x < min(x1, row.GetSize()); {
+	for n := row.GetSize(); x < n; {
 		v, w := row.Get(x), 0
-		for x < x1 && x < row.GetSize() && row.Get(x) == v {
+		for x < n && row.Get(x) == v {
 			x, w = x+1, w+1
 		}
 		runs = append(runs, w)
