@@ -32,6 +32,9 @@ func itfGuardsNarrow(row *gozxing.BitArray, res *gozxing.Result) bool {
 		return false
 	}
 	ps, pe := int(pts[0].GetX()), int(pts[1].GetX())
+	if ps < 0 || ps >= row.GetSize() {
+		return false
+	}
 	start := rowRunsBefore(row, ps, 4)
 	runs := rowRunsFrom(row, ps) // the pairs, the stop, the quiet zone
 	if len(start) < 4 || len(runs) < 10 {

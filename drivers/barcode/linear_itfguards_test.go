@@ -126,3 +126,24 @@ func TestITFGuardsKeepARaggedEnd(t *testing.T) {
 		t.Errorf("the decoder read %q, %v; want %q", r.Text, ok, code)
 	}
 }
+
+// FuzzITFGuards: any row and any result points give an answer, never a panic.
+func FuzzITFGuards(f *testing.F) {
+	f.Add([]byte{0x00, 0xf5, 0x5a, 0xc3, 0x0f, 0x00}, 8, 40)
+	f.Add([]byte{0xff}, 0, 8)
+	f.Add([]byte{}, -3, 1<<20)
+	f.Fuzz(func(t *testing.T, bits []byte, ps, pe int) {
+		row := gozxing.NewBitArray(max(1, 8*len(bits)))
+		for i, b := range bits {
+			for k := range 8 {
+				if b&(1<<k) != 0 {
+					row.Set(8*i + k)
+				}
+			}
+		}
+		res := gozxing.NewResult("00", nil, []gozxing.ResultPoint{
+			gozxing.NewResultPoint(float64(ps), 0), gozxing.NewResultPoint(float64(pe), 0),
+		}, gozxing.BarcodeFormat_ITF)
+		itfGuardsNarrow(row, res)
+	})
+}
