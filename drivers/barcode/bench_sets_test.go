@@ -5,6 +5,7 @@ package barcode
 import (
 	"image"
 	"math/rand/v2"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"testing"
@@ -25,7 +26,9 @@ import (
 //   - gen3: the third generator's checked-in sample, plus its class frames in the cache
 //     directory BARCODE_GEN3_BENCH names (out/gen3/qr: the wider QR set);
 //   - nearmiss: near-miss codes (nearmiss_test.go) with no code to read: the failing path;
-//   - clutter: desk frames of clutter without a code, the terminal's formats.
+//   - clutter: desk frames of clutter without a code, the terminal's formats;
+//   - real: ZXing's blackbox camera photographs at 640×480 (realphotos_test.go: code128-2
+//     and qrcode-1, 60 photos), every format.
 //
 // A set of frames that must not read counts a read as a failure (%-read is then the
 // share of frames that read nothing, as it should).
@@ -69,6 +72,7 @@ func benchSets() []benchSet {
 		{"gen3", gen3SampleFrames, Options{Formats: AllFormats, ITFLengths: []int{14}}, false},
 		{"nearmiss", nearMissSet, DefaultOptions(), true},
 		{"clutter", clutterSet, DefaultOptions(), true},
+		{"real", realPhotoSet, Options{Formats: AllFormats, ITFLengths: []int{14}, Code128Digits: []int{12}}, false},
 	}
 }
 
@@ -136,6 +140,24 @@ func cameraSet(b *testing.B) ([]image.Image, []string) {
 	for _, f := range []Format{Code128, ITF, QRCode, DataMatrix} {
 		fi, ft := camBenchFrames(b, f, 2*int(numCamClasses))
 		imgs, texts = append(imgs, fi...), append(texts, ft...)
+	}
+	return imgs, texts
+}
+
+// realPhotoSet is the 640×480 camera photographs of ZXing's blackbox sets (code128-2 and
+// qrcode-1) as gozxing ships them: the benchmark is skipped when gozxing's module is not found.
+func realPhotoSet(b *testing.B) ([]image.Image, []string) {
+	dir := realPhotoDir(b)
+	var imgs []image.Image
+	var texts []string
+	for _, set := range realSets() {
+		if set.name != "code128-2" && set.name != "qrcode-1" {
+			continue
+		}
+		for _, p := range set.photos {
+			imgs = append(imgs, loadRealPhoto(b, filepath.Join(dir, set.dir, p.file)))
+			texts = append(texts, p.text)
+		}
 	}
 	return imgs, texts
 }

@@ -117,6 +117,13 @@ type Decoder struct {
 	// frame, for the least-squares reads after every other step (dm_lsq.go).
 	dmLate      []dmLateHyp
 	dmLateQuads []dmLateQuad // the first outlines our reader looked at, for the same
+	// fitsLater is set while the plain pass reads a linear candidate: the bands' profile
+	// fits (edgeRow: a blurred Code 128 or ITF, tens of ms on a block of print) wait until
+	// every candidate had its cheap reads, so that a budget is not spent on them first;
+	// fitsSkipped is set when a band would have been fitted (scanLevel reads the candidate
+	// again, fits included, after the plain pass).
+	fitsLater, fitsSkipped bool
+	bandFits               int // the bands fitted (edgeRow), counted for the tests
 	// noFit leaves the fitted pass out (matrix_fit.go), for the tests that show what it reads;
 	// fitLate keeps it last under a budget too (matrixPassOrder), for those that show when;
 	// noOSD leaves ordered statistics out of the fitted reads (readFittedChase), for the
@@ -255,9 +262,12 @@ func (d *Decoder) scan(img image.Image, emit func(Result) bool) error {
 }
 
 // scanLevel locates candidates on pyramid level l and tries them in passes, cheapest first:
-// every linear candidate and the plain crop of every matrix candidate, best first; then the
-// matrix candidates' contrast-equalised crops; then the costly magnified crops of the best
-// one; then the plain and equalised crops of the next matrix candidates in rank and of the
+// every linear candidate (its bands' profile fits left out: fitsLater) and the plain crop of
+// every matrix candidate, best first; then the matrix candidates' contrast-equalised crops;
+// after the pass that follows the plain one (the equalised crops under a budget, our
+// DataMatrix reader's rest without: matrixPassOrder), the linear candidates the fits were
+// left out of are read again with them (refitLinear); then the costly magnified crops of
+// the best one; then the plain and equalised crops of the next matrix candidates in rank and of the
 // best few under the score floor; last, against sensor noise, the first linear candidates
 // (and the faint ones) on the level smoothed over 3×3 pixels, the first matrix candidates'
 // crops smoothed and flattened, in parts when too large or elongated to magnify, and the
@@ -273,6 +283,7 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 	g := pyr.level(l)
 	regions := locate(g)
 	read := make([]bool, len(regions))
+	refit := make([]bool, len(regions))        // linear candidates whose bands' fits wait (fitsLater)
 	crops := make([]matrixCrops, len(regions)) // kept for the later passes
 	var smooth *gray                           // g smoothed, for the linear candidates of the smoothed pass
 	bestMatrix := 0.0
@@ -317,10 +328,9 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 			var ok bool
 			if r.linear && !r.faint && pass == plainPass && d.opt.Formats&OneD != 0 && tried1D < 4 {
 				tried1D++
-				res, ok = d.decodeLinear(g, r)
-				if !ok && l > 0 {
-					res, ok = d.decodeLinear(pyr.level(l-1), r.scaled(2))
-				}
+				d.fitsLater, d.fitsSkipped = true, false
+				res, ok = d.decodeLinearLevels(pyr, l, r)
+				d.fitsLater, refit[i] = false, !ok && d.fitsSkipped
 			}
 			// Faint bars under sensor noise: the level smoothed over 3×3 pixels, which the
 			// edge finders' derivatives need (the bands average along the bars only).
@@ -369,8 +379,42 @@ func (d *Decoder) scanLevel(pyr *pyramid, l int, emit func(Result) bool) (found,
 				}
 			}
 		}
+		if pass != plainPass {
+			// After the pass that follows the plain one: the fits it left out.
+			if f, stop := d.refitLinear(pyr, l, regions, refit, read, emit); f || stop {
+				return true, stop
+			}
+		}
 	}
 	return found, false
+}
+
+// refitLinear reads again, bands' fits included, the linear candidates of level l whose
+// fits the plain pass left out (refit, cleared), in rank; it reports whether one read and
+// whether emit asked to stop.
+func (d *Decoder) refitLinear(pyr *pyramid, l int, regions []region, refit, read []bool, emit func(Result) bool) (found, stop bool) {
+	for i, r := range regions {
+		if !refit[i] || d.expired() {
+			continue
+		}
+		refit[i] = false
+		if res, ok := d.decodeLinearLevels(pyr, l, r); ok {
+			read[i], found = true, true
+			if !emit(res) {
+				return true, true
+			}
+		}
+	}
+	return found, false
+}
+
+// decodeLinearLevels reads linear candidate r of pyramid level l, then one level finer
+// (bars reduced to a pixel or less on a reduced level).
+func (d *Decoder) decodeLinearLevels(pyr *pyramid, l int, r region) (Result, bool) {
+	if res, ok := d.decodeLinear(pyr.level(l), r); ok || l == 0 {
+		return res, ok
+	}
+	return d.decodeLinear(pyr.level(l-1), r.scaled(2))
 }
 
 // scanHalf locates a camera frame on the level halved when nothing read on the frame

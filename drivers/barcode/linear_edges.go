@@ -92,7 +92,13 @@ func (d *Decoder) edgeRow(p []float64) ([]bool, bool) {
 		}
 	}
 	// A blurred Code 128 or ITF whose narrow elements lost their edges: fitted
-	// (c128_profile.go, itf_profile.go), at the lengths the options name.
+	// (c128_profile.go, itf_profile.go), at the lengths the options name; not while the
+	// plain pass reads (fitsLater: the fits come after every candidate's cheap reads).
+	if d.fitsLater {
+		d.fitsSkipped = true
+		return nil, false
+	}
+	d.bandFits++
 	if d.opt.Formats&Code128 != 0 && len(d.opt.Code128Digits) > 0 {
 		if row, ok := c128Profile(p, d.opt.Code128Digits); ok {
 			return row, true
