@@ -11,7 +11,7 @@
 #   BENCH='DecodeCameraSymbology' BENCHTIME=176x scripts/bench.sh ./drivers/barcode  median and
 #       p99 per symbology over 88 camera frames each (176x: every frame twice)
 #   BENCH='DecodeSet' BENCHTIME=112x BARCODE_GEN3_BENCH=$PWD/out/gen3/qr scripts/bench.sh ./drivers/barcode
-#       issue 34's speed target per set (desk, camera, gen3, nearmiss, clutter), each without a
+#       issue 34's speed target per set (desk, camera, gen3, nearmiss, clutter, real), each without a
 #       budget, with the camera's 40-ms one and with it counted in CPU time: median, p99 and
 #       worst per frame in wall and CPU time (ms-*, cpu-ms-*) and the share read; out/gen3/qr
 #       is the third generator's QR classes (the wider QR set), drawn by
