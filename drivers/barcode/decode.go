@@ -473,12 +473,9 @@ func (d *Decoder) decodeLinear(g *gray, r region) (Result, bool) {
 	// edges as well as more contrast: both fits chose it. Where the bands saw a symbol's
 	// worth of edges, sweep the whole region (linear_extent.go).
 	if edges >= minSymbolEdges {
-		if res, ok := d.sweepLinear(g, r); ok {
-			return res, true
-		}
+		return d.sweepLinear(g, r)
 	}
-	// Single rows, as gozxing reads them (linear_rows.go).
-	return d.readCandidateRows(g, r)
+	return Result{}, false
 }
 
 // decodeLinearSmoothed reads a linear candidate on the smoothed level (the smoothed pass):
