@@ -136,7 +136,7 @@ func BenchmarkMatrixFitted(b *testing.B) {
 			for _, c := range set.cands {
 				s, _ := cropSpan(c.r)
 				win := newFitWin(&c.g, c.r.cx, c.r.cy, int(math.Ceil(s)))
-				if st, ok := fitStartOf(&win, c.r); ok {
+				if st, ok := fitStartOf(&win, c.r, false); ok {
 					if len(d.fitHypotheses(&win, st)) > 0 {
 						sampled++
 					}

@@ -207,7 +207,7 @@ func TestMatrixFittedRefusesRandomData(t *testing.T) {
 			}
 			s, _ := cropSpan(r)
 			win := newFitWin(&g, r.cx, r.cy, int(math.Ceil(s)))
-			if st, ok := fitStartOf(&win, r); ok {
+			if st, ok := fitStartOf(&win, r, false); ok {
 				if len(d.fitHypotheses(&win, st)) > 0 {
 					sampled++
 				}
@@ -275,7 +275,7 @@ func TestMatrixFittedEarlyUnderBudget(t *testing.T) {
 func affineRead(d *Decoder, g *gray, r region) (Result, bool) {
 	s, _ := cropSpan(r)
 	win := newFitWin(g, r.cx, r.cy, int(math.Ceil(s)))
-	st, ok := fitStartOf(&win, r)
+	st, ok := fitStartOf(&win, r, false)
 	if !ok {
 		return Result{}, false
 	}
