@@ -155,7 +155,7 @@ func realPhotoSet(b *testing.B) ([]image.Image, []string) {
 			continue
 		}
 		for _, p := range set.photos {
-			imgs = append(imgs, loadRealPhoto(b, filepath.Join(dir, set.dir, p.file)))
+			imgs = append(imgs, loadImage(b, filepath.Join(dir, set.dir, p.file)))
 			texts = append(texts, p.text)
 		}
 	}

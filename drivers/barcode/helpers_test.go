@@ -3,7 +3,8 @@ package barcode
 import (
 	"image"
 	"image/color"
-	"image/png"
+	_ "image/jpeg" // real photographs and the generators' JPEG frames
+	_ "image/png"
 	"math/rand/v2"
 	"os"
 	"testing"
@@ -22,14 +23,15 @@ func greyPalette() color.Palette {
 	return p
 }
 
-func loadPNG(t testing.TB, path string) image.Image {
+// loadImage decodes a PNG or JPEG file.
+func loadImage(t testing.TB, path string) image.Image {
 	t.Helper()
 	fh, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer fh.Close()
-	img, err := png.Decode(fh)
+	img, _, err := image.Decode(fh)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}

@@ -77,7 +77,7 @@ func TestWeReadZint(t *testing.T) {
 				if out, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
 					t.Fatalf("zint %v: %v\n%s", args, err, out)
 				}
-				img := loadPNG(t, p)
+				img := loadImage(t, p)
 				r, err := d.Decode(img)
 				if err != nil || r.Text != s.text || r.Format != s.f {
 					t.Errorf("zint %v rotated %s scale %s: %+v %v", s.f, rot, scale, r, err)

@@ -16,7 +16,7 @@ func TestBandFitsWaitForThePlainPass(t *testing.T) {
 	if raceEnabled {
 		t.Skip("a real photograph's decode: seconds under -race")
 	}
-	img := loadRealPhoto(t, filepath.Join(realPhotoDir(t), "qrcode/testdata/qrcode-1/13.png"))
+	img := loadImage(t, filepath.Join(realPhotoDir(t), "qrcode/testdata/qrcode-1/13.png"))
 	opt := Options{Formats: AllFormats, ITFLengths: []int{14}, Code128Digits: []int{12}}
 	d := NewDecoder(opt)
 	r, err := d.Decode(img)

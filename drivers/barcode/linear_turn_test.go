@@ -18,7 +18,7 @@ func TestTurnedRetryReadsAxisBars(t *testing.T) {
 		t.Fatal(err)
 	}
 	want, _, _ := strings.Cut(string(meta), "\n")
-	img := loadPNG(t, base+".png")
+	img := loadImage(t, base+".png")
 	r, err := NewDecoder(Options{Formats: AllFormats, ITFLengths: []int{14}}).Decode(img)
 	if err != nil || r.Text != want || r.Format != Code128 {
 		t.Fatalf("read %v %q (%v), want Code 128 %q", r.Format, r.Text, err, want)

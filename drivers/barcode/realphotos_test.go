@@ -61,7 +61,14 @@ func realSets() []realSet {
 	sean := "Sean Owen\r\nsrowen@google.com\r\n917-364-2918\r\nhttp://awesome-thoughts.com"
 	qr1 := map[int]string{}
 	for i := 1; i <= 20; i++ {
-		qr1[i] = map[bool]string{true: wiki, false: map[bool]string{true: blue, false: sean}[i <= 15]}[i <= 12]
+		switch {
+		case i <= 12:
+			qr1[i] = wiki
+		case i <= 15:
+			qr1[i] = blue
+		default:
+			qr1[i] = sean
+		}
 	}
 	qr6 := map[int]string{15: "TEST"}
 	for i := 1; i <= 14; i++ {
@@ -117,20 +124,6 @@ func realPhotoDir(tb testing.TB) string {
 	return dir
 }
 
-// loadRealPhoto decodes one photograph.
-func loadRealPhoto(tb testing.TB, path string) image.Image {
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	img, _, err := image.Decode(f)
-	if err != nil {
-		tb.Fatalf("%s: %v", path, err)
-	}
-	return img
-}
-
 // turned returns img turned by q quarter turns (clockwise), q = 0 the image itself.
 func turned(img image.Image, q int) image.Image {
 	for range q {
@@ -156,7 +149,7 @@ func TestRealPhotos(t *testing.T) {
 	for _, set := range realSets() {
 		imgs := make([]image.Image, len(set.photos))
 		for i, p := range set.photos {
-			imgs[i] = loadRealPhoto(t, filepath.Join(dir, set.dir, p.file))
+			imgs[i] = loadImage(t, filepath.Join(dir, set.dir, p.file))
 		}
 		for q := range 4 {
 			read, zx, zb := 0, 0, 0
@@ -198,15 +191,15 @@ func zbarReadsImage(t *testing.T, img image.Image, f Format, text string) bool {
 		return false
 	}
 	p := filepath.Join(t.TempDir(), "photo.pgm")
-	if err := os.WriteFile(p, pgmBytes(lumaImage(img)), 0o644); err != nil {
+	if err := os.WriteFile(p, pgmBytes(luma(img)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	got := zbarScan(t, f, []string{p})[filepath.Clean(p)]
 	return len(got) > 0 && got[0] == text
 }
 
-// lumaImage is img's luminance as an image.Gray.
-func lumaImage(img image.Image) *image.Gray {
+// luma is img's luminance as an image.Gray.
+func luma(img image.Image) *image.Gray {
 	g := toGray(img)
-	return &image.Gray{Pix: g.pix, Stride: g.w, Rect: image.Rect(0, 0, g.w, g.h)}
+	return grayFromPix(g.pix, g.w, g.h)
 }
