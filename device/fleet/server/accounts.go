@@ -35,8 +35,9 @@ func TerminalAccount(id string) string { return "terminal-" + id }
 
 // ResponseThreshold bounds how long the server keeps the way back for an unanswered
 // request (default 2 min): a terminal flooding requests the service drops would otherwise
-// pile up response routes in the fleet's account. The terminals wait 2 s for an answer.
-const ResponseThreshold = 10 * time.Second
+// pile up response routes in the fleet's account. The terminals wait 2 s for an answer,
+// the service answers nothing that waited longer (StaleAfter).
+const ResponseThreshold = 3 * time.Second
 
 // FleetExports are the services the fleet's account exports: every terminal's journal
 // and requests. Each terminal account imports only its own subjects of them
