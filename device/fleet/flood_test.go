@@ -30,7 +30,7 @@ func (o *floodObserver) ClaimDecided(term string, _ string, _ string, d time.Dur
 		o.mu.Unlock()
 	}
 }
-func (o *floodObserver) JournalRecord(string)                               {}
+func (o *floodObserver) JournalRecord(string) {}
 func (o *floodObserver) RequestDropped(terminal, _ string) {
 	o.mu.Lock()
 	o.dropped[terminal]++
