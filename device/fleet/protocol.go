@@ -49,9 +49,18 @@ func ClaimKey(id codes.TicketID) string {
 	return fmt.Sprintf("t.%d.%d.%d", id.Block, id.Pack, id.Position)
 }
 
-// ConflictKey is the conflicts bucket key of a ticket as seen from terminal.
+// ConflictKey names a conflict over ticket id as seen from terminal (a terminal's record
+// of the conflicts it has journalled).
 func ConflictKey(terminal string, id codes.TicketID) string {
 	return fmt.Sprintf("c.%s.%d.%d.%d", terminal, id.Block, id.Pack, id.Position)
+}
+
+// ConflictEntryKey is the conflicts bucket key of the conflict over ticket id between
+// terminal (the side it is stored for) and other: ConflictKey(terminal, id) + "." +
+// other. The bucket is write-once: each pair's conflict is stored once per side, and a
+// third terminal paying the same ticket gets keys of its own.
+func ConflictEntryKey(terminal, other string, id codes.TicketID) string {
+	return ConflictKey(terminal, id) + "." + other
 }
 
 // ErrMessage: a fleet message that does not decode or breaks the protocol's rules.

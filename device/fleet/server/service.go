@@ -371,11 +371,14 @@ func (s *Service) holder(ctx context.Context, key string) (fleet.Claim, bool, er
 	return c, true, nil
 }
 
-// recordConflict stores the conflict under both terminals' keys.
+// recordConflict stores the conflict under both terminals' keys, each written once: a
+// key already present is the same pair's conflict recorded before (a claim retried), kept
+// as it was first written.
 func (s *Service) recordConflict(ctx context.Context, c fleet.Conflict) error {
 	val, _ := json.Marshal(c)
-	for _, t := range []string{c.Holder.Terminal, c.Other.Terminal} {
-		if _, err := s.st.Conflicts.Put(ctx, fleet.ConflictKey(t, c.Ticket), val); err != nil {
+	for _, k := range []string{fleet.ConflictEntryKey(c.Holder.Terminal, c.Other.Terminal, c.Ticket),
+		fleet.ConflictEntryKey(c.Other.Terminal, c.Holder.Terminal, c.Ticket)} {
+		if _, err := s.st.Conflicts.Create(ctx, k, val); err != nil && !errors.Is(err, jetstream.ErrKeyExists) {
 			return fmt.Errorf("recording conflict: %w", err)
 		}
 	}
