@@ -282,17 +282,33 @@ func DecodeConflicts(b []byte) ([]Conflict, error) {
 		return nil, badMessage("conflicts: %v", err)
 	}
 	for _, c := range cs {
-		if err := c.Ticket.Validate(); err != nil {
-			return nil, badMessage("conflict: ticket: %v", err)
-		}
-		if err := c.Holder.check(); err != nil {
-			return nil, err
-		}
-		if err := c.Other.check(); err != nil {
+		if err := c.check(); err != nil {
 			return nil, err
 		}
 	}
 	return cs, nil
+}
+
+// DecodeConflict decodes a value of the conflicts bucket.
+func DecodeConflict(b []byte) (Conflict, error) {
+	var c Conflict
+	if err := decodeJSON(b, &c, "conflict"); err != nil {
+		return Conflict{}, err
+	}
+	if err := c.check(); err != nil {
+		return Conflict{}, err
+	}
+	return c, nil
+}
+
+func (c *Conflict) check() error {
+	if err := c.Ticket.Validate(); err != nil {
+		return badMessage("conflict: ticket: %v", err)
+	}
+	if err := c.Holder.check(); err != nil {
+		return err
+	}
+	return c.Other.check()
 }
 
 // DecodeJournalMsg decodes a message of the JOURNAL stream: the record's canonical

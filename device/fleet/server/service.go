@@ -397,42 +397,18 @@ func (s *Service) handleConflicts(ctx context.Context, terminal string, m *nats.
 	}
 	ctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
-	cs, err := Conflicts(ctx, s.st.Conflicts, "c."+terminal+".>", maxConflictsReply)
+	cs, bad, err := ReadConflicts(ctx, s.st.Conflicts, "c."+terminal+".>", maxConflictsReply)
 	if err != nil {
 		s.replyError(m, err)
 		return
+	}
+	for _, b := range bad { // the operator's report lists them; the terminal gets the others
+		s.o.Logger.Error("fleet service: malformed conflicts entry", "terminal", terminal, "key", b.Key, "err", b.Err)
 	}
 	if cs == nil {
 		cs = []fleet.Conflict{}
 	}
 	s.reply(m, cs)
-}
-
-// Conflicts lists the conflicts of the bucket under filter (at most max; 0: all).
-func Conflicts(ctx context.Context, kv jetstream.KeyValue, filter string, max int) ([]fleet.Conflict, error) {
-	l, err := kv.ListKeysFiltered(ctx, filter)
-	if err != nil {
-		return nil, fmt.Errorf("listing conflicts: %w", err)
-	}
-	defer l.Stop()
-	var out []fleet.Conflict
-	seen := map[string]bool{}
-	for k := range l.Keys() {
-		if seen[k] || max > 0 && len(out) >= max {
-			continue
-		}
-		seen[k] = true
-		e, err := kv.Get(ctx, k)
-		if err != nil {
-			return nil, fmt.Errorf("reading conflict %s: %w", k, err)
-		}
-		var c fleet.Conflict
-		if err := json.Unmarshal(e.Value(), &c); err != nil {
-			return nil, fmt.Errorf("conflict %s: %w", k, err)
-		}
-		out = append(out, c)
-	}
-	return out, nil
 }
 
 func (s *Service) handleStatus(ctx context.Context, terminal string, m *nats.Msg) {
