@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/packterm/pos/device/fleet"
@@ -30,22 +29,27 @@ func rewrite(ctx context.Context, t *testing.T, js jetstream.JetStream, kv jetst
 			accepted = append(accepted, what)
 		}
 	}
+	// Attack 2 of issue 46: a message stored by the journal stream, with the subject as
+	// reply subject: JetStream's acknowledgement is published there. Once a subscriber on
+	// the subject has it, the bucket's stream has it queued before the requests below.
+	seen, err := nc.SubscribeSync(subject)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer seen.Unsubscribe()
+	if err := nc.PublishRequest("journal.B.payout", subject, []byte("junk")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := seen.NextMsg(5 * time.Second); err != nil {
+		t.Fatalf("the acknowledgement: %v", err)
+	}
 	// A plain publish has no answer: the request after it on the same connection is
 	// answered once the server has handled it.
 	if err := nc.Publish(subject, junk); err != nil {
 		t.Fatal(err)
 	}
-	_, err := js.Publish(ctx, subject, junk)
+	_, err = js.Publish(ctx, subject, junk)
 	try("publish", err)
-	// Attack 2 of issue 46: a record published with the claim's subject as reply subject.
-	ack, err := nc.SubscribeSync(nats.NewInbox())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ack.Unsubscribe()
-	if err := nc.PublishRequest("journal.B.payout", subject, []byte("junk")); err != nil {
-		t.Fatal(err)
-	}
 	_, err = kv.Put(ctx, key, junk)
 	try("kv.Put", err)
 	_, err = kv.Update(ctx, key, junk, 1)
