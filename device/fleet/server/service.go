@@ -444,11 +444,14 @@ func (s *Service) holder(ctx context.Context, key string) (fleet.Claim, bool, er
 	return c, true, nil
 }
 
-// recordConflict stores the conflict under both terminals' keys.
+// recordConflict stores the conflict under both terminals' keys, each written once: a
+// key already present is the same pair's conflict recorded before (a claim retried), kept
+// as it was first written.
 func (s *Service) recordConflict(ctx context.Context, c fleet.Conflict) error {
 	val, _ := json.Marshal(c)
-	for _, t := range []string{c.Holder.Terminal, c.Other.Terminal} {
-		if _, err := s.st.Conflicts.Put(ctx, fleet.ConflictKey(t, c.Ticket), val); err != nil {
+	for _, k := range []string{fleet.ConflictEntryKey(c.Holder.Terminal, c.Other.Terminal, c.Ticket),
+		fleet.ConflictEntryKey(c.Other.Terminal, c.Holder.Terminal, c.Ticket)} {
+		if _, err := s.st.Conflicts.Create(ctx, k, val); err != nil && !errors.Is(err, jetstream.ErrKeyExists) {
 			return fmt.Errorf("recording conflict: %w", err)
 		}
 	}
@@ -467,42 +470,18 @@ func (s *Service) handleConflicts(ctx context.Context, terminal string, m *nats.
 	}
 	ctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
-	cs, err := Conflicts(ctx, s.st.Conflicts, "c."+terminal+".>", maxConflictsReply)
+	cs, bad, err := ReadConflicts(ctx, s.st.Conflicts, "c."+terminal+".>", maxConflictsReply)
 	if err != nil {
 		s.replyError(m, err)
 		return
+	}
+	for _, b := range bad { // the operator's report lists them; the terminal gets the others
+		s.o.Logger.Error("fleet service: malformed conflicts entry", "terminal", terminal, "key", b.Key, "err", b.Err)
 	}
 	if cs == nil {
 		cs = []fleet.Conflict{}
 	}
 	s.reply(m, cs)
-}
-
-// Conflicts lists the conflicts of the bucket under filter (at most max; 0: all).
-func Conflicts(ctx context.Context, kv jetstream.KeyValue, filter string, max int) ([]fleet.Conflict, error) {
-	l, err := kv.ListKeysFiltered(ctx, filter)
-	if err != nil {
-		return nil, fmt.Errorf("listing conflicts: %w", err)
-	}
-	defer l.Stop()
-	var out []fleet.Conflict
-	seen := map[string]bool{}
-	for k := range l.Keys() {
-		if seen[k] || max > 0 && len(out) >= max {
-			continue
-		}
-		seen[k] = true
-		e, err := kv.Get(ctx, k)
-		if err != nil {
-			return nil, fmt.Errorf("reading conflict %s: %w", k, err)
-		}
-		var c fleet.Conflict
-		if err := json.Unmarshal(e.Value(), &c); err != nil {
-			return nil, fmt.Errorf("conflict %s: %w", k, err)
-		}
-		out = append(out, c)
-	}
-	return out, nil
 }
 
 func (s *Service) handleStatus(ctx context.Context, terminal string, m *nats.Msg) {
