@@ -20,6 +20,7 @@ import (
 type floodObserver struct {
 	mu      sync.Mutex
 	dropped map[string]int
+	taken   map[string]int
 	bLat    []time.Duration
 }
 
@@ -31,10 +32,26 @@ func (o *floodObserver) ClaimDecided(term string, _ string, _ string, d time.Dur
 	}
 }
 func (o *floodObserver) JournalRecord(string) {}
+func (o *floodObserver) RequestTaken(terminal, _ string, _ time.Duration) {
+	o.mu.Lock()
+	o.taken[terminal]++
+	o.mu.Unlock()
+}
+
+// seen is how many of terminal's requests the service took or dropped.
+func (o *floodObserver) seen(terminal string) int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.taken[terminal] + o.dropped[terminal]
+}
 func (o *floodObserver) RequestDropped(terminal, _ string) {
 	o.mu.Lock()
 	o.dropped[terminal]++
 	o.mu.Unlock()
+}
+
+func newFloodObserver() *floodObserver {
+	return &floodObserver{dropped: map[string]int{}, taken: map[string]int{}}
 }
 
 // flood sends claims as terminal id on conns connections as fast as each allows, until
@@ -95,7 +112,7 @@ func timedClaims(l *lightTerminal, from, n int) ([]time.Duration, error) {
 
 // floodFleet is a single node with the default rate limits, A1 to flood and B to claim.
 func floodFleet(t testing.TB) (*testFleet, *floodObserver, *lightTerminal) {
-	obs := &floodObserver{dropped: map[string]int{}}
+	obs := newFloodObserver()
 	f := newRegistry(t, 0, "A1", "B")
 
 	f.packs = 4000

@@ -34,7 +34,7 @@ type jwtFleet struct {
 	resolver *natsserver.MemAccResolver
 }
 
-func newJWTFleet(t *testing.T, terminals ...string) *jwtFleet {
+func newJWTFleet(t *testing.T, obs server.ServiceObserver, terminals ...string) *jwtFleet {
 	t.Helper()
 	dir := t.TempDir()
 	okp, _ := nkeys.CreateOperator()
@@ -104,7 +104,7 @@ func newJWTFleet(t *testing.T, terminals ...string) *jwtFleet {
 	}
 	t.Cleanup(op.Close)
 	blk := fleettest.NewBlock(t, 7, 400, secretOf, tierOf)
-	f.js, f.stores = fleettest.RunService(t, op, reg, server.ServiceOptions{Ledgers: blk.Set(t), Trust: blk.Trust})
+	f.js, f.stores = fleettest.RunService(t, op, reg, server.ServiceOptions{Ledgers: blk.Set(t), Trust: blk.Trust, Observer: obs})
 	for _, tm := range reg.Terminals {
 		if _, err := server.PublishStatus(context.Background(), f.stores, blk.Status(t, tm.Retailer, 1, blk.Delivered()), blk.Trust); err != nil {
 			t.Fatal(err)
@@ -124,7 +124,7 @@ func (f *jwtFleet) terminal(t *testing.T, id, creds string) *terminal {
 // mode in its user JWT) publishes its journal and claims; it cannot publish, claim or
 // read as another terminal, nor reach JetStream itself.
 func TestOperatorModeCreds(t *testing.T) {
-	f := newJWTFleet(t, "T000", "T001")
+	f := newJWTFleet(t, nil, "T000", "T001")
 	a := f.terminal(t, "T000", f.creds["T000"])
 	b := f.terminal(t, "T001", f.creds["T001"])
 	waitOnline(t, a.c)

@@ -18,6 +18,7 @@ type Fleet struct {
 	records  prometheus.Counter
 	seen     prometheus.Gauge
 	dropped  *prometheus.CounterVec
+	waited   *prometheus.HistogramVec
 
 	mu        sync.Mutex
 	terminals map[string]struct{}
@@ -44,9 +45,12 @@ func NewFleet() *Fleet {
 		dropped: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "fleet_requests_dropped_total",
 			Help: "Requests dropped unanswered because their terminal's queue was full: a terminal flooding the service (only such terminals appear)."},
 			[]string{"terminal", "kind"}),
+		waited: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "fleet_request_wait_seconds",
+			Help: "Time a request waited in the service's fair queue before a handler took it, by kind.", Buckets: claimBuckets},
+			[]string{"kind"}),
 		terminals: map[string]struct{}{},
 	}
-	m.reg.MustRegister(m.claims, m.refusals, m.latency, m.records, m.seen, m.dropped)
+	m.reg.MustRegister(m.claims, m.refusals, m.latency, m.records, m.seen, m.dropped, m.waited)
 	return m
 }
 
@@ -72,6 +76,11 @@ func (m *Fleet) JournalRecord(terminal string) {
 // RequestDropped counts a request of terminal dropped for its full queue (a flood).
 func (m *Fleet) RequestDropped(terminal, kind string) {
 	m.dropped.WithLabelValues(terminal, kind).Inc()
+}
+
+// RequestTaken observes how long a request of kind waited for a handler.
+func (m *Fleet) RequestTaken(_, kind string, waited time.Duration) {
+	m.waited.WithLabelValues(kind).Observe(waited.Seconds())
 }
 
 func (m *Fleet) terminal(id string) {

@@ -80,6 +80,9 @@ type ServiceObserver interface {
 	// RequestDropped: terminal's request of kind (claim, conflicts, status) was dropped,
 	// its queue full (a flood).
 	RequestDropped(terminal, kind string)
+	// RequestTaken: a handler takes terminal's request of kind after it waited so long
+	// in the fair queue.
+	RequestTaken(terminal, kind string, waited time.Duration)
 }
 
 // Service answers the terminals' requests: claims, conflicts and status lists. Several
@@ -291,6 +294,9 @@ func (s *Service) work(ctx context.Context, queue *fairQueue) {
 				s.o.Observer.ClaimDecided(terminal, ResultStale, "", waited)
 			}
 		} else {
+			if s.o.Observer != nil {
+				s.o.Observer.RequestTaken(terminal, q.kind.name, s.o.Clock.Since(q.at))
+			}
 			q.kind.fn(ctx, terminal, q.m)
 		}
 		done()
