@@ -2,10 +2,11 @@ package server
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/nats-io/jwt/v2"
 	"github.com/nats-io/nkeys"
+
+	"github.com/packterm/pos/internal/atomicfile"
 )
 
 // Operator/account (JWT) mode: an operator who runs NATS with operator, account and user
@@ -54,19 +55,8 @@ func NewTerminalCreds(path, id string, signer nkeys.KeyPair, issuerAccount strin
 	if err != nil {
 		return "", fmt.Errorf("fleet: creds: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
+	if err := atomicfile.WriteNew(path, creds, 0o600); err != nil {
 		return "", fmt.Errorf("fleet: creds: %w", err)
-	}
-	_, werr := f.Write(creds)
-	if serr := f.Sync(); werr == nil {
-		werr = serr
-	}
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		return "", fmt.Errorf("fleet: creds: %w", werr)
 	}
 	return pub, nil
 }
