@@ -54,12 +54,21 @@ func TestFleetClusterConfig(t *testing.T) {
 			len(opts.Routes) != 3 {
 			t.Fatalf("node %d: %+v", i, opts)
 		}
-		if len(opts.Nkeys) != 2 || opts.Nkeys[0].Nkey != reg.Operator || opts.Nkeys[0].Permissions != nil {
+		users := map[string]*natsserver.NkeyUser{} // accounts come in no order
+		for _, u := range opts.Nkeys {
+			users[u.Nkey] = u
+		}
+		op, t7 := users[reg.Operator], users[reg.Terminals[0].NKey]
+		if len(opts.Nkeys) != 2 || op == nil || t7 == nil || op.Permissions != nil || op.Account.GetName() != server.FleetAccount {
 			t.Fatalf("node %d users: %+v", i, opts.Nkeys)
 		}
+		// T7 alone in an account of its own, which imports its own subjects from the fleet's.
+		if acc := t7.Account; acc.GetName() != server.TerminalAccount("T7") || acc.NumServiceImports() != len(server.TerminalImports("T7")) {
+			t.Fatalf("node %d: T7's account %s with %d imports", i, acc.GetName(), acc.NumServiceImports())
+		}
 		want := server.TerminalPermissions("T7")
-		p := opts.Nkeys[1].Permissions
-		if opts.Nkeys[1].Nkey != reg.Terminals[0].NKey || p == nil || !slices.Equal(p.Publish.Allow, want.Publish.Allow) ||
+		p := t7.Permissions
+		if p == nil || !slices.Equal(p.Publish.Allow, want.Publish.Allow) ||
 			!slices.Equal(p.Subscribe.Allow, want.Subscribe.Allow) || len(p.Publish.Deny)+len(p.Subscribe.Deny) != 0 {
 			t.Fatalf("node %d: T7's permissions %+v", i, p)
 		}

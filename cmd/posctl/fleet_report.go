@@ -26,6 +26,7 @@ type reportJSON struct {
 	Claims     claimsJSON              `json:"claims"`
 	Conflicts  []settle.BucketConflict `json:"conflicts_bucket"`
 	Refused    []refused               `json:"refused_messages"`
+	BadValues  []badValue              `json:"bad_values"`
 }
 
 type claimsJSON struct {
@@ -36,10 +37,12 @@ type claimsJSON struct {
 // reportFlagged says whether the report shows anything that is not proven or needs the
 // operator (docs/fleet.md, "Exit status").
 func (r *reportJSON) flagged() bool {
-	return !r.Settlement.Clean() || r.Report.Flagged() || r.Claims.Flagged() || len(r.Conflicts) > 0 || len(r.Refused) > 0
+	return !r.Settlement.Clean() || r.Report.Flagged() || r.Claims.Flagged() || len(r.Conflicts) > 0 || len(r.Refused) > 0 ||
+		len(r.BadValues) > 0
 }
 
-// findings is one line per finding, each fact once: a refused message; a conflicted
+// findings is one line per finding, each fact once: a refused message; a bucket entry
+// that does not read; a conflicted
 // ticket (the bucket's entry and both terminals' records on one line); a gap, fork (the
 // report's and the settlement's are the same record ids) or unknown terminal; a claim
 // with no payout; a flagged payout with all its reasons (a payout not claimed by its
@@ -47,7 +50,10 @@ func (r *reportJSON) flagged() bool {
 func (r *reportJSON) findings() []string {
 	var out []string
 	for _, b := range r.Refused {
-		out = append(out, fmt.Sprintf("refused message %d on %s: %s", b.Seq, b.Subject, b.Error))
+		out = append(out, b.line())
+	}
+	for _, b := range r.BadValues {
+		out = append(out, b.line())
 	}
 	groups := map[codes.TicketID]settle.ConflictGroup{}
 	for _, g := range r.Report.ConflictGroups() {
@@ -138,17 +144,14 @@ messages the reader refused, and the check of the claims bucket against the payo
 			if err != nil {
 				return err
 			}
-			var bucket []settle.BucketConflict
-			ff, err := readFleetFacts(c.Context(), &fc, func(st *server.Stores) error {
-				cs, err := server.Conflicts(c.Context(), st.Conflicts, "c.>", 0)
-				for _, cf := range cs {
-					bucket = append(bucket, settle.BucketConflict{Ticket: cf.Ticket, Holder: cf.Holder.Terminal, HolderAt: cf.Holder.At,
-						Other: cf.Other.Terminal, OtherRecord: cf.Other.Record})
-				}
-				return err
-			})
+			ff, err := readFleetFacts(c.Context(), &fc)
 			if err != nil {
 				return err
+			}
+			var bucket []settle.BucketConflict
+			for _, cf := range ff.conflicts {
+				bucket = append(bucket, settle.BucketConflict{Ticket: cf.Ticket, Holder: cf.Holder.Terminal, HolderAt: cf.Holder.At,
+					Other: cf.Other.Terminal, OtherRecord: cf.Other.Record})
 			}
 			s, err := settle.Settle(ff.recs, truth, ff.claims)
 			if err != nil {
@@ -170,6 +173,7 @@ messages the reader refused, and the check of the claims bucket against the payo
 				Claims:     claimsJSON{Count: len(ff.claims), ClaimCheck: settle.CheckClaims(ff.claims, ff.recs)},
 				Conflicts:  settle.DistinctConflicts(bucket),
 				Refused:    ff.bad,
+				BadValues:  ff.values,
 			}
 			out.Flagged = out.flagged()
 			lines := out.findings()
@@ -183,8 +187,8 @@ messages the reader refused, and the check of the claims bucket against the payo
 				return err
 			}
 			if out.Flagged {
-				return &exitError{code: exitFlagged, err: fmt.Errorf("fleet report: %d findings: %d payouts flagged (%s EUR), %d conflicts, %d gaps, %d forks",
-					len(lines), s.Totals.Flagged, journal.Euros(s.Totals.FlaggedAmount), len(out.Conflicts), len(out.Report.Gaps), len(out.Report.Forks))}
+				return &exitError{code: exitFlagged, err: fmt.Errorf("fleet report: %d findings: %d payouts flagged (%s EUR), %d conflicts, %d gaps, %d forks, %d bad values",
+					len(lines), s.Totals.Flagged, journal.Euros(s.Totals.FlaggedAmount), len(out.Conflicts), len(out.Report.Gaps), len(out.Report.Forks), len(out.BadValues))}
 			}
 			return nil
 		},

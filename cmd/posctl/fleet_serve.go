@@ -96,6 +96,11 @@ func serveFleet(ctx context.Context, c *cobra.Command, o server.Options, data st
 	}
 	fmt.Fprintf(c.OutOrStdout(), "fleet server on %s (%d terminals registered)\n", s.URL(), len(o.Registry.Terminals))
 	so.Registry = o.Registry
+	// The requests on a connection of their own (ServiceOptions.Requests).
+	if so.Requests, err = s.ConnectInProcess(filepath.Join(data, server.OperatorSeedFile)); err != nil {
+		return err
+	}
+	defer so.Requests.Close()
 	svc := server.NewService(nc, st, so)
 	cc.watch(ctx, data, so.Logger, s.SetRegistry, func(r *server.Registry) error { svc.SetRegistry(r); return nil })
 	return svc.Run(ctx)

@@ -49,6 +49,11 @@ func init() {
 				return err
 			}
 			fmt.Fprintf(c.OutOrStdout(), "claim service on %s (replicas %d)\n", fc.url, replicas)
+			// The requests on a connection of their own (ServiceOptions.Requests).
+			if so.Requests, err = server.ConnectOperator(fc.url, fc.credsFile(), fc.ca); err != nil {
+				return err
+			}
+			defer so.Requests.Close()
 			svc := server.NewService(nc, st, so)
 			cc.watch(ctx, fc.data, so.Logger, func(r *server.Registry) error { svc.SetRegistry(r); return nil })
 			return svc.Run(ctx)

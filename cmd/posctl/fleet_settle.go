@@ -1,19 +1,15 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/packterm/pos/device/fleet/server"
 	"github.com/packterm/pos/validate/block"
-	"github.com/packterm/pos/validate/codes"
 	"github.com/packterm/pos/validate/game"
 	"github.com/packterm/pos/validate/journal"
 	"github.com/packterm/pos/validate/settle"
@@ -120,69 +116,13 @@ func definitionOf(m settle.Manifest, defs []*game.Definition) (*game.Definition,
 		m.Block, m.DefinitionSHA256, settle.ErrDefinition)
 }
 
-// refused is a journal stream message the reader refused, as the JSON output carries it.
-type refused struct {
-	Seq     uint64 `json:"seq"`
-	Subject string `json:"subject"`
-	Error   string `json:"error"`
-}
-
-func refusedOf(bad []server.BadMessage) []refused {
-	out := make([]refused, 0, len(bad))
-	for _, b := range bad {
-		out = append(out, refused{Seq: b.Seq, Subject: b.Subject, Error: b.Err.Error()})
-	}
-	return out
-}
-
-func writeRefused(w io.Writer, bad []refused) {
-	for _, b := range bad {
-		fmt.Fprintf(w, "refused message %d on %s: %s\n", b.Seq, b.Subject, b.Error)
-	}
-}
-
-// fleetFacts is what the operator's tools read from the fleet: the journal stream's
-// records, the refused messages, and the claims bucket (ticket → holding terminal).
-type fleetFacts struct {
-	recs     []journal.Record
-	received []time.Time // when the stream stored each of recs
-	bad      []refused
-	claims   map[codes.TicketID]string
-}
-
-func readFleetFacts(ctx context.Context, fc *fleetConn, also func(*server.Stores) error) (*fleetFacts, error) {
-	nc, js, st, err := fc.open(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer nc.Close()
-	var recs []journal.Record
-	var received []time.Time
-	bad, err := server.ReadJournalAt(ctx, js, func(r journal.Record, at time.Time) error {
-		recs, received = append(recs, r), append(received, at)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	claims, err := server.AllClaims(ctx, st.Claims)
-	if err != nil {
-		return nil, err
-	}
-	if also != nil {
-		if err := also(st); err != nil {
-			return nil, err
-		}
-	}
-	return &fleetFacts{recs: recs, received: received, bad: refusedOf(bad), claims: claims}, nil
-}
-
 // settleJSON is fleet settle's --json output.
 type settleJSON struct {
 	Flagged    bool               `json:"flagged"`
-	Findings   int                `json:"findings"` // the text's finding lines: flagged payouts, forks, refused messages
+	Findings   int                `json:"findings"` // the text's finding lines: flagged payouts, forks, refused messages, bad values
 	Settlement *settle.Settlement `json:"settlement"`
 	Refused    []refused          `json:"refused_messages"`
+	BadValues  []badValue         `json:"bad_values"`
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -213,7 +153,7 @@ and flagged. No validation code is ever printed.
 			if err != nil {
 				return err
 			}
-			ff, err := readFleetFacts(c.Context(), &fc, nil)
+			ff, err := readFleetFacts(c.Context(), &fc)
 			if err != nil {
 				return err
 			}
@@ -221,20 +161,21 @@ and flagged. No validation code is ever printed.
 			if err != nil {
 				return err
 			}
-			flagged := !res.Clean() || len(ff.bad) > 0
+			flagged := !res.Clean() || ff.unread() > 0
 			w := c.OutOrStdout()
 			if sf.json {
-				err = writeJSON(w, settleJSON{Flagged: flagged, Findings: len(res.Flagged) + len(res.Forks) + len(ff.bad), Settlement: res, Refused: ff.bad})
+				err = writeJSON(w, settleJSON{Flagged: flagged, Findings: len(res.Flagged) + len(res.Forks) + ff.unread(), Settlement: res,
+					Refused: ff.bad, BadValues: ff.values})
 			} else {
-				writeRefused(w, ff.bad)
+				writeUnread(w, ff.bad, ff.values)
 				err = res.WriteText(w)
 			}
 			if err != nil {
 				return err
 			}
 			if flagged {
-				return &exitError{code: exitFlagged, err: fmt.Errorf("fleet settle: %d payouts flagged (%s EUR), %d forks, %d refused messages",
-					res.Totals.Flagged, journal.Euros(res.Totals.FlaggedAmount), len(res.Forks), len(ff.bad))}
+				return &exitError{code: exitFlagged, err: fmt.Errorf("fleet settle: %d payouts flagged (%s EUR), %d forks, %d refused messages, %d bad values",
+					res.Totals.Flagged, journal.Euros(res.Totals.FlaggedAmount), len(res.Forks), len(ff.bad), len(ff.values))}
 			}
 			return nil
 		},

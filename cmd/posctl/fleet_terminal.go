@@ -2,15 +2,17 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/device/fleet/server"
+	"github.com/packterm/pos/internal/atomicfile"
 )
 
 func init() {
-	var data, id, out, accountSeed, issuer string
+	var data, id, out, operatorSeed, fleetAccount, jwtDir string
 	var retailer uint32
 	c := &cobra.Command{
 		Use:   "add-terminal --data DIR --id ID --retailer N --out FILE",
@@ -19,9 +21,10 @@ func init() {
 			"[fleet] credentials and delete it here) and register its public key, id and retailer in\n" +
 			"DIR/terminals.json. The server grants it journal.ID.> and its own request subjects only; restart\n" +
 			"posctl fleet serve to take it.\n\n" +
-			"For a NATS cluster in operator/account (JWT) mode, --account-seed signs a user JWT for the\n" +
-			"terminal with the fleet account's key (or a signing key of it, with --issuer-account) carrying\n" +
-			"the same permissions, and FILE is a .creds file (JWT and seed) instead of a bare seed.",
+			"For a NATS cluster in operator/account (JWT) mode, --operator-seed (the operator's key or one of\n" +
+			"its signing keys) signs an account of the terminal's own that imports its subjects from\n" +
+			"--fleet-account, written as ACCOUNT.jwt into --jwt-dir (push it: nsc push, or a full resolver's\n" +
+			"directory), and FILE is the .creds file (JWT and seed) of a user in it instead of a bare seed.",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if err := fleet.CheckTerminal(id); err != nil {
@@ -34,7 +37,7 @@ func init() {
 			if _, ok := reg.Terminal(id); ok {
 				return fmt.Errorf("fleet: terminal %s is already registered", id)
 			}
-			pub, err := newTerminalKey(out, id, accountSeed, issuer)
+			pub, err := newTerminalKey(c, out, id, operatorSeed, fleetAccount, jwtDir)
 			if err != nil {
 				return err
 			}
@@ -49,9 +52,10 @@ func init() {
 	c.Flags().StringVar(&data, "data", "", "fleet data directory")
 	c.Flags().StringVar(&id, "id", "", "terminal id (as in its [terminal] id)")
 	c.Flags().Uint32Var(&retailer, "retailer", 0, "the terminal's retailer")
-	c.Flags().StringVar(&out, "out", "", "where to write the terminal's nkey seed, or its .creds file with --account-seed (must not exist)")
-	c.Flags().StringVar(&accountSeed, "account-seed", "", "operator/account (JWT) mode: the fleet account's seed file (or a signing key's) that signs the terminal's user JWT")
-	c.Flags().StringVar(&issuer, "issuer-account", "", "with a signing key as --account-seed: the fleet account's public key")
+	c.Flags().StringVar(&out, "out", "", "where to write the terminal's nkey seed, or its .creds file with --operator-seed (must not exist)")
+	c.Flags().StringVar(&operatorSeed, "operator-seed", "", "operator/account (JWT) mode: the operator's seed file (or a signing key's) that signs the terminal's own account")
+	c.Flags().StringVar(&fleetAccount, "fleet-account", "", "with --operator-seed: the fleet account's public key (the account the terminal imports from)")
+	c.Flags().StringVar(&jwtDir, "jwt-dir", "", "with --operator-seed: the directory the terminal's account JWT is written to (ACCOUNT.jwt)")
 	for _, f := range []string{"data", "id", "retailer", "out"} {
 		c.MarkFlagRequired(f)
 	}
@@ -59,12 +63,13 @@ func init() {
 }
 
 // newTerminalKey writes the terminal's credentials to out and returns its public user key:
-// a bare nkey seed (the embedded server's nkey users), or with accountSeed a .creds file
-// whose user JWT the account signs (operator/account mode).
-func newTerminalKey(out, id, accountSeed, issuer string) (string, error) {
-	if accountSeed == "" {
-		if issuer != "" {
-			return "", fmt.Errorf("fleet: --issuer-account needs --account-seed")
+// a bare nkey seed (config-file modes: the registry's accounts), or with operatorSeed an
+// account of the terminal's own, its JWT written to jwtDir, and a .creds file of a user in
+// it (operator/account mode).
+func newTerminalKey(c *cobra.Command, out, id, operatorSeed, fleetAccount, jwtDir string) (string, error) {
+	if operatorSeed == "" {
+		if fleetAccount != "" || jwtDir != "" {
+			return "", fmt.Errorf("fleet: --fleet-account and --jwt-dir need --operator-seed")
 		}
 		kp, err := server.NewSeedFile(out)
 		if err != nil {
@@ -72,9 +77,21 @@ func newTerminalKey(out, id, accountSeed, issuer string) (string, error) {
 		}
 		return kp.PublicKey()
 	}
-	signer, err := server.ReadSeed(accountSeed)
+	if jwtDir == "" {
+		return "", fmt.Errorf("fleet: --operator-seed needs --jwt-dir (where the terminal's account JWT goes)")
+	}
+	signer, err := server.ReadSeed(operatorSeed)
 	if err != nil {
 		return "", err
 	}
-	return server.NewTerminalCreds(out, id, signer, issuer)
+	made, err := server.NewTerminalCreds(out, id, signer, fleetAccount)
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(jwtDir, made.Account+".jwt")
+	if err := atomicfile.WriteFile(path, []byte(made.AccountJWT), 0o644); err != nil {
+		return "", fmt.Errorf("fleet: account JWT: %w", err)
+	}
+	fmt.Fprintf(c.OutOrStdout(), "terminal %s: account %s, its JWT in %s (push it to the servers' resolver)\n", id, made.Account, path)
+	return made.User, nil
 }

@@ -157,19 +157,24 @@ func TestFleetCommands(t *testing.T) {
 	}
 }
 
-// add-terminal --account-seed writes a .creds file for an operator/account (JWT) mode
-// cluster: a user JWT of the fleet account with the terminal's permissions, registered
-// under the same public key.
+// add-terminal --operator-seed makes, for an operator/account (JWT) mode cluster, an
+// account of the terminal's own (its JWT in --jwt-dir, signed by the operator, importing
+// its subjects from the fleet account) and a .creds file of a user in it with the
+// terminal's permissions, registered under the user's public key.
 func TestFleetAddTerminalCreds(t *testing.T) {
-	data, dir := t.TempDir(), t.TempDir()
-	akp, _ := nkeys.CreateAccount()
-	seed, _ := akp.Seed()
-	acct := filepath.Join(dir, "fleet-account.nk")
-	if err := os.WriteFile(acct, seed, 0o600); err != nil {
+	data, dir, jwts := t.TempDir(), t.TempDir(), t.TempDir()
+	okp, _ := nkeys.CreateOperator()
+	seed, _ := okp.Seed()
+	opSeed := filepath.Join(dir, "operator.nk")
+	if err := os.WriteFile(opSeed, seed, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	fkp, _ := nkeys.CreateAccount()
+	fleetPub, _ := fkp.PublicKey()
 	out := filepath.Join(dir, "T7.creds")
-	if o, err := runNet(t, "fleet", "add-terminal", "--data", data, "--id", "T7", "--retailer", "9", "--out", out, "--account-seed", acct); err != nil {
+	o, err := runNet(t, "fleet", "add-terminal", "--data", data, "--id", "T7", "--retailer", "9", "--out", out,
+		"--operator-seed", opSeed, "--fleet-account", fleetPub, "--jwt-dir", jwts)
+	if err != nil {
 		t.Fatalf("add-terminal: %v\n%s", err, o)
 	}
 	b, err := os.ReadFile(out)
@@ -194,7 +199,16 @@ func TestFleetAddTerminalCreds(t *testing.T) {
 	if !slices.Equal([]string(uc.Pub.Allow), server.TerminalPermissions("T7").Publish.Allow) {
 		t.Fatalf("publish permissions %v", uc.Pub.Allow)
 	}
-	if _, err := runNet(t, "fleet", "add-terminal", "--data", data, "--id", "T8", "--retailer", "9", "--out", filepath.Join(dir, "T8.creds"), "--account-seed", out); err == nil {
-		t.Fatal("a .creds file accepted as the account's seed")
+	acct, err := os.ReadFile(filepath.Join(jwts, uc.Issuer+".jwt"))
+	if err != nil {
+		t.Fatalf("the terminal's account JWT: %v", err)
+	}
+	ac, err := jwt.DecodeAccountClaims(string(acct))
+	if err != nil || ac.Name != server.TerminalAccount("T7") || len(ac.Imports) != len(server.TerminalImports("T7")) {
+		t.Fatalf("account %v %+v", err, ac)
+	}
+	if _, err := runNet(t, "fleet", "add-terminal", "--data", data, "--id", "T8", "--retailer", "9", "--out", filepath.Join(dir, "T8.creds"),
+		"--operator-seed", out, "--fleet-account", fleetPub, "--jwt-dir", jwts); err == nil {
+		t.Fatal("a .creds file accepted as the operator's seed")
 	}
 }

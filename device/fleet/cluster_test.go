@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/packterm/pos/device/fleet"
+	"github.com/packterm/pos/device/fleet/server"
 	"github.com/packterm/pos/validate/codes"
 	"github.com/packterm/pos/validate/journal"
 )
@@ -184,7 +185,7 @@ func TestClusterLeaderKilled(t *testing.T) {
 	killed := ""
 	kill := func() {
 		for _, s := range f.nodes {
-			if s.NATS().JetStreamIsStreamLeader("$G", "KV_"+fleet.ClaimsBucket) {
+			if s.NATS().JetStreamIsStreamLeader(server.FleetAccount, "KV_"+fleet.ClaimsBucket) {
 				killed = s.NATS().Name()
 				s.Shutdown()
 				return
@@ -225,7 +226,7 @@ func TestClusterJournalLeaderKilled(t *testing.T) {
 				if published.Add(1) == nt*per/3 {
 					killOnce.Do(func() {
 						for _, s := range f.nodes {
-							if s.NATS().JetStreamIsStreamLeader("$G", fleet.JournalStream) {
+							if s.NATS().JetStreamIsStreamLeader(server.FleetAccount, fleet.JournalStream) {
 								s.Shutdown()
 								killed.Store(true)
 								return

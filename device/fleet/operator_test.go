@@ -22,13 +22,16 @@ import (
 
 // jwtFleet is a fleet on a NATS server in operator (JWT) mode, as an operator running
 // nats-server with nsc-made JWTs would have it: an operator, a system account, a fleet
-// account with JetStream, the operator's service user (every permission in the account)
-// and terminal users made by server.NewTerminalCreds, resolved from memory.
+// account with JetStream and the fleet's exports, the operator's service user (every
+// permission in the account) and, per terminal, its own account and user made by
+// server.NewTerminalCreds, resolved from memory.
 type jwtFleet struct {
 	url    string
 	js     jetstream.JetStream
 	stores *server.Stores
 	creds  map[string]string // terminal id -> .creds file
+	// resolver holds the accounts' JWTs.
+	resolver *natsserver.MemAccResolver
 }
 
 func newJWTFleet(t *testing.T, terminals ...string) *jwtFleet {
@@ -43,8 +46,9 @@ func newJWTFleet(t *testing.T, terminals ...string) *jwtFleet {
 		pub, _ := kp.PublicKey()
 		ac := jwt.NewAccountClaims(pub)
 		ac.Name = name
-		if js {
+		if js { // the fleet's account: its streams and buckets, and the exports terminals import
 			ac.Limits.JetStreamLimits = jwt.JetStreamLimits{MemoryStorage: -1, DiskStorage: -1, Streams: -1, Consumer: -1}
+			ac.Exports = server.FleetAccountExports()
 		}
 		token, err := ac.Encode(okp)
 		if err != nil {
@@ -68,7 +72,7 @@ func newJWTFleet(t *testing.T, terminals ...string) *jwtFleet {
 	if !ns.ReadyForConnections(10 * time.Second) {
 		t.Fatal("server not ready")
 	}
-	f := &jwtFleet{url: ns.ClientURL(), creds: map[string]string{}}
+	f := &jwtFleet{url: ns.ClientURL(), creds: map[string]string{}, resolver: resolver}
 
 	// The operator's service user: no restriction within the fleet account.
 	ukp, _ := nkeys.CreateUser()
@@ -86,11 +90,12 @@ func newJWTFleet(t *testing.T, terminals ...string) *jwtFleet {
 	reg := &server.Registry{Operator: upub}
 	for i, id := range terminals {
 		p := filepath.Join(dir, id+".creds")
-		pub, err := server.NewTerminalCreds(p, id, akp, "")
+		made, err := server.NewTerminalCreds(p, id, okp, apub)
 		if err != nil {
 			t.Fatal(err)
 		}
-		reg.Terminals = append(reg.Terminals, server.Terminal{ID: id, Retailer: uint32(100 + i), NKey: pub})
+		resolver.Store(made.Account, made.AccountJWT) // nsc push
+		reg.Terminals = append(reg.Terminals, server.Terminal{ID: id, Retailer: uint32(100 + i), NKey: made.User})
 		f.creds[id] = p
 	}
 	op, err := server.ConnectOperator(f.url, svcCreds, "") // posctl fleet service --creds service.creds

@@ -49,9 +49,18 @@ func ClaimKey(id codes.TicketID) string {
 	return fmt.Sprintf("t.%d.%d.%d", id.Block, id.Pack, id.Position)
 }
 
-// ConflictKey is the conflicts bucket key of a ticket as seen from terminal.
+// ConflictKey names a conflict over ticket id as seen from terminal (a terminal's record
+// of the conflicts it has journalled).
 func ConflictKey(terminal string, id codes.TicketID) string {
 	return fmt.Sprintf("c.%s.%d.%d.%d", terminal, id.Block, id.Pack, id.Position)
+}
+
+// ConflictEntryKey is the conflicts bucket key of the conflict over ticket id between
+// terminal (the side it is stored for) and other: ConflictKey(terminal, id) + "." +
+// other. The bucket is write-once: each pair's conflict is stored once per side, and a
+// third terminal paying the same ticket gets keys of its own.
+func ConflictEntryKey(terminal, other string, id codes.TicketID) string {
+	return ConflictKey(terminal, id) + "." + other
 }
 
 // ErrMessage: a fleet message that does not decode or breaks the protocol's rules.
@@ -273,17 +282,33 @@ func DecodeConflicts(b []byte) ([]Conflict, error) {
 		return nil, badMessage("conflicts: %v", err)
 	}
 	for _, c := range cs {
-		if err := c.Ticket.Validate(); err != nil {
-			return nil, badMessage("conflict: ticket: %v", err)
-		}
-		if err := c.Holder.check(); err != nil {
-			return nil, err
-		}
-		if err := c.Other.check(); err != nil {
+		if err := c.check(); err != nil {
 			return nil, err
 		}
 	}
 	return cs, nil
+}
+
+// DecodeConflict decodes a value of the conflicts bucket.
+func DecodeConflict(b []byte) (Conflict, error) {
+	var c Conflict
+	if err := decodeJSON(b, &c, "conflict"); err != nil {
+		return Conflict{}, err
+	}
+	if err := c.check(); err != nil {
+		return Conflict{}, err
+	}
+	return c, nil
+}
+
+func (c *Conflict) check() error {
+	if err := c.Ticket.Validate(); err != nil {
+		return badMessage("conflict: ticket: %v", err)
+	}
+	if err := c.Holder.check(); err != nil {
+		return err
+	}
+	return c.Other.check()
 }
 
 // DecodeJournalMsg decodes a message of the JOURNAL stream: the record's canonical

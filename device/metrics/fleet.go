@@ -17,6 +17,7 @@ type Fleet struct {
 	latency  prometheus.Histogram
 	records  prometheus.Counter
 	seen     prometheus.Gauge
+	dropped  *prometheus.CounterVec
 
 	mu        sync.Mutex
 	terminals map[string]struct{}
@@ -40,9 +41,12 @@ func NewFleet() *Fleet {
 			Help: "Journal records the terminals published, as this service saw them (duplicates included)."}),
 		seen: prometheus.NewGauge(prometheus.GaugeOpts{Name: "fleet_terminals_seen",
 			Help: "Distinct terminals that claimed or published since the service started."}),
+		dropped: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "fleet_requests_dropped_total",
+			Help: "Requests dropped unanswered because their terminal's queue was full: a terminal flooding the service (only such terminals appear)."},
+			[]string{"terminal", "kind"}),
 		terminals: map[string]struct{}{},
 	}
-	m.reg.MustRegister(m.claims, m.refusals, m.latency, m.records, m.seen)
+	m.reg.MustRegister(m.claims, m.refusals, m.latency, m.records, m.seen, m.dropped)
 	return m
 }
 
@@ -63,6 +67,11 @@ func (m *Fleet) ClaimDecided(terminal, result, reason string, d time.Duration) {
 func (m *Fleet) JournalRecord(terminal string) {
 	m.records.Inc()
 	m.terminal(terminal)
+}
+
+// RequestDropped counts a request of terminal dropped for its full queue (a flood).
+func (m *Fleet) RequestDropped(terminal, kind string) {
+	m.dropped.WithLabelValues(terminal, kind).Inc()
 }
 
 func (m *Fleet) terminal(id string) {

@@ -74,8 +74,8 @@ func (c *ClusterConfig) nodes() ([]node, error) {
 
 // NodeConfig is node i's (0-based) nats-server configuration for the fleet of reg:
 // JetStream with its store, the cluster's routes to every node, TLS files named when
-// TLSDir is set, a monitoring port, and the nkey users of the registry (the operator
-// with every permission, each terminal with TerminalPermissions).
+// TLSDir is set, a monitoring port, and the accounts of the registry (AccountsConfig:
+// the fleet's account with the operator's user, an account per terminal).
 func (c *ClusterConfig) NodeConfig(reg *Registry, i int) ([]byte, error) {
 	if err := reg.Check(); err != nil {
 		return nil, err
@@ -121,14 +121,11 @@ func (c *ClusterConfig) NodeConfig(reg *Registry, i int) ([]byte, error) {
 	b.WriteString("  ]\n")
 	tlsBlock("  ")
 	b.WriteString("}\n")
-	b.WriteString("authorization {\n  users: [\n")
-	fmt.Fprintf(&b, "    { nkey: %s }  # the operator: tools and claim service\n", q(reg.Operator))
-	for _, t := range reg.Terminals {
-		p := TerminalPermissions(t.ID)
-		fmt.Fprintf(&b, "    { nkey: %s, permissions: { publish: { allow: %s }, subscribe: { allow: %s } } }  # %s, retailer %d\n",
-			q(t.NKey), list(p.Publish.Allow), list(p.Subscribe.Allow), t.ID, t.Retailer)
+	accounts, err := AccountsConfig(reg)
+	if err != nil {
+		return nil, err
 	}
-	b.WriteString("  ]\n}\n")
+	b.WriteString(accounts)
 	return []byte(b.String()), nil
 }
 

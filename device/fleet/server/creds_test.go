@@ -11,14 +11,18 @@ import (
 	"github.com/nats-io/nkeys"
 )
 
-// A terminal's .creds file holds a user JWT signed by the fleet account with exactly the
-// nkey mode's permissions, and its seed; the file is private and never replaced.
+// A terminal's .creds file holds a user JWT signed by the terminal's own account with
+// exactly the nkey mode's permissions, and its seed; the account is signed by the operator
+// and imports the terminal's own subjects from the fleet account, nothing else; the file
+// is private and never replaced.
 func TestNewTerminalCreds(t *testing.T) {
 	dir := t.TempDir()
-	akp, _ := nkeys.CreateAccount()
-	apub, _ := akp.PublicKey()
+	okp, _ := nkeys.CreateOperator()
+	opub, _ := okp.PublicKey()
+	fkp, _ := nkeys.CreateAccount()
+	fleetPub, _ := fkp.PublicKey()
 	path := filepath.Join(dir, "T0042.creds")
-	pub, err := NewTerminalCreds(path, "T0042", akp, "")
+	got, err := NewTerminalCreds(path, "T0042", okp, fleetPub)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,32 +42,42 @@ func TestNewTerminalCreds(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := TerminalPermissions("T0042")
-	if uc.Subject != pub || uc.Issuer != apub || !slices.Equal([]string(uc.Pub.Allow), p.Publish.Allow) ||
+	if uc.Subject != got.User || uc.Issuer != got.Account || !slices.Equal([]string(uc.Pub.Allow), p.Publish.Allow) ||
 		!slices.Equal([]string(uc.Sub.Allow), p.Subscribe.Allow) || len(uc.Pub.Deny)+len(uc.Sub.Deny) != 0 {
-		t.Fatalf("claims %+v", uc)
+		t.Fatalf("user claims %+v", uc)
+	}
+	ac, err := jwt.DecodeAccountClaims(got.AccountJWT)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var imports []string
+	for _, im := range ac.Imports {
+		if im.Account != fleetPub || im.Type != jwt.Service {
+			t.Errorf("import %+v", im)
+		}
+		imports = append(imports, string(im.Subject))
+	}
+	want := TerminalImports("T0042")
+	slices.Sort(imports)
+	slices.Sort(want)
+	if ac.Subject != got.Account || ac.Issuer != opub || !slices.Equal(imports, want) ||
+		len(ac.Exports) != 0 || ac.Limits.Conn != TerminalAccountConns || ac.Limits.IsJSEnabled() {
+		t.Fatalf("account claims %+v", ac)
 	}
 	kp, err := jwt.ParseDecoratedUserNKey(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := kp.PublicKey(); got != pub {
-		t.Errorf("seed of %s, JWT of %s", got, pub)
+	if pub, _ := kp.PublicKey(); pub != got.User {
+		t.Errorf("seed of %s, JWT of %s", pub, got.User)
 	}
-	if _, err := NewTerminalCreds(path, "T0042", akp, ""); err == nil {
+	if _, err := NewTerminalCreds(path, "T0042", okp, fleetPub); err == nil {
 		t.Error("an existing .creds file was replaced")
 	}
-	ukp, _ := nkeys.CreateUser()
-	if _, err := NewTerminalCreds(filepath.Join(dir, "x.creds"), "T1", ukp, ""); err == nil || !strings.Contains(err.Error(), "account") {
-		t.Errorf("user key as signer: %v", err)
+	if _, err := NewTerminalCreds(filepath.Join(dir, "x.creds"), "T1", fkp, fleetPub); err == nil || !strings.Contains(err.Error(), "operator") {
+		t.Errorf("account key as signer: %v", err)
 	}
-	// Signed by a signing key of the account: the JWT names the account it speaks for.
-	skp, _ := nkeys.CreateAccount()
-	if _, err := NewTerminalCreds(filepath.Join(dir, "s.creds"), "T1", skp, apub); err != nil {
-		t.Fatal(err)
-	}
-	b, _ = os.ReadFile(filepath.Join(dir, "s.creds"))
-	token, _ = jwt.ParseDecoratedJWT(b)
-	if uc, err := jwt.DecodeUserClaims(token); err != nil || uc.IssuerAccount != apub {
-		t.Fatalf("issuer account: %v %+v", err, uc)
+	if _, err := NewTerminalCreds(filepath.Join(dir, "y.creds"), "T1", okp, opub); err == nil || !strings.Contains(err.Error(), "account") {
+		t.Errorf("operator key as the fleet account: %v", err)
 	}
 }

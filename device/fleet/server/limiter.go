@@ -13,6 +13,11 @@ import (
 const (
 	DefaultClaimRate  = 2.0 // claims per second, sustained
 	DefaultClaimBurst = 60  // claims at once
+	// DefaultRequestRate and DefaultRequestBurst limit a terminal's other requests
+	// (conflicts, status lists): its client asks for its conflicts once a round (every
+	// 5 s at most) and for its status list every 10 minutes.
+	DefaultRequestRate  = 1.0
+	DefaultRequestBurst = 20
 	// RateLimitedRecordEvery: while a terminal stays over its limit, one refusal record
 	// per interval stands for all (Refusal.Count), so a flood cannot flood the record.
 	RateLimitedRecordEvery = 10 * time.Second
@@ -78,4 +83,37 @@ func (l *Limiter) Allow(terminal string) (ok bool, record bool, count int) {
 		return false, true, count
 	}
 	return false, false, 0
+}
+
+// onceEvery says yes to a terminal at most once per interval (a log line, an answer).
+type onceEvery struct {
+	every time.Duration
+	clock clockwork.Clock
+	mu    sync.Mutex
+	last  map[string]time.Time
+}
+
+func newOnceEvery(every time.Duration, clock clockwork.Clock) *onceEvery {
+	if clock == nil {
+		clock = clockwork.NewRealClock()
+	}
+	return &onceEvery{every: every, clock: clock, last: map[string]time.Time{}}
+}
+
+func (o *onceEvery) allow(terminal string) bool {
+	now := o.clock.Now()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if l, ok := o.last[terminal]; ok && now.Sub(l) < o.every {
+		return false
+	}
+	if len(o.last) > 1<<16 { // forget old entries rather than grow without end
+		for k, l := range o.last {
+			if now.Sub(l) >= o.every {
+				delete(o.last, k)
+			}
+		}
+	}
+	o.last[terminal] = now
+	return true
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/packterm/pos/device/fleet"
-	"github.com/packterm/pos/validate/codes"
 	"github.com/packterm/pos/validate/journal"
 	"github.com/packterm/pos/validate/ledger"
 )
@@ -133,31 +132,4 @@ func readStream(ctx context.Context, js jetstream.JetStream, stream, what string
 				what, ErrStalled, seen, last, stallFetches*fetchWait)
 		}
 	}
-}
-
-// AllClaims reads the whole claims bucket: ticket → holding terminal (the report's
-// claim check; operator side, once a report).
-func AllClaims(ctx context.Context, kv jetstream.KeyValue) (map[codes.TicketID]string, error) {
-	l, err := kv.ListKeys(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("fleet: listing claims: %w", err)
-	}
-	defer l.Stop()
-	out := map[codes.TicketID]string{}
-	for k := range l.Keys() {
-		var id codes.TicketID
-		if _, err := fmt.Sscanf(k, "t.%d.%d.%d", &id.Block, &id.Pack, &id.Position); err != nil || fleet.ClaimKey(id) != k {
-			return nil, fmt.Errorf("fleet: claims bucket: key %.60q", k)
-		}
-		e, err := kv.Get(ctx, k)
-		if err != nil {
-			return nil, fmt.Errorf("fleet: claim %s: %w", k, err)
-		}
-		c, err := fleet.DecodeClaim(e.Value())
-		if err != nil {
-			return nil, err
-		}
-		out[id] = c.Terminal
-	}
-	return out, nil
 }

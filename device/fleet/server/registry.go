@@ -82,15 +82,6 @@ func TerminalPermissions(id string) *server.Permissions {
 	}
 }
 
-// users is the server's nkey users of the registry.
-func (r *Registry) users() []*server.NkeyUser {
-	us := []*server.NkeyUser{{Nkey: r.Operator}}
-	for _, t := range r.Terminals {
-		us = append(us, &server.NkeyUser{Nkey: t.NKey, Permissions: TerminalPermissions(t.ID)})
-	}
-	return us
-}
-
 // LoadRegistry reads dir/terminals.json.
 func LoadRegistry(dir string) (*Registry, error) {
 	b, err := os.ReadFile(filepath.Join(dir, RegistryFile))

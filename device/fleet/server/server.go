@@ -60,12 +60,13 @@ func Start(o Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fleet server: listen: %w", err)
 	}
-	so := &server.Options{
-		ServerName: o.Name, Host: host, Port: port,
-		JetStream: true, StoreDir: filepath.Join(o.DataDir, "jetstream"), SyncAlways: o.SyncAlways,
-		Nkeys: o.Registry.users(), NoSigs: true, NoLog: !o.Debug, Debug: o.Debug,
-		MaxPayload: 1 << 20,
+	so := &server.Options{}
+	if err := setAccounts(so, o.Registry); err != nil {
+		return nil, err
 	}
+	so.ServerName, so.Host, so.Port = o.Name, host, port
+	so.JetStream, so.StoreDir, so.SyncAlways = true, filepath.Join(o.DataDir, "jetstream"), o.SyncAlways
+	so.NoSigs, so.NoLog, so.Debug, so.MaxPayload = true, !o.Debug, o.Debug, 1<<20
 	if o.TLS != nil {
 		so.TLSConfig, so.TLS = o.TLS, true
 	}
@@ -98,6 +99,19 @@ func Start(o Options) (*Server, error) {
 	return &Server{ns: ns, so: so, tls: o.TLS != nil}, nil
 }
 
+// setAccounts puts the registry's accounts (AccountsConfig) in so, in place of any.
+func setAccounts(so *server.Options, r *Registry) error {
+	conf, err := AccountsConfig(r)
+	if err != nil {
+		return err
+	}
+	so.Accounts, so.Nkeys, so.Users = nil, nil, nil
+	if err := so.ProcessConfigString(conf); err != nil {
+		return fmt.Errorf("fleet server: accounts: %w", err)
+	}
+	return nil
+}
+
 func hostPort(s string) (string, int, error) {
 	h, p, err := net.SplitHostPort(s)
 	if err != nil {
@@ -113,7 +127,7 @@ func hostPort(s string) (string, int, error) {
 	return h, n, nil
 }
 
-// SetRegistry reloads the server's users from r: a terminal added may connect, one
+// SetRegistry reloads the server's accounts from r: a terminal added may connect, one
 // removed is disconnected and may not connect again.
 func (s *Server) SetRegistry(r *Registry) error {
 	if err := r.Check(); err != nil {
@@ -121,14 +135,36 @@ func (s *Server) SetRegistry(r *Registry) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	so := s.so.Clone()
-	so.Nkeys = r.users()
-	keep := so.Clone()
-	if err := s.ns.ReloadOptions(so); err != nil {
-		return fmt.Errorf("fleet server: reloading the registry: %w", err)
+	// nats-server binds an account's service imports to the live exporting account only
+	// when it updates an account that exists: a reload that adds an account leaves the
+	// new account's imports on the parsed copy of the fleet's account, and its requests
+	// find no responders (the account is right from the next reload on). So a reload that
+	// adds terminals is applied twice (TestRegistryChangesWithoutRestart).
+	added := false
+	for _, t := range r.Terminals {
+		if _, err := s.ns.LookupAccount(TerminalAccount(t.ID)); err != nil {
+			added = true
+		}
 	}
-	s.so = keep
+	for range 1 + btoi(added) {
+		so := s.so.Clone()
+		if err := setAccounts(so, r); err != nil {
+			return err
+		}
+		keep := so.Clone()
+		if err := s.ns.ReloadOptions(so); err != nil {
+			return fmt.Errorf("fleet server: reloading the registry: %w", err)
+		}
+		s.so = keep
+	}
 	return nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // URL is the client URL (nats://, or tls:// when TLS is on).

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -51,7 +52,21 @@ type ServiceOptions struct {
 	// DefaultStaleAfter, negative: never.
 	StaleAfter time.Duration
 
-	Workers int             // concurrent handlers per kind of request (default 16)
+	// RequestRate and RequestBurst limit each terminal's other requests (conflicts,
+	// status lists) as ClaimRate and ClaimBurst its claims; 0: DefaultRequestRate,
+	// DefaultRequestBurst.
+	RequestRate  float64
+	RequestBurst int
+	// Queue bounds one terminal's requests waiting for a handler (default 16): what a
+	// terminal sends beyond it is dropped unanswered and counted against it.
+	Queue int
+
+	// Requests, when set, is the connection the service takes the terminals' requests on
+	// (and answers them): a connection of their own keeps the stores' round trips, on
+	// the service's main connection, from queueing behind a flood of requests.
+	Requests *nats.Conn
+
+	Workers int             // concurrent handlers, all kinds of request together (default 16)
 	Ready   chan<- struct{} // closed once Run's subscriptions are in place (tests, posctl)
 	Clock   clockwork.Clock
 	Logger  *slog.Logger
@@ -62,6 +77,9 @@ type ServiceOptions struct {
 type ServiceObserver interface {
 	ClaimDecided(terminal, result, reason string, d time.Duration)
 	JournalRecord(terminal string)
+	// RequestDropped: terminal's request of kind (claim, conflicts, status) was dropped,
+	// its queue full (a flood).
+	RequestDropped(terminal, kind string)
 }
 
 // Service answers the terminals' requests: claims, conflicts and status lists. Several
@@ -73,8 +91,12 @@ type Service struct {
 	st    *Stores
 	o     ServiceOptions
 	check Checker
-	limit *Limiter
-	reg   atomic.Pointer[registryView] // the registry in force (SetRegistry replaces it)
+	limit *Limiter // claims per terminal
+	// requests limits the other requests per terminal.
+	requests *Limiter
+	// floodLog paces the flood's log line; toldLimited the rate-limited answers.
+	floodLog, toldLimited *onceEvery                   // a rate-limited terminal is answered so at most once a second
+	reg                   atomic.Pointer[registryView] // the registry in force (SetRegistry replaces it)
 }
 
 // registryView is a registry and its terminals' retailers by id.
@@ -109,6 +131,9 @@ func NewService(nc *nats.Conn, st *Stores, o ServiceOptions) *Service {
 	if o.Workers <= 0 {
 		o.Workers = 16
 	}
+	if o.Queue <= 0 {
+		o.Queue = 16
+	}
 	if o.StaleAfter == 0 {
 		o.StaleAfter = DefaultStaleAfter
 	}
@@ -118,7 +143,9 @@ func NewService(nc *nats.Conn, st *Stores, o ServiceOptions) *Service {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	s := &Service{nc: nc, st: st, o: o, limit: NewLimiter(o.ClaimRate, o.ClaimBurst, o.Clock)}
+	s := &Service{nc: nc, st: st, o: o, limit: NewLimiter(o.ClaimRate, o.ClaimBurst, o.Clock),
+		requests: NewLimiter(cmp.Or(o.RequestRate, DefaultRequestRate), cmp.Or(o.RequestBurst, DefaultRequestBurst), o.Clock),
+		floodLog: newOnceEvery(RateLimitedRecordEvery, o.Clock), toldLimited: newOnceEvery(time.Second, o.Clock)}
 	s.js, _ = jetstream.New(nc) // fails only on bad options
 	s.reg.Store(newRegistryView(o.Registry))
 	status := o.Status
@@ -136,7 +163,12 @@ const DefaultStaleAfter = 2 * time.Second
 // ErrServiceConfig: the service lacks what it decides claims with (fail closed).
 var ErrServiceConfig = errors.New("fleet service: incomplete configuration")
 
-// Run serves until ctx is done, then drains its subscriptions.
+// Run serves until ctx is done, then drains its subscriptions. Every request, of every
+// kind, waits in one fair queue (fairQueue: a queue per terminal, served in turn, one
+// request of a terminal in work at a time) for one of Workers handlers: a terminal that
+// floods the service delays no other terminal and fills only its own queue, whose
+// overflow is dropped and counted against it (Observer.RequestDropped, a log line per
+// RateLimitedRecordEvery).
 func (s *Service) Run(ctx context.Context) error {
 	switch {
 	case s.registry() == nil:
@@ -156,28 +188,26 @@ func (s *Service) Run(ctx context.Context) error {
 		cancel()
 		workers.Wait()
 	}()
-	var mu sync.Mutex
-	for _, h := range []struct {
-		prefix string
-		fn     func(ctx context.Context, terminal string, m *nats.Msg)
-	}{{fleet.ClaimPrefix, s.handleClaim}, {fleet.ConflictsPrefix, s.handleConflicts}, {fleet.StatusPrefix, s.handleStatus}} {
-		queue := make(chan queued, max(1024, 64*s.o.Workers)) // its wait is measured from here
-		sub, err := s.nc.QueueSubscribe(h.prefix+"*", "fleet-service", func(m *nats.Msg) {
-			select {
-			case queue <- queued{m: m, at: s.o.Clock.Now()}:
-			case <-ctx.Done():
+	queue := newFairQueue(s.o.Queue)
+	rc := cmp.Or(s.o.Requests, s.nc)
+	for _, k := range s.kinds() {
+		sub, err := rc.QueueSubscribe(k.prefix+"*", "fleet-service", func(m *nats.Msg) {
+			terminal := strings.TrimPrefix(m.Subject, k.prefix)
+			if !queue.push(terminal, queued{m: m, at: s.o.Clock.Now(), kind: k}) {
+				s.dropped(terminal, k.name)
 			}
 		})
 		if err != nil {
 			return fmt.Errorf("fleet service: subscribe: %w", err)
 		}
-		mu.Lock()
+		// The handler only queues: the subscription's own buffer holds a burst of
+		// every terminal together while the handler catches up.
+		sub.SetPendingLimits(1<<16, 64<<20)
 		subs = append(subs, sub)
-		mu.Unlock()
-		for range s.o.Workers {
-			workers.Add(1)
-			go func() { defer workers.Done(); s.work(ctx, queue, h.prefix, h.fn) }()
-		}
+	}
+	for range s.o.Workers {
+		workers.Add(1)
+		go func() { defer workers.Done(); s.work(ctx, queue) }()
 	}
 	if s.o.Observer != nil { // every instance sees every record (no queue group): a count, not a store
 		sub, err := s.nc.Subscribe("journal.>", func(m *nats.Msg) {
@@ -190,7 +220,7 @@ func (s *Service) Run(ctx context.Context) error {
 		}
 		subs = append(subs, sub)
 	}
-	if err := s.nc.Flush(); err != nil {
+	if err := rc.Flush(); err != nil {
 		return fmt.Errorf("fleet service: %w", err)
 	}
 	if s.o.Ready != nil {
@@ -200,31 +230,70 @@ func (s *Service) Run(ctx context.Context) error {
 	return nil
 }
 
-// queued is a request taken off the subscription, and when.
+// requestKind is one kind of request: its subject prefix (the terminal's id follows)
+// and its handler.
+type requestKind struct {
+	name, prefix string
+	fn           func(ctx context.Context, terminal string, m *nats.Msg)
+}
+
+func (s *Service) kinds() []requestKind {
+	return []requestKind{
+		{"claim", fleet.ClaimPrefix, s.handleClaim},
+		{"conflicts", fleet.ConflictsPrefix, s.limited(s.handleConflicts)},
+		{"status", fleet.StatusPrefix, s.limited(s.handleStatus)},
+	}
+}
+
+// limited is fn behind the terminal's request rate limit (requests other than claims,
+// which have their own: Limiter): past it the request is answered with an error.
+func (s *Service) limited(fn func(context.Context, string, *nats.Msg)) func(context.Context, string, *nats.Msg) {
+	return func(ctx context.Context, terminal string, m *nats.Msg) {
+		if ok, _, _ := s.requests.Allow(terminal); !ok {
+			s.replyError(m, errors.New(fleet.RefusedRateLimited+": over the terminal's request rate limit"))
+			return
+		}
+		fn(ctx, terminal, m)
+	}
+}
+
+// dropped counts a request dropped for its terminal's full queue, and logs the terminal
+// once per RateLimitedRecordEvery.
+func (s *Service) dropped(terminal, kind string) {
+	if s.o.Observer != nil {
+		s.o.Observer.RequestDropped(terminal, kind)
+	}
+	if s.floodLog.allow(terminal) {
+		s.o.Logger.Warn("fleet service: terminal floods the service, its requests dropped", "terminal", terminal, "kind", kind)
+	}
+}
+
+// queued is a request taken off the subscription, when, and its kind.
 type queued struct {
-	m  *nats.Msg
-	at time.Time
+	m    *nats.Msg
+	at   time.Time
+	kind requestKind
 }
 
 // work handles queued requests until ctx ends. A request that waited longer than
 // StaleAfter is dropped unanswered: its terminal has given up (its client's timeout) and
 // asks again or pays within its offline limit; working through such requests after a
 // stall (a leader election under load) only delays the fresh ones (a retry storm).
-func (s *Service) work(ctx context.Context, queue <-chan queued, prefix string, fn func(context.Context, string, *nats.Msg)) {
+func (s *Service) work(ctx context.Context, queue *fairQueue) {
 	for {
-		select {
-		case <-ctx.Done():
+		q, done, ok := queue.pop(ctx)
+		if !ok {
 			return
-		case q := <-queue:
-			terminal := strings.TrimPrefix(q.m.Subject, prefix)
-			if waited := s.o.Clock.Since(q.at); s.o.StaleAfter > 0 && waited > s.o.StaleAfter {
-				if s.o.Observer != nil && prefix == fleet.ClaimPrefix {
-					s.o.Observer.ClaimDecided(terminal, ResultStale, "", waited)
-				}
-				continue
-			}
-			fn(ctx, terminal, q.m)
 		}
+		terminal := strings.TrimPrefix(q.m.Subject, q.kind.prefix)
+		if waited := s.o.Clock.Since(q.at); s.o.StaleAfter > 0 && waited > s.o.StaleAfter {
+			if s.o.Observer != nil && q.kind.prefix == fleet.ClaimPrefix {
+				s.o.Observer.ClaimDecided(terminal, ResultStale, "", waited)
+			}
+		} else {
+			q.kind.fn(ctx, terminal, q.m)
+		}
+		done()
 	}
 }
 
@@ -258,7 +327,11 @@ const opTimeout = 5 * time.Second
 func (s *Service) handleClaim(ctx context.Context, terminal string, m *nats.Msg) {
 	start := s.o.Clock.Now()
 	rep := s.decideClaim(ctx, terminal, m)
-	s.reply(m, rep)
+	// A terminal over its claim rate is told so at most once a second: answering a flood
+	// claim by claim would spend on it what the other terminals wait for.
+	if rep.Reason != fleet.RefusedRateLimited || s.toldLimited.allow(terminal) {
+		s.reply(m, rep)
+	}
 	if s.o.Observer != nil {
 		s.o.Observer.ClaimDecided(terminal, rep.Result, rep.Reason, s.o.Clock.Since(start))
 	}
@@ -371,11 +444,14 @@ func (s *Service) holder(ctx context.Context, key string) (fleet.Claim, bool, er
 	return c, true, nil
 }
 
-// recordConflict stores the conflict under both terminals' keys.
+// recordConflict stores the conflict under both terminals' keys, each written once: a
+// key already present is the same pair's conflict recorded before (a claim retried), kept
+// as it was first written.
 func (s *Service) recordConflict(ctx context.Context, c fleet.Conflict) error {
 	val, _ := json.Marshal(c)
-	for _, t := range []string{c.Holder.Terminal, c.Other.Terminal} {
-		if _, err := s.st.Conflicts.Put(ctx, fleet.ConflictKey(t, c.Ticket), val); err != nil {
+	for _, k := range []string{fleet.ConflictEntryKey(c.Holder.Terminal, c.Other.Terminal, c.Ticket),
+		fleet.ConflictEntryKey(c.Other.Terminal, c.Holder.Terminal, c.Ticket)} {
+		if _, err := s.st.Conflicts.Create(ctx, k, val); err != nil && !errors.Is(err, jetstream.ErrKeyExists) {
 			return fmt.Errorf("recording conflict: %w", err)
 		}
 	}
@@ -394,42 +470,18 @@ func (s *Service) handleConflicts(ctx context.Context, terminal string, m *nats.
 	}
 	ctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
-	cs, err := Conflicts(ctx, s.st.Conflicts, "c."+terminal+".>", maxConflictsReply)
+	cs, bad, err := ReadConflicts(ctx, s.st.Conflicts, "c."+terminal+".>", maxConflictsReply)
 	if err != nil {
 		s.replyError(m, err)
 		return
+	}
+	for _, b := range bad { // the operator's report lists them; the terminal gets the others
+		s.o.Logger.Error("fleet service: malformed conflicts entry", "terminal", terminal, "key", b.Key, "err", b.Err)
 	}
 	if cs == nil {
 		cs = []fleet.Conflict{}
 	}
 	s.reply(m, cs)
-}
-
-// Conflicts lists the conflicts of the bucket under filter (at most max; 0: all).
-func Conflicts(ctx context.Context, kv jetstream.KeyValue, filter string, max int) ([]fleet.Conflict, error) {
-	l, err := kv.ListKeysFiltered(ctx, filter)
-	if err != nil {
-		return nil, fmt.Errorf("listing conflicts: %w", err)
-	}
-	defer l.Stop()
-	var out []fleet.Conflict
-	seen := map[string]bool{}
-	for k := range l.Keys() {
-		if seen[k] || max > 0 && len(out) >= max {
-			continue
-		}
-		seen[k] = true
-		e, err := kv.Get(ctx, k)
-		if err != nil {
-			return nil, fmt.Errorf("reading conflict %s: %w", k, err)
-		}
-		var c fleet.Conflict
-		if err := json.Unmarshal(e.Value(), &c); err != nil {
-			return nil, fmt.Errorf("conflict %s: %w", k, err)
-		}
-		out = append(out, c)
-	}
-	return out, nil
 }
 
 func (s *Service) handleStatus(ctx context.Context, terminal string, m *nats.Msg) {

@@ -47,22 +47,17 @@ func EnsureStores(ctx context.Context, js jetstream.JetStream, replicas int) (*S
 	if err != nil {
 		return nil, fmt.Errorf("fleet: refusals stream: %w", err)
 	}
-	kv := func(name, what string, max int32) (jetstream.KeyValue, error) {
-		b, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: name, Description: what,
-			History: 1, Storage: jetstream.FileStorage, Replicas: replicas, MaxValueSize: max})
-		if err != nil {
-			return nil, fmt.Errorf("fleet: %s bucket: %w", name, err)
-		}
-		return b, nil
-	}
-	if s.Claims, err = kv(fleet.ClaimsBucket, "one claim per paid ticket", 4<<10); err != nil {
+	if s.Claims, err = writeOnceKV(ctx, js, fleet.ClaimsBucket, "one claim per paid ticket, written once", 4<<10, replicas); err != nil {
 		return nil, err
 	}
-	if s.Conflicts, err = kv(fleet.ConflictBucket, "tickets paid at two terminals", 4<<10); err != nil {
+	if s.Conflicts, err = writeOnceKV(ctx, js, fleet.ConflictBucket, "tickets paid at two terminals, written once", 4<<10, replicas); err != nil {
 		return nil, err
 	}
-	if s.Status, err = kv(fleet.StatusBucket, "signed pack status lists by retailer", 1<<20-1<<10); err != nil {
-		return nil, err
+	s.Status, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: fleet.StatusBucket,
+		Description: "signed pack status lists by retailer", History: 1, Storage: jetstream.FileStorage,
+		Replicas: replicas, MaxValueSize: 1<<20 - 1<<10})
+	if err != nil {
+		return nil, fmt.Errorf("fleet: %s bucket: %w", fleet.StatusBucket, err)
 	}
 	return &s, nil
 }
