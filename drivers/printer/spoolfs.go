@@ -41,8 +41,9 @@ func (OSFS) ReadFile(name string) ([]byte, error) { return os.ReadFile(name) }
 
 // Rename implements FS. The spool's writes are not atomicfile's one-file replacement:
 // Stage writes several receipts under staged names (WriteFile, each fsynced) and syncs the
-// directory, Commit renames them into the queue in order and syncs it once, all through
-// FS so that the tests fill the filesystem or make it read-only at any of those steps.
+// directory, Commit renames them into the queue in order and syncs it once (List moves
+// a damaged receipt aside, .bad), all through FS so that the tests fill the filesystem
+// or make it read-only at any of those steps.
 func (OSFS) Rename(oldpath, newpath string) error { return os.Rename(oldpath, newpath) }
 
 // Remove implements FS.
