@@ -8,7 +8,7 @@
 #   dist/lab/posd-<target>   the lab posd of each target (with --emulate), for CI's ARM comparison
 #
 # dist/'s posd is the production one: built with -tags production, it links no emulator
-# (hd44780emul, printeremul, scanneremul, serialemul, gpiosim, gpioiotest), no creack/pty, no
+# (hd44780emul, printeremul, scanneremul, serialemul, gpiosim), no creack/pty, no
 # block generator (validate/block) and no LP solver (gonum); `posd --emulate` says it was
 # built without the emulator. The build fails if go list -deps finds one of them in it
 # (check_production). dist/lab/posd-* is the same source without the tag (posd --emulate, as
@@ -38,7 +38,7 @@ ldflags="-s -w -buildid= -X $pkg.Version=$version -X $pkg.Commit=$commit -X $pkg
 cmds=$(go list -f '{{if eq .Name "main"}}{{.ImportPath}}{{end}}' ./cmd/... | grep -v '/cmd/posd$')
 posd=github.com/packterm/pos/cmd/posd
 # What the production posd must not link (go list -deps import paths, as extended regexps).
-forbidden='/hd44780emul$|/printeremul$|/scanneremul$|/serialemul$|/gpiosim$|/gpioiotest$|^github.com/creack/pty$|/validate/block$|^gonum.org/|/device/emulated$' 
+forbidden='/hd44780emul$|/printeremul$|/scanneremul$|/serialemul$|/gpiosim$|^github.com/creack/pty$|/validate/block$|^gonum.org/|/device/emulated$' 
 hostos=$(go env GOHOSTOS)
 hostarch=$(go env GOHOSTARCH)
 

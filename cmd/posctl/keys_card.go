@@ -5,11 +5,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/packterm/pos/drivers/barcode"
+	"github.com/packterm/pos/internal/atomicfile"
 	"github.com/packterm/pos/internal/techcard"
 )
 
@@ -47,15 +49,11 @@ func init() {
 			if err != nil {
 				return fmt.Errorf("keys card: %w", err)
 			}
-			f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+			err = atomicfile.CreateNew(out, 0o600, func(w io.Writer) error { return barcode.WritePNG(w, img) })
 			if errors.Is(err, os.ErrExist) {
 				return fmt.Errorf("keys card: %s exists: not overwritten", out)
 			}
 			if err != nil {
-				return fmt.Errorf("keys card: %w", err)
-			}
-			if err := errors.Join(barcode.WritePNG(f, img), f.Sync(), f.Close()); err != nil {
-				os.Remove(out)
 				return fmt.Errorf("keys card: %w", err)
 			}
 			sum := sha256.Sum256(tok)

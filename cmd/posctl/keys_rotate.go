@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/packterm/pos/firmware/fwkey"
+	"github.com/packterm/pos/internal/atomicfile"
 	"github.com/packterm/pos/internal/regularfile"
 	"github.com/packterm/pos/validate/ledger"
 )
@@ -144,18 +145,7 @@ func rotate(w io.Writer, fam stmtFamily, o rotateOpts, versionSet bool) error {
 	if err != nil {
 		return fmt.Errorf("keys rotate: %w", err)
 	}
-	f, err := os.OpenFile(o.out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return fmt.Errorf("keys rotate: %w", err)
-	}
-	if _, err = f.Write(text); err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(o.out)
+	if err := atomicfile.WriteNew(o.out, text, 0o644); err != nil {
 		return fmt.Errorf("keys rotate: %w", err)
 	}
 	ids := make([]string, len(set))

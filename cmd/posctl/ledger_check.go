@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/packterm/pos/device/retail"
+	"github.com/packterm/pos/validate/decide"
 	"github.com/packterm/pos/validate/ledger"
 )
 
@@ -49,7 +50,7 @@ func init() {
 				return err
 			}
 			v := retail.Judge(set, status, args[1])
-			if v.Outcome == retail.Winner || v.Outcome == retail.Loser {
+			if v.Outcome == decide.Winner || v.Outcome == decide.Loser {
 				cmd.Println(v.Line())
 				return nil
 			}

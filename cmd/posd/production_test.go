@@ -10,7 +10,7 @@ import (
 
 // labPackage matches what the production posd must not link: the emulators, the pty they
 // run on, the block generator and its LP solver (scripts/build.sh's check_production).
-var labPackage = regexp.MustCompile(`/hd44780emul$|/printeremul$|/scanneremul$|/serialemul$|/gpiosim$|/gpioiotest$|^github.com/creack/pty$|/validate/block$|^gonum.org/|/device/emulated$`)
+var labPackage = regexp.MustCompile(`/hd44780emul$|/printeremul$|/scanneremul$|/serialemul$|/gpiosim$|^github.com/creack/pty$|/validate/block$|^gonum.org/|/device/emulated$`)
 
 // TestProductionLinksNoLab: posd built with -tags production (scripts/build.sh's dist/posd)
 // for the board's targets links none of the lab's packages, and the lab build (go run

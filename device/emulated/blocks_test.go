@@ -11,6 +11,7 @@ import (
 	"github.com/packterm/pos/drivers/printer/printeremul"
 	"github.com/packterm/pos/validate/block"
 	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/decide"
 	"github.com/packterm/pos/validate/journal"
 	"github.com/packterm/pos/validate/ledger"
 )
@@ -81,7 +82,7 @@ func TestTwoBlocks(t *testing.T) {
 	if !errors.Is(err, ledger.ErrDuplicateBlock) {
 		t.Errorf("two ledgers of one block: %v", err)
 	}
-	if v := retail.Judge(rig.Ledgers, nil, codes.ValidationCodeOf(third, [codes.SecretSize]byte{1}).String()); v.Outcome != retail.UnknownBlock {
+	if v := retail.Judge(rig.Ledgers, nil, codes.ValidationCodeOf(third, [codes.SecretSize]byte{1}).String()); v.Outcome != decide.UnknownBlock {
 		t.Errorf("third block: %v", v.Outcome)
 	}
 }

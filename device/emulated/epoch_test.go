@@ -10,9 +10,9 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/packterm/pos/device/fleet"
-	"github.com/packterm/pos/device/terminal"
 	"github.com/packterm/pos/validate/block"
 	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/decide"
 	"github.com/packterm/pos/validate/journal"
 )
 
@@ -43,7 +43,7 @@ func TestFleetPaidBeforeReset(t *testing.T) {
 	if e.count(journal.KindPayout, paid) != 0 {
 		t.Fatal("a ticket this terminal paid under its earlier journal was paid again")
 	}
-	if r := e.refusalReason(paid); r != terminal.ReasonPaidBeforeReset {
+	if r := e.refusalReason(paid); r != decide.PaidBeforeReset.String() {
 		t.Fatalf("refusal journalled as %q", r)
 	}
 }
@@ -92,7 +92,7 @@ func TestResetJournalPaysNothingOffline(t *testing.T) {
 	if e.count(journal.KindPayout, offline) != 0 {
 		t.Fatal("a reset journal paid unconfirmed")
 	}
-	if r := e.refusalReason(offline); r != terminal.ReasonOfflineAfterReset {
+	if r := e.refusalReason(offline); r != decide.OfflineAfterReset.String() {
 		t.Fatalf("refusal journalled as %q", r)
 	}
 	claims.Err = nil

@@ -5,11 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"time"
 
+	"github.com/packterm/pos/internal/atomicfile"
 	"github.com/packterm/pos/validate/ledger"
 )
 
@@ -56,19 +58,17 @@ func (c *Client) FetchStatus(ctx context.Context, retailer uint32, dir string, t
 	if old, err := os.ReadFile(installed); err == nil && bytes.Equal(old, msg.Data) {
 		return ledger.Installed{Path: installed, Previous: s.Version, HadPrevious: true, Version: s.Version}, false, nil
 	}
-	tmp, err := os.CreateTemp(dir, ".fleet-status-*")
+	// The list as received, staged (synced) beside the installed one for InstallStatus,
+	// which copies it, checks the copy and renames the copy into place; this one is removed.
+	tmp, err := atomicfile.Stage(filepath.Join(dir, "fleet-status"), 0o600, func(w io.Writer) error {
+		_, err := w.Write(msg.Data)
+		return err
+	})
 	if err != nil {
 		return res, false, fmt.Errorf("fleet: status list: %w", err)
 	}
-	defer os.Remove(tmp.Name())
-	_, werr := tmp.Write(msg.Data)
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		return res, false, fmt.Errorf("fleet: status list: %w", werr)
-	}
-	res, err = ledger.InstallStatus(dir, tmp.Name(), trust, retailer)
+	defer os.Remove(tmp)
+	res, err = ledger.InstallStatus(dir, tmp, trust, retailer)
 	if err != nil {
 		return res, false, err
 	}

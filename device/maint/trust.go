@@ -133,13 +133,3 @@ func (s Site) verifyConfig(_ context.Context, path string) error {
 	}
 	return nil
 }
-
-// VerifyConfig accepts a configuration posd would run with (its own rules only; the
-// link's Config item also compares its trust settings with the running one's).
-func VerifyConfig(_ context.Context, path string) error {
-	c, err := config.Load(path)
-	if err == nil {
-		err = c.Validate()
-	}
-	return err
-}

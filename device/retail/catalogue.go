@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/decide"
 )
 
 // Named is a screen with a name, for the catalogue.
@@ -52,15 +53,15 @@ func Catalogue() []Named {
 	for o := PackNotDelivered; o <= PackNoLedger; o++ {
 		out = append(out, Named{"pack " + o.String(), PackRefused(o)})
 	}
-	for o := Invalid; o <= NoLedger; o++ {
+	for _, o := range []decide.Reason{decide.Invalid, decide.Forged, decide.VoidPack, decide.StolenPack,
+		decide.UnknownBlock, decide.OutOfRange, decide.NoLedger, decide.LedgerTampered} {
 		out = append(out, Named{"refusal " + o.String(), Refusal(Verdict{Outcome: o, Ticket: id})})
 	}
-	out = append(out, Named{"refusal " + LedgerTampered.String(), Refusal(Verdict{Outcome: LedgerTampered, Ticket: id})})
 	for _, r := range codeReasons {
-		v := Verdict{Outcome: Invalid, Err: &codes.Error{Err: r.err}}
+		v := Verdict{Outcome: decide.Invalid, Err: &codes.Error{Err: r.err}}
 		out = append(out, Named{"invalid " + r.err.Error(), Refusal(v)}, Named{"not a code " + r.err.Error(), NotACode(v)})
 	}
-	out = append(out, Named{"not a code unreadable", NotACode(Verdict{Outcome: Invalid, Err: errors.New("?")})})
+	out = append(out, Named{"not a code unreadable", NotACode(Verdict{Outcome: decide.Invalid, Err: errors.New("?")})})
 	for f := FaultPaper; f <= FaultStorage; f++ {
 		out = append(out, Named{"fault " + faultKeys[f], FaultScreen(f, false)}, Named{"fault pending " + faultKeys[f], FaultScreen(f, true)})
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/decide"
 	"github.com/packterm/pos/validate/game"
 	"github.com/packterm/pos/validate/ledger"
 )
@@ -56,7 +57,7 @@ func TestJudgeLedgerTampered(t *testing.T) {
 		data[off+9+b] = byte(forged.Check >> (56 - 8*b))
 	}
 	v := JudgeCode(set, nil, codes.ValidationCodeOf(id(loser), secret(loser)))
-	if v.Outcome != LedgerTampered || v.Amount() != 0 || SignalOf(v.Outcome) != SignalAttention {
+	if v.Outcome != decide.LedgerTampered || v.Amount() != 0 || SignalOf(v.Outcome) != SignalAttention {
 		t.Fatalf("forged entry: %v, amount %d, err %v", v.Outcome, v.Amount(), v.Err)
 	}
 	if v.Headline() != "DONNÉES REFUSÉES" || !strings.Contains(v.Reason(), "bloc 7") {
@@ -65,7 +66,7 @@ func TestJudgeLedgerTampered(t *testing.T) {
 	if lines, err := Layout(Refusal(v), 16, 2); err != nil || !strings.Contains(strings.Join(lines, " "), "DONNÉES REFUSÉES") {
 		t.Errorf("screen %q, %v", lines, err)
 	}
-	if v := JudgeCode(set, nil, codes.ValidationCodeOf(id(winner), secret(winner))); v.Outcome != Winner || v.Amount() == 0 {
+	if v := JudgeCode(set, nil, codes.ValidationCodeOf(id(winner), secret(winner))); v.Outcome != decide.Winner || v.Amount() == 0 {
 		t.Errorf("real winner: %v, %v", v.Outcome, v.Err)
 	}
 }

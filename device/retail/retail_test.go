@@ -13,6 +13,7 @@ import (
 	"github.com/packterm/pos/device/locale"
 	"github.com/packterm/pos/drivers/display"
 	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/decide"
 )
 
 var panels = []struct{ cols, rows int }{{16, 2}, {20, 4}}
@@ -99,7 +100,7 @@ func TestScreensSpeakTheLocale(t *testing.T) {
 		{WinnerScreen(1_234_50), en, 20, "WINNER|€1,234.50|OK: PAY|CANCEL: NO"},
 		{AlreadyPaidScreen(at, "T1"), en, 20, "ALREADY PAID|ON 31 Dec 23:59|TERMINAL T1"},
 		{ReprintChoice(7, SaleReceipt), en, 20, "RECEIPT NO. 7|SALE|OK: DUPLICATE|CANCEL: PREVIOUS"},
-		{NotACode(Verdict{Outcome: Invalid, Err: codes.ErrCheck}), en, 20, "INVALID CODE|TYPING ERROR"},
+		{NotACode(Verdict{Outcome: decide.Invalid, Err: codes.ErrCheck}), en, 20, "INVALID CODE|TYPING ERROR"},
 	} {
 		got, err := Layout(c.s.In(c.l), c.cols, 4)
 		if err != nil || strings.Join(got, "|") != c.want {
@@ -149,7 +150,7 @@ func TestMoney(t *testing.T) {
 
 func TestReasonsFrench(t *testing.T) {
 	_, err := codes.ParseValidation("ABCDE-FGHJK-MNPQR-STVWX-YZ013")
-	v := Verdict{Outcome: Invalid, Err: err}
+	v := Verdict{Outcome: decide.Invalid, Err: err}
 	if v.Reason() == "" || strings.Contains(v.Reason(), "check") {
 		t.Errorf("reason %q", v.Reason())
 	}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/packterm/pos/device/locale"
+	"github.com/packterm/pos/validate/decide"
 )
 
 // The screens of the terminal, one function each; their words are in the locale (package
@@ -92,26 +93,27 @@ func FleetRefusedScreen(reason string) Screen {
 // ClaimFailedScreen: the fleet answered a claim with an error; nothing is paid.
 func ClaimFailedScreen() Screen { return say("claim_failed") }
 
-// refusalKeys are the screens of refused validation codes without an argument.
-var refusalKeys = map[Outcome]locale.Key{
-	Forged: "refusal.forged", VoidPack: "refusal.void", StolenPack: "refusal.stolen",
-	OutOfRange: "refusal.out-of-range", NoLedger: "refusal.no-ledger",
+// plainRefusals are the refused validation codes whose screen ("refusal."+name,
+// textKey) takes no argument.
+var plainRefusals = map[decide.Reason]bool{
+	decide.Forged: true, decide.VoidPack: true, decide.StolenPack: true, decide.OutOfRange: true, decide.NoLedger: true,
 }
 
-// Refusal is the screen of a refused validation code (Invalid, Forged, VoidPack, StolenPack,
-// UnknownBlock, OutOfRange, NoLedger, Locked use their own functions below).
+// Refusal is the screen of a refused validation code: the ledger's verdicts and
+// decide.Invalid (decide.Locked, decide.PaidHere and the fleet's refusals have screens
+// of their own).
 func Refusal(v Verdict) Screen {
-	if k, ok := refusalKeys[v.Outcome]; ok {
-		return say(k)
+	if plainRefusals[v.Outcome] {
+		return say(textKey("refusal", v.Outcome))
 	}
 	switch v.Outcome {
-	case Invalid:
+	case decide.Invalid:
 		return NotACode(v)
-	case UnknownBlock:
-		return say("refusal.unknown-block", v.Ticket.Block)
-	case LedgerTampered:
+	case decide.UnknownBlock:
+		return say(textKey("refusal", v.Outcome), v.Ticket.Block)
+	case decide.LedgerTampered:
 		return LedgerTamperedScreen()
-	case Loser:
+	case decide.Loser:
 		return LoserScreen()
 	}
 	return say("refusal.other")

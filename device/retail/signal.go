@@ -1,5 +1,7 @@
 package retail
 
+import "github.com/packterm/pos/validate/decide"
+
 // Signal is the LED and beep of an outcome.
 type Signal int
 
@@ -17,11 +19,11 @@ func (s Signal) String() string {
 }
 
 // SignalOf is the signal of a validation outcome.
-func SignalOf(o Outcome) Signal {
+func SignalOf(o decide.Reason) Signal {
 	switch o {
-	case Winner:
+	case decide.Winner:
 		return SignalOK
-	case Locked, Forged, LedgerTampered:
+	case decide.Locked, decide.Forged, decide.LedgerTampered:
 		return SignalAttention
 	}
 	return SignalRefused

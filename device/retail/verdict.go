@@ -2,49 +2,11 @@ package retail
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/packterm/pos/validate/codes"
 	"github.com/packterm/pos/validate/decide"
 	"github.com/packterm/pos/validate/ledger"
 )
-
-// Outcome is what a validation code gets.
-type Outcome int
-
-// Outcomes of a validation code: the names the screens give validate/decide's reasons
-// (OutcomeOf). Locked is the terminal's brute-force lock, before anything is decided.
-const (
-	Winner Outcome = iota + 1
-	Loser
-	AlreadyPaid
-	Invalid      // not a well-formed validation code (typo caught by the check character, …)
-	Forged       // well formed, but the ledger refuses the secret
-	VoidPack     // the ticket's pack is void
-	StolenPack   // the ticket's pack is reported stolen
-	UnknownBlock // the code is for a block this terminal has no ledger for
-	OutOfRange   // the ledger has no such pack or position
-	NoLedger     // no ledger installed: nothing can be validated
-	Locked       // validation locked after repeated forged codes
-	// LedgerTampered: the installed ledger's bytes for this code no longer match the
-	// hash tree verified when it was opened (rewritten in place, or truncated under the
-	// mapping): nothing is decided on them.
-	LedgerTampered
-)
-
-var outcomeNames = map[Outcome]string{
-	Winner: "winner", Loser: "loser", AlreadyPaid: "already-paid", Invalid: "invalid", Forged: "forged",
-	VoidPack: "void-pack", StolenPack: "stolen-pack", UnknownBlock: "unknown-block", OutOfRange: "out-of-range",
-	NoLedger: "no-ledger", Locked: "locked", LedgerTampered: "ledger-tampered",
-}
-
-// String is the outcome's stable machine name (journal reasons, logs).
-func (o Outcome) String() string {
-	if n, ok := outcomeNames[o]; ok {
-		return n
-	}
-	return fmt.Sprintf("outcome(%d)", int(o))
-}
 
 // PackStatus says what state a pack is in; *ledger.StatusList implements it, and so does
 // AllDelivered.
@@ -62,12 +24,16 @@ func (AllDelivered) State(uint16, uint32) ledger.PackState { return ledger.PackD
 
 // Verdict is the answer to a validation code.
 type Verdict struct {
-	Outcome Outcome
-	// Code is the parsed code (zero for Invalid).
+	// Outcome is what the code gets, in validate/decide's one vocabulary: the ledger's
+	// verdict (decide.Judge), then the terminal's decision (decide.PaidHere…), or the
+	// terminal's own refusals (decide.Invalid, decide.Locked). The screens, signals and
+	// texts of this package are chosen by it, its String is what the journal records.
+	Outcome decide.Reason
+	// Code is the parsed code (zero for decide.Invalid).
 	Code codes.ValidationCode
-	// Ticket is the ticket the code names (zero for Invalid).
+	// Ticket is the ticket the code names (zero for decide.Invalid).
 	Ticket codes.TicketID
-	// Result is the ledger's answer (Winner, Loser).
+	// Result is the ledger's answer (decide.Winner, decide.Loser).
 	Result ledger.Result
 	// Err is the cause of a refusal (a *codes.Error, a ledger error).
 	Err error
@@ -75,7 +41,7 @@ type Verdict struct {
 	Ledger decide.Ledger
 }
 
-// Amount is the lot in cents (0 unless Winner).
+// Amount is the lot in cents (0 unless decide.Winner).
 func (v Verdict) Amount() int64 { return int64(v.Result.Lot) }
 
 // Judge answers a validation code text against the installed ledgers (nil or empty: none
@@ -84,7 +50,7 @@ func (v Verdict) Amount() int64 { return int64(v.Result.Lot) }
 func Judge(l *ledger.Set, status PackStatus, text string) Verdict {
 	code, err := codes.ParseValidation(text)
 	if err != nil {
-		return Verdict{Outcome: Invalid, Err: err}
+		return Verdict{Outcome: decide.Invalid, Err: err}
 	}
 	return JudgeCode(l, status, code)
 }
@@ -106,11 +72,11 @@ func JudgeCode(l *ledger.Set, status PackStatus, code codes.ValidationCode) Verd
 	var err error
 	v.Ledger.Lookup, r, err = lookup(l, code)
 	v.Ledger.Prize = int64(r.Lot)
-	v.Outcome = outcomeOf(decide.Judge(v.Ledger))
+	v.Outcome = decide.Judge(v.Ledger)
 	switch v.Outcome {
-	case Winner, Loser:
+	case decide.Winner, decide.Loser:
 		v.Result = r
-	case VoidPack, StolenPack:
+	case decide.VoidPack, decide.StolenPack:
 	default:
 		v.Err = err
 	}

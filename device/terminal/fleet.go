@@ -20,7 +20,7 @@ import (
 // code: another terminal holds the claim, the fleet is out of reach above the offline
 // limits, the claim service refused the claim ("fleet-refused:<reason>"), or the claim
 // failed otherwise (fail closed). This terminal's own claim made under an earlier journal
-// is refused as already paid, journalled as ReasonPaidBeforeReset.
+// is refused as already paid, journalled as decide.PaidBeforeReset.
 func (t *Terminal) claimFleetWide(ctx context.Context, v retail.Verdict, in decide.Input) (reason string, refused State) {
 	var err error
 	var taken *fleet.TakenError
@@ -97,15 +97,6 @@ func refusedReason(err error) string {
 	}
 	return ""
 }
-
-// ReasonPaidBeforeReset is the reason of a refusal journalled when the fleet holds this
-// terminal's own claim of the ticket from an earlier journal (fleet.PaidBeforeError).
-const ReasonPaidBeforeReset = "paid-before-reset"
-
-// ReasonOfflineAfterReset is the reason of a refusal journalled when the fleet is out of
-// reach and the journal was started afresh: within the offline limit, but such a journal
-// pays nothing unconfirmed.
-const ReasonOfflineAfterReset = "offline-after-reset"
 
 // journalPaid reports whether this terminal's journal already holds a payout of id.
 func (t *Terminal) journalPaid(id codes.TicketID) (journal.Record, bool) {

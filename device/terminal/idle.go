@@ -9,6 +9,7 @@ import (
 	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/drivers/printer"
 	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/decide"
 )
 
 // idle waits for a code or a command: "SCANNEZ UN CODE".
@@ -161,7 +162,7 @@ func (t *Terminal) scanned(ev Event) State {
 	t.observer().Scanned()
 	kind, c, err := codemap.Parse(ev.Text, ev.Symbology)
 	if err != nil {
-		v := retail.Verdict{Outcome: retail.Invalid, Err: err}
+		v := retail.Verdict{Outcome: decide.Invalid, Err: err}
 		t.log.Info("terminal: code refused", "kind", kind.String(), "err", err)
 		if kind == codes.KindValidation {
 			t.journalRefusal(v)
@@ -176,7 +177,7 @@ func (t *Terminal) scanned(ev Event) State {
 	case codes.ValidationCode:
 		return validation{code: v}
 	}
-	return result{"invalid", retail.NotACode(retail.Verdict{Outcome: retail.Invalid}), retail.SignalRefused}
+	return result{"invalid", retail.NotACode(retail.Verdict{Outcome: decide.Invalid}), retail.SignalRefused}
 }
 
 // answered reports whether ev answers an offer made at since (a press made before the offer

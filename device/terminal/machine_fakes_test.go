@@ -7,10 +7,10 @@ import (
 	"time"
 
 	"github.com/packterm/pos/device/fleet"
-	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/device/terminal"
 	"github.com/packterm/pos/device/terminal/terminaltest"
 	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/decide"
 	"github.com/packterm/pos/validate/journal"
 	"github.com/packterm/pos/validate/ledger"
 )
@@ -163,7 +163,7 @@ func TestMachineAlreadyPaidAndLockedOnFakes(t *testing.T) {
 	for _, rec := range records(t, r, journal.KindRefused) {
 		reasons = append(reasons, rec.Reason)
 	}
-	want := []string{retail.AlreadyPaid.String(), "forged", "forged", "forged", "forged", "forged", retail.Locked.String()}
+	want := []string{decide.PaidHere.String(), "forged", "forged", "forged", "forged", "forged", decide.Locked.String()}
 	if fmt.Sprint(reasons) != fmt.Sprint(want) {
 		t.Errorf("refusals %v, want %v", reasons, want)
 	}

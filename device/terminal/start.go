@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/packterm/pos/device/retail"
+	"github.com/packterm/pos/validate/decide"
 	"github.com/packterm/pos/validate/journal"
 )
 
@@ -94,7 +95,7 @@ func (t *Terminal) replay(now time.Time) (tamperOpen bool, err error) {
 			return false
 		}
 		read++
-		if r.Reason == retail.Forged.String() && now.Sub(r.Time) < t.cfg.Throttle.Window {
+		if r.Reason == decide.Forged.String() && now.Sub(r.Time) < t.cfg.Throttle.Window {
 			t.throttle.restoreForged(r.Time)
 			forged++
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/packterm/pos/drivers/printer"
 	"github.com/packterm/pos/drivers/printer/escpos"
 	"github.com/packterm/pos/validate/block"
+	"github.com/packterm/pos/validate/decide"
 	"github.com/packterm/pos/validate/journal"
 )
 
@@ -65,7 +66,7 @@ func TestStateIdleBadValidationCodeIsJournalled(t *testing.T) {
 	bad[len(bad)-1] ^= 1
 	wantState(t, step(t, r, terminal.IdleState(), scan(string(bad))), "result:invalid")
 	rs := records(t, r, journal.KindRefused)
-	if len(rs) != 1 || rs[0].Reason != retail.Invalid.String() || rs[0].HasCode() {
+	if len(rs) != 1 || rs[0].Reason != decide.Invalid.String() || rs[0].HasCode() {
 		t.Fatalf("refusals %+v", rs)
 	}
 }

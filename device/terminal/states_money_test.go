@@ -13,6 +13,7 @@ import (
 	"github.com/packterm/pos/drivers/printer"
 	"github.com/packterm/pos/drivers/printer/spooltest"
 	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/decide"
 	"github.com/packterm/pos/validate/journal"
 )
 
@@ -115,7 +116,7 @@ func TestStatePayFleetRefusals(t *testing.T) {
 		reason string
 	}{
 		{"paid-elsewhere", &fleet.Fake{Terminal: "T-0001", Held: map[codes.TicketID]string{v.Ticket: "T-0002"}}, terminal.Config{}, "result:paid-elsewhere", "paid-elsewhere"},
-		{"paid-before-reset", &fleet.Fake{Terminal: "T-0001", Before: map[codes.TicketID]time.Time{v.Ticket: terminaltest.Epoch()}}, terminal.Config{}, "result:already-paid", terminal.ReasonPaidBeforeReset},
+		{"paid-before-reset", &fleet.Fake{Terminal: "T-0001", Before: map[codes.TicketID]time.Time{v.Ticket: terminaltest.Epoch()}}, terminal.Config{}, "result:already-paid", decide.PaidBeforeReset.String()},
 		{"refused-by-fleet", &fleet.Fake{Refused: map[codes.TicketID]string{v.Ticket: "not-yours"}}, terminal.Config{}, "result:fleet-refused", "fleet-refused:not-yours"},
 		{"offline-above-limit", &fleet.Fake{Err: offline}, terminal.Config{OfflineLimit: 2_00}, "result:fleet-offline", "fleet-offline"},
 		{"claim-failed", &fleet.Fake{Err: errors.New("tls: bad certificate")}, terminal.Config{}, "result:claim-failed", "claim-failed"},

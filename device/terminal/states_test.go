@@ -13,6 +13,7 @@ import (
 	"github.com/packterm/pos/device/terminal/terminaltest"
 	"github.com/packterm/pos/validate/block"
 	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/decide"
 	"github.com/packterm/pos/validate/journal"
 )
 
@@ -163,7 +164,7 @@ func winner(t testing.TB, cents int64) (string, retail.Verdict) {
 		t.Fatal(err)
 	}
 	v := retail.JudgeCode(blk(t).Set(), nil, validationCode(t, s))
-	if v.Outcome != retail.Winner || v.Amount() != cents {
+	if v.Outcome != decide.Winner || v.Amount() != cents {
 		t.Fatalf("winner of %d: %v %d", cents, v.Outcome, v.Amount())
 	}
 	return s, v

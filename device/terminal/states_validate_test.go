@@ -3,10 +3,10 @@ package terminal_test
 import (
 	"testing"
 
-	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/device/terminal"
 	"github.com/packterm/pos/device/terminal/terminaltest"
 	"github.com/packterm/pos/validate/codes"
+	"github.com/packterm/pos/validate/decide"
 	"github.com/packterm/pos/validate/journal"
 	"github.com/packterm/pos/validate/ledger"
 )
@@ -65,13 +65,13 @@ func TestStateValidationRefusals(t *testing.T) {
 		name string
 		code string
 		opt  func(*terminaltest.Options)
-		want retail.Outcome
+		want decide.Reason
 	}{
-		{"forged", forged, nil, retail.Forged},
-		{"unknown-block", other.String(), nil, retail.UnknownBlock},
-		{"no-ledger", code, func(o *terminaltest.Options) { o.Ledgers = empty }, retail.NoLedger},
-		{"void-pack", code, func(o *terminaltest.Options) { o.Status = packState(ledger.PackVoid) }, retail.VoidPack},
-		{"stolen-pack", code, func(o *terminaltest.Options) { o.Status = packState(ledger.PackStolen) }, retail.StolenPack},
+		{"forged", forged, nil, decide.Forged},
+		{"unknown-block", other.String(), nil, decide.UnknownBlock},
+		{"no-ledger", code, func(o *terminaltest.Options) { o.Ledgers = empty }, decide.NoLedger},
+		{"void-pack", code, func(o *terminaltest.Options) { o.Status = packState(ledger.PackVoid) }, decide.VoidPack},
+		{"stolen-pack", code, func(o *terminaltest.Options) { o.Status = packState(ledger.PackStolen) }, decide.StolenPack},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var opts []func(*terminaltest.Options)
@@ -118,7 +118,7 @@ func TestStateValidationLocksAfterForgedCodes(t *testing.T) {
 	code, _ := winner(t, 5_00)
 	wantState(t, step(t, r, terminal.ValidationState(validationCode(t, code))), "result:locked")
 	rs := records(t, r, journal.KindRefused)
-	if last := rs[len(rs)-1]; last.Reason != retail.Locked.String() {
+	if last := rs[len(rs)-1]; last.Reason != decide.Locked.String() {
 		t.Errorf("last refusal %q", last.Reason)
 	}
 }
@@ -131,7 +131,7 @@ func TestStateValidationPaidOrClaimedBefore(t *testing.T) {
 	run(t, r, terminal.PayState(v), "result:paid")
 	next := step(t, r, terminal.ValidationState(validationCode(t, code)))
 	wantState(t, next, "result:already-paid")
-	if rs := records(t, r, journal.KindRefused); len(rs) != 1 || rs[0].Reason != retail.AlreadyPaid.String() {
+	if rs := records(t, r, journal.KindRefused); len(rs) != 1 || rs[0].Reason != decide.PaidHere.String() {
 		t.Fatalf("refusals %+v", rs)
 	}
 

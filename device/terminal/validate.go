@@ -19,14 +19,14 @@ func (validation) Name() string { return "validation" }
 func (s validation) Run(ctx context.Context, t *Terminal) State {
 	now := t.cfg.Clock.Now()
 	if left := t.throttle.locked(now); left > 0 {
-		v := retail.Verdict{Outcome: retail.Locked, Code: s.code, Ticket: s.code.ID()}
+		v := retail.Verdict{Outcome: decide.Locked, Code: s.code, Ticket: s.code.ID()}
 		t.journalRefusal(v)
 		return result{"locked", retail.LockedScreen(left), retail.SignalAttention}
 	}
 	v := retail.JudgeCode(t.data.Ledgers, t.data.Status, s.code)
 	in := t.decideInput(v)
 	var here facts
-	if v.Outcome == retail.Winner { // the journal's facts matter for a winner only
+	if v.Outcome == decide.Winner { // the journal's facts matter for a winner only
 		var err error
 		if here, err = t.journalFacts(v.Ticket, now); err != nil {
 			return t.journalFault(err)
@@ -45,7 +45,7 @@ func (s validation) Run(ctx context.Context, t *Terminal) State {
 		}
 		return claim{v: v}
 	}
-	v.Outcome = retail.OutcomeOf(d.Reason)
+	v.Outcome = d.Reason
 	switch d.Reason {
 	case decide.Loser:
 		return result{"loser", retail.LoserScreen(), retail.SignalRefused}

@@ -9,5 +9,6 @@
 // while an emulator still measures those delays on the same clock.
 //
 // The display emulator (hd44780emul), the emulated board (device/board) and the gpioio
-// drivers' tests all use it; gpioio's conformance suites run the real drivers on it.
+// drivers' tests all use it; terminaltest's conformance suites (LEDConformance,
+// DrawerConformance, BuzzerConformance, TamperConformance) run the real gpioio drivers on it.
 package gpiosim

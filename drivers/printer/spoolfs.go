@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+
+	"github.com/packterm/pos/internal/atomicfile"
 )
 
 // FS is what the spool needs of the filesystem. OSFS is the real one; tests put a
@@ -37,7 +39,11 @@ func (OSFS) ReadDir(dir string) ([]fs.DirEntry, error) { return os.ReadDir(dir) 
 // ReadFile implements FS.
 func (OSFS) ReadFile(name string) ([]byte, error) { return os.ReadFile(name) }
 
-// Rename implements FS.
+// Rename implements FS. The spool's writes are not atomicfile's one-file replacement:
+// Stage writes several receipts under staged names (WriteFile, each fsynced) and syncs the
+// directory, Commit renames them into the queue in order and syncs it once (List moves
+// a damaged receipt aside, .bad), all through FS so that the tests fill the filesystem
+// or make it read-only at any of those steps.
 func (OSFS) Rename(oldpath, newpath string) error { return os.Rename(oldpath, newpath) }
 
 // Remove implements FS.
@@ -63,14 +69,7 @@ func (OSFS) WriteFile(name string, data []byte) error {
 }
 
 // SyncDir implements FS.
-func (OSFS) SyncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
-}
+func (OSFS) SyncDir(dir string) error { return atomicfile.SyncDir(dir) }
 
 // ErrSpool: the spool cannot keep a receipt (a full or read-only filesystem, an I/O
 // error). Receipts it could not keep are not in it: whatever they record must not be

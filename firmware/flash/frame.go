@@ -26,8 +26,6 @@ const (
 	// (under qemu's user network, a 4 KiB chunk per round trip held the rate to 200 – 480
 	// KB/s).
 	MaxNetChunk = 32 << 10
-	// MaxNetPayload is the largest frame payload on a network link.
-	MaxNetPayload = 8 + MaxNetChunk
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)

@@ -36,7 +36,10 @@ func (w *writer) Write(p []byte) (int, error) {
 	return w.f.Write(p)
 }
 
-// writeFile creates path (replacing any), copies r into it, fsyncs and closes it.
+// writeFile creates path (replacing any), copies r into it, fsyncs and closes it. Not
+// through atomicfile: it writes only into a slot directory that resetDir has just made
+// empty, the slot's header last, and install syncs the directory once all are written; a
+// slot without a header is never booted, so a cut leaves nothing that counts.
 func (d *disk) writeFile(path string, perm os.FileMode, r io.Reader) (err error) {
 	if err := d.step("create", path); err != nil {
 		return err
@@ -63,28 +66,25 @@ func (d *disk) writeFile(path string, perm os.FileMode, r io.Reader) (err error)
 	return nil
 }
 
-// syncDir fsyncs a directory so the names created in it are durable.
+// syncDir fsyncs a directory so the names created in it are durable (atomicfile's, its
+// step through fault).
 func (d *disk) syncDir(dir string) error {
-	if err := d.step("fsync-dir", dir); err != nil {
-		return err
-	}
-	f, err := os.Open(dir)
-	if err != nil {
+	if err := d.atomic().SyncDir(dir); err != nil {
 		return fmt.Errorf("slot: %w", err)
 	}
-	defer f.Close()
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("slot: fsync %s: %w", dir, err)
-	}
 	return nil
+}
+
+// atomic is atomicfile's writer, each of its steps through fault (atomicfile's step names).
+func (d *disk) atomic() atomicfile.Writer {
+	return atomicfile.Writer{Fault: func(s atomicfile.Step, name string) error { return d.step(string(s), name) }}
 }
 
 // replace writes path atomically: a temporary file in the same directory, fsync, rename,
 // fsync of the directory. A cut at any point leaves the old file or the new one.
 // Each of its steps goes through fault (atomicfile's step names).
 func (d *disk) replace(path string, data []byte) error {
-	w := atomicfile.Writer{Fault: func(s atomicfile.Step, name string) error { return d.step(string(s), name) }}
-	if err := w.WriteFile(path, data, 0o644); err != nil {
+	if err := d.atomic().WriteFile(path, data, 0o644); err != nil {
 		return fmt.Errorf("slot: %w", err)
 	}
 	return nil

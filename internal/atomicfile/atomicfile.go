@@ -2,6 +2,7 @@
 // file or the whole new one: write to a temporary file in the same directory, fsync,
 // optionally check it, rename it into place, fsync the directory (without which the
 // rename itself may not survive a power cut). It is the one place the tree does this.
+// CreateNew makes a file that must replace nothing (O_EXCL, fsync, directory fsync).
 //
 // Writer's zero value is the real thing; its Fault hook lets a test fail a write at any
 // step (or watch the steps go by). The package functions use the zero Writer.
@@ -19,7 +20,8 @@ import (
 // Step is a step of an atomic write, as Writer.Fault sees it.
 type Step string
 
-// The steps, in order.
+// The steps, in order. CreateNew takes some of them (CreateSteps), each naming the new
+// file but StepSyncDir.
 const (
 	StepCreate  Step = "create"    // the temporary file, in the target's directory (name: the directory)
 	StepWrite   Step = "write"     // its content and mode (name: the temporary file)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/packterm/pos/internal/atomicfile"
 	"github.com/packterm/pos/internal/regularfile"
 )
 
@@ -86,22 +87,10 @@ func (f Family) Generate(dir, privName, pubName, comment string, random io.Reade
 	return id, nil
 }
 
-// writeNew creates path (failing if it exists), writes data and syncs it; on failure
-// nothing is left behind.
+// writeNew creates path (failing if it exists), writes data and syncs it and its
+// directory (atomicfile.WriteNew); on failure nothing is left behind.
 func (f Family) writeNew(path string, data []byte, perm os.FileMode) error {
-	file, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return fmt.Errorf("%s: write %s: %w", f.Name, path, err)
-	}
-	_, err = file.Write(data)
-	if err == nil {
-		err = file.Sync()
-	}
-	if cerr := file.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
+	if err := atomicfile.WriteNew(path, data, perm); err != nil {
 		return fmt.Errorf("%s: write %s: %w", f.Name, path, err)
 	}
 	return nil

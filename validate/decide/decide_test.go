@@ -65,9 +65,14 @@ func TestDecideEveryCombination(t *testing.T) {
 			t.Errorf("%v on %+v: %s", got, in, err)
 		}
 	})
-	for r := Reason(1); r < reasonEnd; r++ {
+	for r := Reason(1); r < decideEnd; r++ {
 		if seen[r] == 0 {
 			t.Errorf("no combination gives %v", r)
+		}
+	}
+	for r := decideEnd; r < reasonEnd; r++ {
+		if seen[r] != 0 {
+			t.Errorf("%d combinations give %v, the terminal's own refusal", seen[r], r)
 		}
 	}
 	t.Logf("%d combinations, %d reasons", n, len(seen))
@@ -175,7 +180,8 @@ func TestReasonNames(t *testing.T) {
 		seen[n] = r
 	}
 	for r, want := range map[Reason]string{PaidHere: "already-paid", OfflineOverLimit: "fleet-offline", RefusedByFleet: "fleet-refused",
-		OfflineOverTotal: "offline-total", VoidPack: "void-pack", LedgerTampered: "ledger-tampered"} {
+		OfflineOverTotal: "offline-total", VoidPack: "void-pack", LedgerTampered: "ledger-tampered",
+		Invalid: "invalid", Locked: "locked"} {
 		if r.String() != want {
 			t.Errorf("%d: %q, want %q (written in journals)", r, r.String(), want)
 		}

@@ -27,8 +27,10 @@ func (a Action) String() string {
 	return fmt.Sprintf("action(%d)", uint8(a))
 }
 
-// Reason says why. Its String is a stable machine name: the refusals' names are the
-// reasons the journal records (docs/journal.md).
+// Reason says why. It is the terminal's one vocabulary of what a validation code gets:
+// Decide's reasons, and the two refusals the terminal makes before it asks (Invalid,
+// Locked); device/retail shows each, by its name. Its String is a stable machine name:
+// the refusals' names are the reasons the journal records (docs/journal.md).
 type Reason uint8
 
 // Reasons, by the action they go with.
@@ -62,8 +64,14 @@ const (
 	OfflineOverTotal  // fleet out of reach, the unconfirmed total would pass the offline total
 	RefusedByFleet    // the claim service refused the claim
 	ClaimFailed       // the claim failed otherwise
+	// Refuse, before anything is decided: the terminal's own, never Decide's.
+	Invalid // not a well-formed validation code (a typo caught by the check character, …)
+	Locked  // validation locked after repeated forged codes
 	reasonEnd
 )
+
+// decideEnd ends the reasons Decide gives.
+const decideEnd = Invalid
 
 var reasonNames = [...]string{
 	Winner: "winner", Unconfirmed: "unconfirmed", AskFleet: "ask-fleet",
@@ -73,7 +81,7 @@ var reasonNames = [...]string{
 	PaidHere:      "already-paid",
 	PaidElsewhere: "paid-elsewhere", PaidBeforeReset: "paid-before-reset", OfflineOverLimit: "fleet-offline",
 	OfflineAfterReset: "offline-after-reset", OfflineOverTotal: "offline-total", RefusedByFleet: "fleet-refused",
-	ClaimFailed: "claim-failed",
+	ClaimFailed: "claim-failed", Invalid: "invalid", Locked: "locked",
 }
 
 // String is the reason's stable machine name.

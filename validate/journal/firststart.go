@@ -57,6 +57,8 @@ func (j *Journal) firstStart(path string, o Options) error {
 				return err
 			}
 			p := filepath.Join(dir, name)
+			// By hand, not atomicfile.Commit: the order of these renames and of the
+			// directory's fsyncs, each step cut by the tests (o.cut), is the protocol.
 			if err := os.Rename(p+stagedSuffix, p); err != nil {
 				return fmt.Errorf("journal: first start: %w", err)
 			}
@@ -131,6 +133,7 @@ func finishFirstStart(dir string) error {
 	keyPath := filepath.Join(dir, DeviceKeyFile)
 	if _, err := os.Lstat(keyPath); errors.Is(err, fs.ErrNotExist) {
 		if _, err := ledger.LoadPrivateKey(keyPath + stagedSuffix); err == nil {
+			// The first start's own rename (written and synced by stageKey), finished.
 			if err := os.Rename(keyPath+stagedSuffix, keyPath); err != nil {
 				return fmt.Errorf("journal: finishing the first start: %w", err)
 			}

@@ -14,6 +14,8 @@ import (
 	"github.com/jonboulle/clockwork"
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
+
+	"github.com/packterm/pos/internal/atomicfile"
 )
 
 // File names in the journal directory.
@@ -416,11 +418,5 @@ func (j *Journal) Close() error {
 	return nil
 }
 
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
-}
+// syncDir fsyncs directory dir (atomicfile's), so that the names made in it survive a crash.
+func syncDir(dir string) error { return atomicfile.SyncDir(dir) }

@@ -129,6 +129,8 @@ func moveAside(path, stamp string) error {
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
+	// A rename, not a write (atomicfile's business): what was found is kept whole under
+	// another name, and the directory synced.
 	if err := os.Rename(path, path+".replaced-"+stamp); err != nil {
 		return fmt.Errorf("journal: reset: keeping what was found: %w", err)
 	}

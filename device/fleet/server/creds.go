@@ -2,10 +2,11 @@ package server
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/nats-io/jwt/v2"
 	"github.com/nats-io/nkeys"
+
+	"github.com/packterm/pos/internal/atomicfile"
 )
 
 // Operator/account (JWT) mode: an operator who runs NATS with operator, account and user
@@ -103,18 +104,8 @@ func NewTerminalCreds(path, id string, signer nkeys.KeyPair, fleetAccount string
 	return out, nil
 }
 
-// createFile writes b to a new file at path (0600, fsynced; an existing file is an error).
+// createFile writes b to a new file at path (0600, fsynced with its directory; an existing
+// file is an error, and a failed write leaves none: atomicfile.WriteNew).
 func createFile(path string, b []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(b)
-	if serr := f.Sync(); werr == nil {
-		werr = serr
-	}
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	return werr
+	return atomicfile.WriteNew(path, b, 0o600)
 }

@@ -158,19 +158,8 @@ func NewSeedFile(path string) (nkeys.KeyPair, error) {
 		return nil, err
 	}
 	seed, _ := kp.Seed()
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
+	if err := atomicfile.WriteNew(path, append(seed, '\n'), 0o600); err != nil {
 		return nil, fmt.Errorf("fleet: nkey: %w", err)
-	}
-	_, werr := f.Write(append(seed, '\n'))
-	if serr := f.Sync(); werr == nil {
-		werr = serr
-	}
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		return nil, fmt.Errorf("fleet: nkey: %w", werr)
 	}
 	return kp, nil
 }

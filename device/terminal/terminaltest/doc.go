@@ -10,6 +10,8 @@
 // under a directory the test gives (t.TempDir()); a printer.FS that fails on demand
 // (spooltest.FaultFS) makes the spool full or read-only.
 //
-// Each fake is checked against its part's conformance suite (display.ScreenConformance,
-// gpioio's output conformance, terminaltest.PrinterConformance…) beside the real driver.
+// Each fake is checked against its part's conformance suite, beside the real driver over
+// its emulator or gpiosim (conformance.go: ScreenConformance, PrinterConformance,
+// ScannerConformance, LEDConformance, DrawerConformance, BuzzerConformance,
+// TamperConformance; run in conformance_test.go).
 package terminaltest

@@ -65,7 +65,7 @@ const (
 	DDRAMSize = 80
 	LineSize  = 40   // a line's length in 2-line mode
 	Line2     = 0x40 // the second line's first address in 2-line mode
-	CGRAMSize = 64
+	CGRAMSize = 64   // CGRAM: 8 custom characters of 8 rows (the emulator's character RAM)
 )
 
 // Valid reports whether a is a DDRAM address in the mode (twoLine: N = 1).

@@ -86,7 +86,7 @@ type Device struct {
 	dead     bool
 
 	ddram     [80]byte
-	cgram     [64]byte
+	cgram     [hd44780.CGRAMSize]byte
 	ac        byte
 	inCGRAM   bool
 	increment bool
@@ -156,7 +156,7 @@ func (d *Device) powerCycleLocked() {
 		d.ddram[i] = ' '
 	}
 	// CGRAM content is undefined at power-on; zero is as good as anything.
-	d.cgram = [64]byte{}
+	d.cgram = [hd44780.CGRAMSize]byte{}
 	d.ac, d.inCGRAM, d.offset = 0, false, 0
 	d.acSettle = time.Time{}
 	// Reset state (datasheet "Initializing by Internal Reset Circuit").

@@ -31,13 +31,3 @@ func Timing3V() Timing {
 		AddrUpdate:  4 * time.Microsecond,
 	}
 }
-
-// Timing5V returns the datasheet minimums at VCC = 4.5–5.5 V.
-func Timing5V() Timing {
-	t := Timing3V()
-	t.PowerOn = 15 * time.Millisecond
-	t.EnableHigh = 230 * time.Nanosecond
-	t.EnableCycle = 500 * time.Nanosecond
-	t.DataDelay = 160 * time.Nanosecond
-	return t
-}

@@ -70,6 +70,8 @@ func (d *Device) Replug() error {
 		s.Close()
 		return fmt.Errorf("serialemul: link: %w", err)
 	}
+	// Not through atomicfile: the link names a pty of this run, nothing to keep across a
+	// crash; the rename only swaps it in one step for a driver that reopens it.
 	if err := os.Rename(tmp, filepath.Clean(d.link)); err != nil {
 		m.Close()
 		s.Close()
