@@ -1,6 +1,8 @@
 package server
 
 import (
+	"crypto/ed25519"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,7 +29,23 @@ type Terminal struct {
 	ID       string `json:"id"`
 	Retailer uint32 `json:"retailer"`
 	NKey     string `json:"nkey"` // public user nkey ("U...")
+	// DevicePub is the terminal's device public key (the journal's device.pub: it signs
+	// every record), standard base64 of its 32 bytes; empty: not registered, the fleet
+	// cannot check the terminal's records (docs/fleet.md, "The fleet is the witness").
+	DevicePub string `json:"device_pub,omitempty"`
 }
+
+// DeviceKey is the terminal's registered device public key (false: none registered).
+func (t Terminal) DeviceKey() (ed25519.PublicKey, bool) {
+	b, err := base64.StdEncoding.DecodeString(t.DevicePub)
+	if t.DevicePub == "" || err != nil || len(b) != ed25519.PublicKeySize {
+		return nil, false
+	}
+	return ed25519.PublicKey(b), true
+}
+
+// EncodeDeviceKey is a device public key as Terminal.DevicePub holds it.
+func EncodeDeviceKey(pub ed25519.PublicKey) string { return base64.StdEncoding.EncodeToString(pub) }
 
 // Registry is who may connect: the operator (every permission) and each terminal (its
 // own subjects only).
@@ -46,6 +64,18 @@ func (r *Registry) Terminal(id string) (Terminal, bool) {
 	return Terminal{}, false
 }
 
+// DeviceKeys gives each terminal's registered device public key (false: none, or not
+// in the registry): what fleet report, settle and the witness check records with.
+func (r *Registry) DeviceKeys() func(terminal string) (ed25519.PublicKey, bool) {
+	keys := make(map[string]ed25519.PublicKey, len(r.Terminals))
+	for _, t := range r.Terminals {
+		if k, ok := t.DeviceKey(); ok {
+			keys[t.ID] = k
+		}
+	}
+	return func(id string) (ed25519.PublicKey, bool) { k, ok := keys[id]; return k, ok }
+}
+
 // Check checks ids and keys.
 func (r *Registry) Check() error {
 	if !nkeys.IsValidPublicUserKey(r.Operator) {
@@ -59,6 +89,9 @@ func (r *Registry) Check() error {
 		}
 		if !nkeys.IsValidPublicUserKey(t.NKey) {
 			return fmt.Errorf("fleet registry: terminal %s: nkey is not a public user key", t.ID)
+		}
+		if k, ok := t.DeviceKey(); t.DevicePub != "" && (!ok || EncodeDeviceKey(k) != t.DevicePub) {
+			return fmt.Errorf("fleet registry: terminal %s: device_pub is not a base64 Ed25519 public key", t.ID)
 		}
 		if ids[t.ID] || seen[t.NKey] {
 			return fmt.Errorf("fleet registry: terminal %s: id or nkey registered twice", t.ID)
