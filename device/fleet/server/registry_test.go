@@ -49,3 +49,44 @@ func TestRegistry(t *testing.T) {
 		}
 	}
 }
+
+// TestRegistryDeviceKey: a terminal's device key round-trips through terminals.json; a
+// registry written before device keys (no device_pub) still reads, its terminals "not
+// registered"; a device_pub that is not a canonical base64 Ed25519 key is refused.
+func TestRegistryDeviceKey(t *testing.T) {
+	kp, _ := nkeys.CreateUser()
+	pub, _ := kp.PublicKey()
+	okp, _ := nkeys.CreateUser()
+	op, _ := okp.PublicKey()
+	old := []byte(`{"operator":"` + op + `","terminals":[{"id":"T1","retailer":4,"nkey":"` + pub + `"}]}`)
+	r, err := ParseRegistry(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := r.Terminals[0].DeviceKey(); ok {
+		t.Error("old registry: a device key")
+	}
+	if _, ok := r.DeviceKeys()("T1"); ok {
+		t.Error("old registry: DeviceKeys gives one")
+	}
+	dev := make([]byte, 32)
+	dev[0] = 9
+	r.Terminals[0].DevicePub = EncodeDeviceKey(dev)
+	dir := t.TempDir()
+	if err := SaveRegistry(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	again, err := LoadRegistry(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k, ok := again.DeviceKeys()("T1"); !ok || !slices.Equal(k, dev) {
+		t.Fatalf("device key %x %v", k, ok)
+	}
+	for _, bad := range []string{"AAAA", "!!", EncodeDeviceKey(dev) + "\n", EncodeDeviceKey(make([]byte, 31))} {
+		r.Terminals[0].DevicePub = bad
+		if r.Check() == nil {
+			t.Errorf("device_pub %q accepted", bad)
+		}
+	}
+}
