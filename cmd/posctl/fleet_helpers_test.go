@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/packterm/pos/device/fleet"
-	"github.com/packterm/pos/device/fleet/fleettest"
 	"github.com/packterm/pos/device/fleet/server"
 	"github.com/packterm/pos/validate/block"
 	"github.com/packterm/pos/validate/codes"
@@ -165,10 +164,24 @@ func startFleet(t *testing.T, terminals [][]string, so server.ServiceOptions) (d
 }
 
 // fleetTerminal connects terminal id with its credentials from creds and a new journal,
-// and waits until it is online.
-func fleetTerminal(t *testing.T, url, creds, id string) (*journal.Journal, *fleet.Client) {
+// registers the journal's device key (its device.pub, as a technician copies it) with
+// posctl fleet set-device-key in data, and waits until it is online.
+func fleetTerminal(t *testing.T, data, url, creds, id string) (*journal.Journal, *fleet.Client) {
 	t.Helper()
-	c, j := fleettest.Connect(t, fleet.Options{Terminal: id, URL: url, Credentials: filepath.Join(creds, id+".nk")})
+	dir := t.TempDir()
+	j, err := journal.Open(dir, journal.Options{Terminal: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { j.Close() })
+	if out, err := runNet(t, "fleet", "set-device-key", "--data", data, "--id", id, "--pub", filepath.Join(dir, journal.DevicePubFile)); err != nil {
+		t.Fatalf("set-device-key: %v\n%s", err, out)
+	}
+	c, err := fleet.Connect(fleet.Options{Terminal: id, URL: url, Credentials: filepath.Join(creds, id+".nk"), Journal: j, StateDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
 	for deadline := time.Now().Add(10 * time.Second); !c.Online(); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("terminal never connected")

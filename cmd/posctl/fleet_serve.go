@@ -96,7 +96,8 @@ func serveFleet(ctx context.Context, c *cobra.Command, o server.Options, data st
 	}
 	fmt.Fprintf(c.OutOrStdout(), "fleet server on %s (%d terminals registered)\n", s.URL(), len(o.Registry.Terminals))
 	so.Registry = o.Registry
+	wit := cc.startWitness(ctx, js, &so)
 	svc := server.NewService(nc, st, so)
-	cc.watch(ctx, data, so.Logger, s.SetRegistry, func(r *server.Registry) error { svc.SetRegistry(r); return nil })
+	cc.watch(ctx, data, so.Logger, s.SetRegistry, func(r *server.Registry) error { svc.SetRegistry(r); wit.SetRegistry(r); return nil })
 	return svc.Run(ctx)
 }

@@ -49,8 +49,9 @@ func init() {
 				return err
 			}
 			fmt.Fprintf(c.OutOrStdout(), "claim service on %s (replicas %d)\n", fc.url, replicas)
+			wit := cc.startWitness(ctx, js, &so)
 			svc := server.NewService(nc, st, so)
-			cc.watch(ctx, fc.data, so.Logger, func(r *server.Registry) error { svc.SetRegistry(r); return nil })
+			cc.watch(ctx, fc.data, so.Logger, func(r *server.Registry) error { svc.SetRegistry(r); wit.SetRegistry(r); return nil })
 			return svc.Run(ctx)
 		},
 	}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"crypto/ed25519"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -233,8 +234,9 @@ func (w *Witness) hold(held map[uint64][]heldRecord, r *journal.Record) {
 	}
 }
 
-// record stores each finding in the refusals stream (once: the stream is read at start),
-// logs it and tells the observer.
+// record stores each finding in the refusals stream (once: the stream is read at start,
+// and the message id dedupes the witnesses of other service instances), logs it and
+// tells the observer.
 func (w *Witness) record(ctx context.Context, fs []WitnessFinding) {
 	for _, f := range fs {
 		w.o.Logger.Error("fleet witness: record refused", "terminal", f.Terminal, "record", f.Record, "reason", f.Reason, "detail", f.Detail)
@@ -246,7 +248,8 @@ func (w *Witness) record(ctx context.Context, fs []WitnessFinding) {
 			continue
 		}
 		b, _ := json.Marshal(fleet.Refusal{At: w.o.Clock.Now(), Terminal: f.Terminal, Reason: f.Reason, Detail: f.Detail, Record: f.Record})
-		if _, err := w.js.Publish(ctx, fleet.RefusalPrefix+f.Terminal, b); err != nil {
+		id := sha256.Sum256([]byte(key)) // several witnesses (one per service) record it once
+		if _, err := w.js.Publish(ctx, fleet.RefusalPrefix+f.Terminal, b, jetstream.WithMsgID("witness-"+hex.EncodeToString(id[:16]))); err != nil {
 			w.o.Logger.Error("fleet witness: recording a finding", "terminal", f.Terminal, "record", f.Record, "err", err)
 			continue
 		}
