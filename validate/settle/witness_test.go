@@ -4,6 +4,7 @@ import (
 	"crypto/ed25519"
 	"encoding/json"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -244,4 +245,54 @@ func TestWitnessChainEdges(t *testing.T) {
 // the terminal, holds.
 func loadDeviceKey(dir string) (ed25519.PrivateKey, error) {
 	return ledger.LoadPrivateKey(filepath.Join(dir, journal.DeviceKeyFile))
+}
+
+// signedChains are terminals × n sale records per terminal, each chain signed with its
+// terminal's key as a journal signs it (testblock.ForgeRecord with the device key).
+func signedChains(b *testing.B, terminals, n int) ([]journal.Record, map[string]ed25519.PublicKey) {
+	keys := map[string]ed25519.PublicKey{}
+	var recs []journal.Record
+	for tm := range terminals {
+		id := "T" + strconv.Itoa(tm)
+		pub, priv, _ := ed25519.GenerateKey(nil)
+		keys[id] = pub
+		var prev journal.Record
+		for i := range n {
+			r := journal.Record{Entry: journal.Entry{Kind: journal.KindSale, Ticket: codes.TicketID{Block: 7, Pack: uint32(i)}, Amount: 5000,
+				Time: time.Unix(1_800_000_000+int64(i), 0).UTC()}, Terminal: id, Seq: uint64(i + 1), Prev: prev.Hash}
+			_, out, err := testblock.ForgeRecord(r, priv)
+			if err != nil {
+				b.Fatal(err)
+			}
+			recs = append(recs, out)
+			prev = out
+		}
+	}
+	return recs, keys
+}
+
+// BenchmarkCheckRecords: the report's witness check of 100 terminals × 1,000 genuine
+// signed records ("chains": one verification per terminal's unbroken chain), and of the
+// same with every record's signature verified ("each": what a chain broken at every
+// record costs, the bound an insider can force).
+func BenchmarkCheckRecords(b *testing.B) {
+	recs, keys := signedChains(b, 100, 1000)
+	b.Run("chains", func(b *testing.B) {
+		for b.Loop() {
+			if w := CheckRecords(recs, keysOf(keys)); !w.Clean() || w.Verifications != 100 {
+				b.Fatalf("%+v", w.Findings)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(recs)), "ns/record")
+	})
+	b.Run("each", func(b *testing.B) {
+		for b.Loop() {
+			for i := range recs {
+				if recs[i].VerifySignature(keys[recs[i].Terminal]) != nil {
+					b.Fatal("bad signature")
+				}
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(recs)), "ns/record")
+	})
 }
