@@ -139,7 +139,8 @@ func TestFleetWitnessInsider(t *testing.T) {
 		t.Fatalf("R2's claim: %+v %v", cl, err)
 	}
 	out, err = runNet(t, "fleet", "refusals", "--data", data, "--url", url, "--terminal", "R1")
-	for _, s := range []string{fleet.WitnessUnsigned, fleet.WitnessBadSignature, fleet.WitnessRechained, fleet.RefusedJournalUnverified} {
+	for _, s := range []string{fleet.WitnessUnsigned, fleet.WitnessBadSignature, fleet.WitnessRechained, fleet.RefusedJournalUnverified,
+		"record R1/2", "record R1/3", "record R1/4"} {
 		if err != nil || !strings.Contains(out, s) {
 			t.Errorf("refusals lack %s: %v\n%s", s, err, out)
 		}
