@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/packterm/pos/device/fleet"
+	"github.com/packterm/pos/device/fleet/server"
 	"github.com/packterm/pos/internal/testblock"
 	"github.com/packterm/pos/validate/block"
 	"github.com/packterm/pos/validate/codes"
@@ -165,4 +166,67 @@ func insiderJetStream(t *testing.T, url, seed, id string) jetstream.JetStream {
 		t.Fatal(err)
 	}
 	return js
+}
+
+// TestFleetSetDeviceKey: set-device-key registers a terminal's device.pub; the same key
+// again changes nothing; another key is refused without --replace, and with it replaced
+// loudly (both key ids); an unknown terminal or a private key file is refused;
+// add-terminal --device-pub registers it at once.
+func TestFleetSetDeviceKey(t *testing.T) {
+	data, creds := t.TempDir(), t.TempDir()
+	if out, err := runNet(t, "fleet", "add-terminal", "--data", data, "--id", "T1", "--retailer", "5", "--out", filepath.Join(creds, "T1.nk")); err != nil {
+		t.Fatalf("add-terminal: %v\n%s", err, out)
+	}
+	first, _ := terminalJournal(t, "T1")
+	second, _ := terminalJournal(t, "T1")
+	pubOf := func(dir string) string { return filepath.Join(dir, journal.DevicePubFile) }
+	keyOf := func() string {
+		reg, err := server.LoadRegistry(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tm, _ := reg.Terminal("T1")
+		return tm.DevicePub
+	}
+	keyID := func(dir string) string {
+		k, err := ledger.LoadPublicKey(pubOf(dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ledger.IDOf(k).String()
+	}
+	if keyOf() != "" {
+		t.Fatal("a device key before set-device-key")
+	}
+	set := func(dir string, extra ...string) (string, error) {
+		return runNet(t, append([]string{"fleet", "set-device-key", "--data", data, "--id", "T1", "--pub", pubOf(dir)}, extra...)...)
+	}
+	if out, err := set(first); err != nil || !strings.Contains(out, "device key "+keyID(first)+" registered") {
+		t.Fatalf("set: %v\n%s", err, out)
+	}
+	registered := keyOf()
+	if out, err := set(first); err != nil || !strings.Contains(out, "already registered") || keyOf() != registered {
+		t.Fatalf("same key again: %v\n%s", err, out)
+	}
+	if out, err := set(second); err == nil || !strings.Contains(err.Error(), "--replace") || keyOf() != registered {
+		t.Fatalf("another key without --replace: %v\n%s", err, out)
+	}
+	out, err := set(second, "--replace")
+	if err != nil || !strings.Contains(out, "WARNING: REPLACING the device key of terminal T1: "+keyID(first)+" -> "+keyID(second)) || keyOf() == registered {
+		t.Fatalf("--replace: %v\n%s", err, out)
+	}
+	if _, err := runNet(t, "fleet", "set-device-key", "--data", data, "--id", "T9", "--pub", pubOf(first)); err == nil {
+		t.Error("unknown terminal accepted")
+	}
+	if _, err := runNet(t, "fleet", "set-device-key", "--data", data, "--id", "T1", "--pub", filepath.Join(first, journal.DeviceKeyFile)); err == nil {
+		t.Error("a private key file accepted")
+	}
+	if out, err := runNet(t, "fleet", "add-terminal", "--data", data, "--id", "T2", "--retailer", "5", "--out", filepath.Join(creds, "T2.nk"),
+		"--device-pub", pubOf(first)); err != nil {
+		t.Fatalf("add-terminal --device-pub: %v\n%s", err, out)
+	}
+	reg, _ := server.LoadRegistry(data)
+	if tm, _ := reg.Terminal("T2"); tm.DevicePub != registered {
+		t.Errorf("add-terminal --device-pub: %q, want %q", tm.DevicePub, registered)
+	}
 }
