@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/ed25519"
 	"fmt"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -23,8 +24,9 @@ func init() {
 			"that publishes an unsigned, foreign-signed or re-chained record (docs/fleet.md, \"The fleet is\n" +
 			"the witness\"). A running server takes it at its next registry poll.\n\n" +
 			"A terminal that already has another key keeps it unless --replace is given: replacing it is an\n" +
-			"operator's act (a journal reset makes a new key), said loudly, and the records the old key\n" +
-			"signed no longer verify (fleet report flags them bad-signature).",
+			"operator's act (a journal reset makes a new key), said loudly: from then on the fleet takes\n" +
+			"records signed by the new key as the terminal's. The old key is kept, retired, so that the\n" +
+			"records it signed still verify.",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			pub, err := ledger.LoadPublicKey(pubFile)
@@ -66,11 +68,13 @@ func setDeviceKey(c *cobra.Command, data string, reg *server.Registry, id string
 		fmt.Fprintf(c.OutOrStdout(), "terminal %s: device key %v already registered\n", id, ledger.IDOf(pub))
 		return nil
 	case had && !replace:
-		return fmt.Errorf("fleet: terminal %s already has device key %v registered, not %v: --replace replaces it (the records the old key signed will no longer verify)",
+		return fmt.Errorf("fleet: terminal %s already has device key %v registered, not %v: --replace replaces it (an operator's act)",
 			id, ledger.IDOf(old), ledger.IDOf(pub))
 	case had:
-		fmt.Fprintf(c.ErrOrStderr(), "WARNING: REPLACING the device key of terminal %s: %v -> %v. Every record signed by %v will be flagged bad-signature by fleet report and settle, and the witness refuses the terminal's claims if it publishes one again.\n",
-			id, ledger.IDOf(old), ledger.IDOf(pub), ledger.IDOf(old))
+		fmt.Fprintf(c.ErrOrStderr(), "WARNING: REPLACING the device key of terminal %s: %v -> %v. The fleet now takes records signed by %v as %s's: "+
+			"be sure it is the key of the terminal's journal (its device.pub, read on the terminal). %v is kept, retired: the records it signed still verify.\n",
+			id, ledger.IDOf(old), ledger.IDOf(pub), ledger.IDOf(pub), id, ledger.IDOf(old))
+		t.RetiredDevicePubs = append(slices.DeleteFunc(t.RetiredDevicePubs, func(s string) bool { return s == server.EncodeDeviceKey(pub) }), t.DevicePub)
 	}
 	t.DevicePub = server.EncodeDeviceKey(pub)
 	if err := server.SaveRegistry(data, reg); err != nil {

@@ -170,8 +170,9 @@ func insiderJetStream(t *testing.T, url, seed, id string) jetstream.JetStream {
 
 // TestFleetSetDeviceKey: set-device-key registers a terminal's device.pub; the same key
 // again changes nothing; another key is refused without --replace, and with it replaced
-// loudly (both key ids); an unknown terminal or a private key file is refused;
-// add-terminal --device-pub registers it at once.
+// loudly (both key ids), the old one kept retired (once, even when it comes back); an
+// unknown terminal or a private key file is refused; add-terminal --device-pub registers
+// it at once.
 func TestFleetSetDeviceKey(t *testing.T) {
 	data, creds := t.TempDir(), t.TempDir()
 	if out, err := runNet(t, "fleet", "add-terminal", "--data", data, "--id", "T1", "--retailer", "5", "--out", filepath.Join(creds, "T1.nk")); err != nil {
@@ -214,6 +215,15 @@ func TestFleetSetDeviceKey(t *testing.T) {
 	out, err := set(second, "--replace")
 	if err != nil || !strings.Contains(out, "WARNING: REPLACING the device key of terminal T1: "+keyID(first)+" -> "+keyID(second)) || keyOf() == registered {
 		t.Fatalf("--replace: %v\n%s", err, out)
+	}
+	if reg, _ := server.LoadRegistry(data); len(reg.DeviceKeys()("T1")) != 2 {
+		t.Fatalf("the replaced key is not kept retired: %+v", reg.Terminals)
+	}
+	if out, err := set(first, "--replace"); err != nil || !strings.Contains(out, "REPLACING") { // back to the first: not retired twice
+		t.Fatalf("--replace back: %v\n%s", err, out)
+	}
+	if reg, _ := server.LoadRegistry(data); len(reg.DeviceKeys()("T1")) != 2 || keyOf() != registered {
+		t.Fatalf("back to the first key: %+v", reg.Terminals)
 	}
 	if _, err := runNet(t, "fleet", "set-device-key", "--data", data, "--id", "T9", "--pub", pubOf(first)); err == nil {
 		t.Error("unknown terminal accepted")

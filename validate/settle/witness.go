@@ -89,17 +89,18 @@ func (w *Witnessed) Lines() []string {
 
 // CheckRecords checks every record (each record id and content once; records decoded by
 // journal.DecodeRecord, whose hash is checked) as the fleet's witness: for a terminal
-// whose device key keyOf gives, a record must be signed (not format version 1), by that
-// key; for every terminal, record 1 names no previous record and each record's Prev is
-// the hash of one of the records Seq-1 of the same terminal the fleet holds (a record
-// after a gap is not chain-checked: the gap is the report's finding). A terminal keyOf
-// gives no key for is listed in NoDeviceKey and each of its records is flagged.
+// whose device keys keyOf gives (the one in force, then those it replaced), a record must
+// be signed (not format version 1), by one of them; for every terminal, each record's
+// Prev is the hash of one of the records Seq-1 of the same terminal the fleet holds
+// (ChainFault: a record after a gap is not chain-checked, the gap is the report's
+// finding). A terminal keyOf gives no key for is listed in NoDeviceKey and each of its
+// records is flagged.
 //
 // Signatures are checked as journal verification checks them: a run of records each
 // linked to the one before (one record per sequence number, no finding) is vouched by
 // its last record's signature, since each hash covers the previous one; when that
 // signature fails, each record of the run is verified on its own.
-func CheckRecords(records []journal.Record, keyOf func(terminal string) (ed25519.PublicKey, bool)) *Witnessed {
+func CheckRecords(records []journal.Record, keyOf func(terminal string) []ed25519.PublicKey) *Witnessed {
 	w := &Witnessed{Findings: []RecordFinding{}, NoDeviceKey: []KeylessTerminal{}, flags: map[recordKeyT][]Flag{}, keyless: map[string]bool{}}
 	byTerm := map[string][]*journal.Record{}
 	seen := map[recordKeyT]bool{}
@@ -115,12 +116,12 @@ func CheckRecords(records []journal.Record, keyOf func(terminal string) (ed25519
 		slices.SortFunc(recs, func(a, b *journal.Record) int {
 			return cmp.Or(cmp.Compare(a.Seq, b.Seq), slices.Compare(a.Hash[:], b.Hash[:]))
 		})
-		pub, ok := keyOf(term)
-		if !ok {
+		keys := keyOf(term)
+		if len(keys) == 0 {
 			w.keyless[term] = true
 			w.NoDeviceKey = append(w.NoDeviceKey, KeylessTerminal{Terminal: term, Records: len(recs)})
 		}
-		w.checkTerminal(recs, pub)
+		w.checkTerminal(recs, keys)
 	}
 	slices.SortFunc(w.Findings, func(a, b RecordFinding) int {
 		return cmp.Or(cmp.Compare(a.Terminal, b.Terminal), cmp.Compare(a.Seq, b.Seq), cmp.Compare(a.Reason, b.Reason))
@@ -129,41 +130,48 @@ func CheckRecords(records []journal.Record, keyOf func(terminal string) (ed25519
 	return w
 }
 
-// checkTerminal checks one terminal's records, sorted by sequence (pub nil: no key).
-func (w *Witnessed) checkTerminal(recs []*journal.Record, pub ed25519.PublicKey) {
+// checkTerminal checks one terminal's records, sorted by sequence (keys none: no key).
+func (w *Witnessed) checkTerminal(recs []*journal.Record, keys []ed25519.PublicKey) {
 	held := map[uint64][][32]byte{} // the hashes the fleet holds per sequence number
 	for _, r := range recs {
 		held[r.Seq] = append(held[r.Seq], r.Hash)
 	}
-	var run []*journal.Record // signed records linked one to the next, not yet verified
+	var run []*journal.Record // records signed by runKey, linked one to the next, not yet verified
+	var runKey ed25519.PublicKey
 	for _, r := range recs {
 		clean := true
 		if d, bad := ChainFault(r, held[r.Seq-1]); bad {
 			w.find(r, ReasonRechained, d)
 			clean = false
 		}
-		if pub != nil {
-			if reason, d, bad := KeyFault(r, pub); bad {
+		var pub ed25519.PublicKey
+		if len(keys) > 0 {
+			var reason, d string
+			var bad bool
+			if pub, reason, d, bad = KeyFault(r, keys); bad {
 				w.find(r, reason, d)
 				clean = false
 			}
 		}
-		linked := len(run) > 0 && run[len(run)-1].Seq+1 == r.Seq && r.Prev == run[len(run)-1].Hash
+		last := len(run) - 1
+		linked := last >= 0 && run[last].Seq+1 == r.Seq && r.Prev == run[last].Hash && pub.Equal(runKey)
 		if !clean || !linked || len(held[r.Seq]) > 1 {
-			w.verifyRun(run, pub)
+			w.verifyRun(run, runKey)
 			run = run[:0]
 		}
-		if clean && pub != nil && len(held[r.Seq]) == 1 {
-			run = append(run, r)
-		} else if clean && pub != nil { // a fork: each of its records on its own
+		switch {
+		case !clean || pub == nil:
+		case len(held[r.Seq]) == 1:
+			run, runKey = append(run, r), pub
+		default: // a fork: each of its records on its own
 			w.verifyRun([]*journal.Record{r}, pub)
 		}
 	}
-	w.verifyRun(run, pub)
+	w.verifyRun(run, runKey)
 }
 
-// verifyRun checks the signatures of run (each linked to the one before): the last, and
-// when it fails, each.
+// verifyRun checks the signatures of run (each linked to the one before, signed by the
+// key id of pub): the last, and when it fails, each.
 func (w *Witnessed) verifyRun(run []*journal.Record, pub ed25519.PublicKey) {
 	if len(run) == 0 {
 		return
@@ -188,30 +196,33 @@ func (w *Witnessed) find(r *journal.Record, reason, detail string) {
 
 // ChainFault says whether r's Prev disagrees with the records Seq-1 of its terminal the
 // fleet holds (prevs, their hashes): record 1 must name none; a record whose
-// predecessor is not held (a gap) cannot be checked and passes.
+// predecessor is not held (a gap) cannot be checked and passes; so does a journal-reset
+// record naming none (a technician started the journal afresh without knowing the last
+// record's hash: the reset is journalled, docs/journal.md).
 func ChainFault(r *journal.Record, prevs [][32]byte) (string, bool) {
-	if r.Seq <= 1 {
-		if r.Prev != ([32]byte{}) {
-			return "record 1 names a previous record", true
-		}
-		return "", false
-	}
-	if len(prevs) == 0 || slices.Contains(prevs, r.Prev) {
+	var none [32]byte
+	switch {
+	case r.Seq <= 1 && r.Prev != none:
+		return "record 1 names a previous record", true
+	case r.Seq <= 1, len(prevs) == 0, slices.Contains(prevs, r.Prev), r.Kind == journal.KindReset && r.Prev == none:
 		return "", false
 	}
 	return fmt.Sprintf("its prev is not the hash of record %s/%d the fleet holds", r.Terminal, r.Seq-1), true
 }
 
-// KeyFault says whether r cannot be the device key pub's, without verifying the
-// signature: unsigned (format version 1), or signed by another key id. The reason is
-// ReasonUnsigned or ReasonBadSignature.
-func KeyFault(r *journal.Record, pub ed25519.PublicKey) (reason, detail string, bad bool) {
+// KeyFault says whether r cannot be signed by one of the device keys keys (the one in
+// force first), without verifying the signature: unsigned (format version 1), or signed
+// by another key id. The reason is ReasonUnsigned or ReasonBadSignature; pub is the key
+// whose id r names, the one to verify it with.
+func KeyFault(r *journal.Record, keys []ed25519.PublicKey) (pub ed25519.PublicKey, reason, detail string, bad bool) {
 	if !r.Signed() {
-		return ReasonUnsigned, fmt.Sprintf("unsigned record (format version %d) from a terminal whose device key %v is registered",
-			r.Version, ledger.IDOf(pub)), true
+		return nil, ReasonUnsigned, fmt.Sprintf("unsigned record (format version %d) from a terminal whose device key %v is registered",
+			r.Version, ledger.IDOf(keys[0])), true
 	}
-	if want := ledger.IDOf(pub); r.Key != want {
-		return ReasonBadSignature, fmt.Sprintf("signed by key %v, not by the registered device key %v", r.Key, want), true
+	for _, k := range keys {
+		if ledger.IDOf(k) == r.Key {
+			return k, "", "", false
+		}
 	}
-	return "", "", false
+	return nil, ReasonBadSignature, fmt.Sprintf("signed by key %v, not by the registered device key %v", r.Key, ledger.IDOf(keys[0])), true
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/ed25519"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -69,8 +70,13 @@ func next(t *testing.T, prev journal.Record, e journal.Entry, prevHash *[32]byte
 	return out
 }
 
-func keysOf(m map[string]ed25519.PublicKey) func(string) (ed25519.PublicKey, bool) {
-	return func(id string) (ed25519.PublicKey, bool) { k, ok := m[id]; return k, ok }
+func keysOf(m map[string]ed25519.PublicKey) func(string) []ed25519.PublicKey {
+	return func(id string) []ed25519.PublicKey {
+		if k, ok := m[id]; ok {
+			return []ed25519.PublicKey{k}
+		}
+		return nil
+	}
 }
 
 // TestWitnessInsider is issue 46's "the fleet is the witness" in the retailer's shoes:
@@ -199,7 +205,8 @@ func TestWitnessNoDeviceKey(t *testing.T) {
 }
 
 // TestWitnessChainEdges: a record after a gap is not chain-checked (the gap is the
-// report's finding); record 1 naming a previous record is re-chained; a fork (two records
+// report's finding); record 1 naming a previous record is re-chained; a journal reset
+// naming none is not, and its new key verifies beside the retired one; a fork (two records
 // under one id, each chained to the same predecessor and signed) is each verified on
 // its own and left to the report's fork finding.
 func TestWitnessChainEdges(t *testing.T) {
@@ -232,6 +239,25 @@ func TestWitnessChainEdges(t *testing.T) {
 	// Record 1 with a Prev (the decoder refuses it too).
 	if d, bad := ChainFault(&journal.Record{Terminal: "R3", Seq: 1, Prev: [32]byte{7}}, nil); !bad || d == "" {
 		t.Error("record 1 with a prev passes")
+	}
+	// A journal reset by a technician who did not know the last hash: its journal-reset
+	// record names no previous record, and a new device key signs from there on. With the
+	// old key retired beside the new one, nothing is found; with the new key alone, the
+	// old records are not its; a reset record naming another previous is re-chained.
+	_, newKey, _ := ed25519.GenerateKey(nil)
+	reset := next(t, recs[2], journal.Entry{Kind: journal.KindReset, Reason: "missing", Detail: "started afresh by test"}, &[32]byte{}, newKey)
+	after := next(t, reset, pay(3), nil, newKey)
+	both := func(string) []ed25519.PublicKey { return []ed25519.PublicKey{newKey.Public().(ed25519.PublicKey), pub} }
+	if wit := CheckRecords(append(slices.Clone(recs), reset, after), both); !wit.Clean() || wit.Verifications != 2 {
+		t.Errorf("reset, old key retired: %+v (%d verifications)", wit.Findings, wit.Verifications)
+	}
+	onlyNew := func(string) []ed25519.PublicKey { return []ed25519.PublicKey{newKey.Public().(ed25519.PublicKey)} }
+	if wit := CheckRecords(append(slices.Clone(recs), reset, after), onlyNew); len(wit.Findings) != 3 || wit.Findings[0].Reason != ReasonBadSignature {
+		t.Errorf("reset, old key not kept: %+v", wit.Findings)
+	}
+	badReset := next(t, recs[2], journal.Entry{Kind: journal.KindReset, Reason: "missing", Detail: "started afresh by test"}, &[32]byte{5}, newKey)
+	if wit := CheckRecords(append(slices.Clone(recs), badReset), both); len(wit.Findings) != 1 || wit.Findings[0].Reason != ReasonRechained {
+		t.Errorf("reset naming another previous: %+v", wit.Findings)
 	}
 	// Fork at 3, both chained to 2 and signed with the device key.
 	fork := next(t, recs[1], pay(3), nil, priv)

@@ -6,8 +6,8 @@ import (
 	"github.com/nats-io/nkeys"
 )
 
-// FuzzParseRegistry: a registry that parses passes Check, and each device_pub it holds
-// is a device key; never a panic.
+// FuzzParseRegistry: a registry that parses passes Check, and each device key it holds
+// (in force and retired) is one; never a panic.
 func FuzzParseRegistry(f *testing.F) {
 	kp, _ := nkeys.CreateUser()
 	pub, _ := kp.PublicKey()
@@ -27,6 +27,9 @@ func FuzzParseRegistry(f *testing.F) {
 		for _, tm := range r.Terminals {
 			if _, ok := tm.DeviceKey(); ok != (tm.DevicePub != "") {
 				t.Fatalf("terminal %s: device_pub %q parsed %v", tm.ID, tm.DevicePub, ok)
+			}
+			if n := len(tm.DeviceKeys()); tm.DevicePub != "" && n != 1+len(tm.RetiredDevicePubs) {
+				t.Fatalf("terminal %s: %d device keys of %d", tm.ID, n, 1+len(tm.RetiredDevicePubs))
 			}
 		}
 	})

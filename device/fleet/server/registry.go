@@ -33,15 +33,37 @@ type Terminal struct {
 	// every record), standard base64 of its 32 bytes; empty: not registered, the fleet
 	// cannot check the terminal's records (docs/fleet.md, "The fleet is the witness").
 	DevicePub string `json:"device_pub,omitempty"`
+	// RetiredDevicePubs are the device keys DevicePub replaced (posctl fleet
+	// set-device-key --replace: a journal reset makes a new key): the records they signed
+	// still verify.
+	RetiredDevicePubs []string `json:"retired_device_pubs,omitempty"`
 }
 
 // DeviceKey is the terminal's registered device public key (false: none registered).
-func (t Terminal) DeviceKey() (ed25519.PublicKey, bool) {
-	b, err := base64.StdEncoding.DecodeString(t.DevicePub)
-	if t.DevicePub == "" || err != nil || len(b) != ed25519.PublicKeySize {
+func (t Terminal) DeviceKey() (ed25519.PublicKey, bool) { return decodeDeviceKey(t.DevicePub) }
+
+func decodeDeviceKey(s string) (ed25519.PublicKey, bool) {
+	b, err := base64.StdEncoding.DecodeString(s)
+	if s == "" || err != nil || len(b) != ed25519.PublicKeySize || base64.StdEncoding.EncodeToString(b) != s {
 		return nil, false
 	}
 	return ed25519.PublicKey(b), true
+}
+
+// DeviceKeys are every device key of the terminal: the one in force first, then those it
+// replaced (none: not registered).
+func (t Terminal) DeviceKeys() []ed25519.PublicKey {
+	k, ok := t.DeviceKey()
+	if !ok {
+		return nil
+	}
+	out := []ed25519.PublicKey{k}
+	for _, s := range t.RetiredDevicePubs {
+		if k, ok := decodeDeviceKey(s); ok {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // EncodeDeviceKey is a device public key as Terminal.DevicePub holds it.
@@ -64,16 +86,17 @@ func (r *Registry) Terminal(id string) (Terminal, bool) {
 	return Terminal{}, false
 }
 
-// DeviceKeys gives each terminal's registered device public key (false: none, or not
-// in the registry): what fleet report, settle and the witness check records with.
-func (r *Registry) DeviceKeys() func(terminal string) (ed25519.PublicKey, bool) {
-	keys := make(map[string]ed25519.PublicKey, len(r.Terminals))
+// DeviceKeys gives each terminal's registered device keys (Terminal.DeviceKeys; none:
+// not registered, or not in the registry): what fleet report, settle and the witness
+// check records with.
+func (r *Registry) DeviceKeys() func(terminal string) []ed25519.PublicKey {
+	keys := make(map[string][]ed25519.PublicKey, len(r.Terminals))
 	for _, t := range r.Terminals {
-		if k, ok := t.DeviceKey(); ok {
-			keys[t.ID] = k
+		if ks := t.DeviceKeys(); len(ks) > 0 {
+			keys[t.ID] = ks
 		}
 	}
-	return func(id string) (ed25519.PublicKey, bool) { k, ok := keys[id]; return k, ok }
+	return func(id string) []ed25519.PublicKey { return keys[id] }
 }
 
 // Check checks ids and keys.
@@ -90,8 +113,8 @@ func (r *Registry) Check() error {
 		if !nkeys.IsValidPublicUserKey(t.NKey) {
 			return fmt.Errorf("fleet registry: terminal %s: nkey is not a public user key", t.ID)
 		}
-		if k, ok := t.DeviceKey(); t.DevicePub != "" && (!ok || EncodeDeviceKey(k) != t.DevicePub) {
-			return fmt.Errorf("fleet registry: terminal %s: device_pub is not a base64 Ed25519 public key", t.ID)
+		if err := t.checkDeviceKeys(); err != nil {
+			return err
 		}
 		if ids[t.ID] || seen[t.NKey] {
 			return fmt.Errorf("fleet registry: terminal %s: id or nkey registered twice", t.ID)
@@ -113,6 +136,23 @@ func TerminalPermissions(id string) *server.Permissions {
 		}},
 		Subscribe: &server.SubjectPermission{Allow: []string{fleet.InboxPrefix + id + ".>"}},
 	}
+}
+
+// checkDeviceKeys: each device key is a canonical base64 Ed25519 public key, and keys
+// were retired only by one in force.
+func (t Terminal) checkDeviceKeys() error {
+	if _, ok := t.DeviceKey(); t.DevicePub != "" && !ok {
+		return fmt.Errorf("fleet registry: terminal %s: device_pub is not a base64 Ed25519 public key", t.ID)
+	}
+	if len(t.RetiredDevicePubs) > 0 && t.DevicePub == "" {
+		return fmt.Errorf("fleet registry: terminal %s: retired device keys without one in force", t.ID)
+	}
+	for _, s := range t.RetiredDevicePubs {
+		if _, ok := decodeDeviceKey(s); !ok {
+			return fmt.Errorf("fleet registry: terminal %s: a retired device key is not a base64 Ed25519 public key", t.ID)
+		}
+	}
+	return nil
 }
 
 // users is the server's nkey users of the registry.

@@ -66,7 +66,7 @@ func TestRegistryDeviceKey(t *testing.T) {
 	if _, ok := r.Terminals[0].DeviceKey(); ok {
 		t.Error("old registry: a device key")
 	}
-	if _, ok := r.DeviceKeys()("T1"); ok {
+	if ks := r.DeviceKeys()("T1"); len(ks) != 0 {
 		t.Error("old registry: DeviceKeys gives one")
 	}
 	dev := make([]byte, 32)
@@ -80,9 +80,33 @@ func TestRegistryDeviceKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if k, ok := again.DeviceKeys()("T1"); !ok || !slices.Equal(k, dev) {
-		t.Fatalf("device key %x %v", k, ok)
+	if ks := again.DeviceKeys()("T1"); len(ks) != 1 || !slices.Equal(ks[0], dev) {
+		t.Fatalf("device keys %x", ks)
 	}
+	// A key replaced is kept, retired: the records it signed still verify.
+	was := slices.Clone(dev)
+	dev[0] = 10
+	again.Terminals[0].RetiredDevicePubs = []string{again.Terminals[0].DevicePub}
+	again.Terminals[0].DevicePub = EncodeDeviceKey(dev)
+	if err := SaveRegistry(dir, again); err != nil {
+		t.Fatal(err)
+	}
+	if again, err = LoadRegistry(dir); err != nil {
+		t.Fatal(err)
+	}
+	if ks := again.DeviceKeys()("T1"); len(ks) != 2 || !slices.Equal(ks[0], dev) || !slices.Equal(ks[1], was) {
+		t.Fatalf("device keys with one retired %x", ks)
+	}
+	r.Terminals[0].RetiredDevicePubs = []string{EncodeDeviceKey(was)} // retired, none in force
+	r.Terminals[0].DevicePub = ""
+	if r.Check() == nil {
+		t.Error("retired keys without one in force accepted")
+	}
+	r.Terminals[0].DevicePub, r.Terminals[0].RetiredDevicePubs = EncodeDeviceKey(dev), []string{"AAAA"}
+	if r.Check() == nil {
+		t.Error("a bad retired key accepted")
+	}
+	r.Terminals[0].RetiredDevicePubs = nil
 	for _, bad := range []string{"AAAA", "!!", EncodeDeviceKey(dev) + "\n", EncodeDeviceKey(make([]byte, 31))} {
 		r.Terminals[0].DevicePub = bad
 		if r.Check() == nil {

@@ -59,7 +59,7 @@ const witnessWindow = 64
 type Witness struct {
 	js   jetstream.JetStream
 	o    WitnessOptions
-	keys atomic.Pointer[func(string) (ed25519.PublicKey, bool)]
+	keys atomic.Pointer[func(string) []ed25519.PublicKey]
 
 	mu       sync.Mutex
 	chains   map[string]map[uint64][]heldRecord // terminal → seq → the records held
@@ -94,7 +94,7 @@ func NewWitness(js jetstream.JetStream, o WitnessOptions) *Witness {
 
 // SetRegistry takes the device keys of r for the records that follow (nil: none).
 func (w *Witness) SetRegistry(r *Registry) {
-	keys := func(string) (ed25519.PublicKey, bool) { return nil, false }
+	keys := func(string) []ed25519.PublicKey { return nil }
 	if r != nil {
 		keys = r.DeviceKeys()
 	}
@@ -170,12 +170,11 @@ func (w *Witness) Run(ctx context.Context) error {
 	}
 }
 
-// Observe checks record r against the terminal's registered device key and the records
+// Observe checks record r against the terminal's registered device keys and the records
 // of its terminal the witness holds, takes it, and returns its findings (the terminal is
 // marked when there is one). A record already held is passed.
 func (w *Witness) Observe(r journal.Record) []WitnessFinding {
-	keys := *w.keys.Load()
-	pub, keyed := keys(r.Terminal)
+	keys := (*w.keys.Load())(r.Terminal)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	held := w.chains[r.Terminal]
@@ -191,8 +190,8 @@ func (w *Witness) Observe(r journal.Record) []WitnessFinding {
 		out = append(out, WitnessFinding{Terminal: r.Terminal, Record: r.ID(), Reason: reason,
 			Detail: detail + " (hash " + hex.EncodeToString(r.Hash[:8]) + ")"})
 	}
-	if keyed {
-		if reason, d, bad := settle.KeyFault(&r, pub); bad && reason == settle.ReasonUnsigned {
+	if len(keys) > 0 {
+		if pub, reason, d, bad := settle.KeyFault(&r, keys); bad && reason == settle.ReasonUnsigned {
 			find(fleet.WitnessUnsigned, d)
 		} else if bad {
 			find(fleet.WitnessBadSignature, d)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -119,6 +120,25 @@ func TestWitnessObserve(t *testing.T) {
 	}
 	if _, bad := w.Unverified("R2"); bad {
 		t.Error("R2 marked")
+	}
+	// R1's journal reset by a technician (the last hash unknown: its journal-reset record
+	// names none) with a new device key, registered with --replace: the old key retired
+	// beside it, nothing is found.
+	newPub, newKey, _ := ed25519.GenerateKey(nil)
+	reset := journal.Record{Entry: journal.Entry{Kind: journal.KindReset, Reason: "missing", Detail: "started afresh by test",
+		Time: recs[2].Time.Add(time.Hour)}, Terminal: "R1", Seq: 4, Boot: recs[2].Boot}
+	_, reset, err := testblock.ForgeRecord(reset, newKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after := forged(t, reset, nil, newKey)
+	replaced := registryWith(t, map[string]ed25519.PublicKey{"R1": newPub})
+	replaced.Terminals[0].RetiredDevicePubs = []string{server.EncodeDeviceKey(priv.Public().(ed25519.PublicKey))}
+	w3 := server.NewWitness(nil, server.WitnessOptions{Registry: replaced})
+	for _, r := range append(slices.Clone(recs), reset, after) {
+		if fs := w3.Observe(r); len(fs) != 0 {
+			t.Errorf("reset, key replaced: %s: %+v", r.ID(), fs)
+		}
 	}
 	var nilWitness *server.Witness
 	if _, bad := nilWitness.Unverified("R1"); bad {
