@@ -43,8 +43,9 @@ type WitnessObserver interface {
 // witnessWindow is how many of each terminal's latest sequence numbers the witness holds
 // the records of (hash and prev): a record arriving within it is chain-checked against
 // its neighbours; an older one (a terminal re-sending its journal) only by its signature
-// (fleet report checks the whole chain).
-const witnessWindow = 64
+// (fleet report checks the whole chain). Memory: at most 2 × witnessWindow records a
+// terminal.
+const witnessWindow = 16
 
 // Witness is the fleet's live check of what the terminals publish (docs/fleet.md, "The
 // fleet is the witness"): it reads the journal stream from its start and as records

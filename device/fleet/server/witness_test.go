@@ -140,6 +140,19 @@ func TestWitnessObserve(t *testing.T) {
 			t.Errorf("reset, key replaced: %s: %+v", r.ID(), fs)
 		}
 	}
+	// A terminal's journal sent again from its start, past the window the witness holds:
+	// signature-checked only, nothing found.
+	long, longKey := witnessJournal(t, "R6", 3*16)
+	w4 := server.NewWitness(nil, server.WitnessOptions{Registry: registryWith(t, map[string]ed25519.PublicKey{"R6": longKey.Public().(ed25519.PublicKey)})})
+	for _, r := range append(slices.Clone(long), long...) {
+		if fs := w4.Observe(r); len(fs) != 0 {
+			t.Fatalf("sent again: %s: %+v", r.ID(), fs)
+		}
+	}
+	_, late6 := forged(t, long[1], &[32]byte{3}, longKey) // R6/3 again, re-chained, past the window: the report's
+	if fs := w4.Observe(late6); len(fs) != 0 {
+		t.Errorf("re-chained past the window: %+v", fs)
+	}
 	var nilWitness *server.Witness
 	if _, bad := nilWitness.Unverified("R1"); bad {
 		t.Error("nil witness marks")
