@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -115,8 +114,15 @@ func (w *Witness) Unverified(terminal string) (string, bool) {
 }
 
 // Run checks the journal stream from its start, then each record as it arrives, until
-// ctx ends.
+// ctx ends (nil then).
 func (w *Witness) Run(ctx context.Context) error {
+	if err := w.run(ctx); err != nil && ctx.Err() == nil {
+		return err
+	}
+	return nil
+}
+
+func (w *Witness) run(ctx context.Context) error {
 	if _, err := ReadRefusals(ctx, w.js, func(r fleet.Refusal) error {
 		w.recorded[findingKey(r.Terminal, r.Record, r.Reason, r.Detail)] = true
 		return nil
@@ -153,10 +159,7 @@ func (w *Witness) Run(ctx context.Context) error {
 	defer it.Stop()
 	for {
 		m, err := it.Next()
-		if errors.Is(err, jetstream.ErrMsgIteratorClosed) || ctx.Err() != nil {
-			return nil
-		}
-		if err != nil {
+		if err != nil { // the iterator stopped (ctx: Run returns nil) or the connection failed
 			return fmt.Errorf("fleet witness: reading the journal stream: %w", err)
 		}
 		r, derr := fleet.DecodeJournalMsg(m.Subject(), m.Data())
