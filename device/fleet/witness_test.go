@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"errors"
+	"net/http/httptest"
 	"path/filepath"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/device/fleet/server"
+	"github.com/packterm/pos/device/metrics"
 	"github.com/packterm/pos/internal/testblock"
 	"github.com/packterm/pos/validate/journal"
 	"github.com/packterm/pos/validate/ledger"
@@ -25,8 +27,8 @@ import (
 // (a) unsigned, (b) signed with another key, (c) signed with the device key but chained
 // to a forged Prev. The claim service's witness records the finding in the refusals
 // stream with its reason and record, and refuses every later claim of T000
-// (journal-unverified); T001 is still answered; the report's check of the stream finds
-// the record with the matching reason. Before, the record was taken and T000 went on
+// (journal-unverified) and the metrics count it by reason; T001 is still answered; the
+// report's check of the stream finds the record with the matching reason. Before, the record was taken and T000 went on
 // being paid.
 func TestWitnessRefusesForgedRecords(t *testing.T) {
 	_, stranger, _ := ed25519.GenerateKey(nil)
@@ -54,7 +56,8 @@ func TestWitnessRefusesForgedRecords(t *testing.T) {
 				journals[id] = j
 				f.reg.Terminals[i].DevicePub = server.EncodeDeviceKey(j.PublicKey())
 			}
-			wit := f.startWithWitness(t)
+			m := metrics.NewFleet()
+			wit := f.startWithWitness(t, m)
 			tm := f.terminal(t, "T000", f.urls[0], func(o *fleet.Options) { o.Journal, o.StateDir = journals["T000"], dirs["T000"] })
 			tm.j = journals["T000"] // the journal the client publishes
 			waitOnline(t, tm.c)
@@ -108,6 +111,11 @@ func TestWitnessRefusesForgedRecords(t *testing.T) {
 			if cl, err := other.c.Claim(ctx, codeOf(ticketN(4)), lotOf(ticketN(4))); err != nil || cl.Terminal != "T001" {
 				t.Fatalf("T001's claim: %+v %v", cl, err)
 			}
+			hs := httptest.NewServer(m.Handler())
+			defer hs.Close()
+			if got := sample(t, scrape(t, hs.URL), `fleet_journal_records_refused_total{reason="`+c.reason+`"}`); got != 1 {
+				t.Errorf("metric of %s: %v", c.reason, got)
+			}
 			var found bool
 			for _, rf := range refusals(t, f.js) {
 				found = found || rf.Reason == c.reason && rf.Record == "T000/2" && rf.Terminal == "T000"
@@ -124,13 +132,13 @@ func TestWitnessRefusesForgedRecords(t *testing.T) {
 	}
 }
 
-// startWithWitness starts a single node, a witness on the operator's connection and the
-// claim service asking it; the witness has checked the (empty) stream when it returns.
-func (f *testFleet) startWithWitness(t *testing.T) *server.Witness {
+// startWithWitness starts a single node, a witness on the operator's connection (o its
+// observer) and the claim service asking it; the witness has checked the (empty) stream when it returns.
+func (f *testFleet) startWithWitness(t *testing.T, o server.WitnessObserver) *server.Witness {
 	t.Helper()
 	f.startNodes(t, 1, nil)
 	ready := make(chan struct{})
-	wit := server.NewWitness(f.js, server.WitnessOptions{Registry: f.reg, Ready: ready})
+	wit := server.NewWitness(f.js, server.WitnessOptions{Registry: f.reg, Ready: ready, Observer: o})
 	f.svc = func(so *server.ServiceOptions) { so.Witness = wit }
 	f.startServices(t, 1)
 	ctx, cancel := context.WithCancel(context.Background())
