@@ -28,8 +28,8 @@ import (
 // to a forged Prev. The claim service's witness records the finding in the refusals
 // stream with its reason and record, and refuses every later claim of T000
 // (journal-unverified) and the metrics count it by reason; T001 is still answered; the
-// report's check of the stream finds the record with the matching reason. Before, the record was taken and T000 went on
-// being paid.
+// report's check of the stream finds the record with the matching reason. Before, the
+// record was taken and T000 went on being paid.
 func TestWitnessRefusesForgedRecords(t *testing.T) {
 	_, stranger, _ := ed25519.GenerateKey(nil)
 	for _, c := range []struct {
