@@ -41,7 +41,7 @@ func TestFleetBooksReadPastBadValues(t *testing.T) {
 			}
 		}
 	}
-	j, c := fleetTerminal(t, url, creds, "R1")
+	j, c := fleetTerminal(t, data, url, creds, "R1")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if _, err := c.Claim(ctx, blk.Code(genuine), blk.Prize(genuine)); err != nil {

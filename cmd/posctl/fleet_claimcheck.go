@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/jonboulle/clockwork"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
@@ -93,3 +94,36 @@ func (cc *claimCheck) serveMetrics(ctx context.Context, so *server.ServiceOption
 	fmt.Fprintf(w, "metrics on http://%s/metrics\n", ln.Addr())
 	return nil
 }
+
+// startWitness runs the fleet's witness beside the claim service until ctx ends (started
+// again after a failure, the stream out of reach) and makes it so's: the service refuses
+// the claims of a terminal whose published journal fails it.
+func (cc *claimCheck) startWitness(ctx context.Context, js jetstream.JetStream, so *server.ServiceOptions) *server.Witness {
+	log := so.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	wo := server.WitnessOptions{Registry: so.Registry, Clock: so.Clock, Logger: log}
+	wo.Observer, _ = so.Observer.(server.WitnessObserver)
+	w := server.NewWitness(js, wo)
+	so.Witness = w
+	clock := so.Clock
+	if clock == nil {
+		clock = clockwork.NewRealClock()
+	}
+	go func() {
+		for ctx.Err() == nil {
+			if err := w.Run(ctx); err != nil {
+				log.Error("fleet witness stopped; starting again", "err", err)
+			}
+			select {
+			case <-ctx.Done():
+			case <-clock.After(witnessRetry):
+			}
+		}
+	}()
+	return w
+}
+
+// witnessRetry is how long the witness waits before it starts again after a failure.
+const witnessRetry = 5 * time.Second

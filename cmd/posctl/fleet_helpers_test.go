@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/packterm/pos/device/fleet"
-	"github.com/packterm/pos/device/fleet/fleettest"
 	"github.com/packterm/pos/device/fleet/server"
 	"github.com/packterm/pos/validate/block"
 	"github.com/packterm/pos/validate/codes"
@@ -122,7 +121,7 @@ func (b *operatorBlock) Prize(id codes.TicketID) int64 {
 	return int64(lot)
 }
 
-// startFleet registers terminals (id, retailer) and serves the fleet from a new data
+// startFleet registers terminals (id, retailer[, device public key file]) and serves the fleet from a new data
 // directory with the claim service's options so (its ledgers and operator keys) until
 // the test ends; it returns the directory, the terminals' credentials directory and the
 // server's URL.
@@ -130,7 +129,11 @@ func startFleet(t *testing.T, terminals [][]string, so server.ServiceOptions) (d
 	t.Helper()
 	data, creds = t.TempDir(), t.TempDir()
 	for _, a := range terminals {
-		if out, err := runNet(t, "fleet", "add-terminal", "--data", data, "--id", a[0], "--retailer", a[1], "--out", filepath.Join(creds, a[0]+".nk")); err != nil {
+		args := []string{"fleet", "add-terminal", "--data", data, "--id", a[0], "--retailer", a[1], "--out", filepath.Join(creds, a[0]+".nk")}
+		if len(a) > 2 {
+			args = append(args, "--device-pub", a[2])
+		}
+		if out, err := runNet(t, args...); err != nil {
 			t.Fatalf("add-terminal: %v\n%s", err, out)
 		}
 	}
@@ -165,14 +168,44 @@ func startFleet(t *testing.T, terminals [][]string, so server.ServiceOptions) (d
 }
 
 // fleetTerminal connects terminal id with its credentials from creds and a new journal,
-// and waits until it is online.
-func fleetTerminal(t *testing.T, url, creds, id string) (*journal.Journal, *fleet.Client) {
+// registers the journal's device key (its device.pub, as a technician copies it) with
+// posctl fleet set-device-key in data, and waits until it is online.
+func fleetTerminal(t *testing.T, data, url, creds, id string) (*journal.Journal, *fleet.Client) {
 	t.Helper()
-	c, j := fleettest.Connect(t, fleet.Options{Terminal: id, URL: url, Credentials: filepath.Join(creds, id+".nk")})
+	dir, j := terminalJournal(t, id)
+	if out, err := runNet(t, "fleet", "set-device-key", "--data", data, "--id", id, "--pub", filepath.Join(dir, journal.DevicePubFile)); err != nil {
+		t.Fatalf("set-device-key: %v\n%s", err, out)
+	}
+	return j, connectTerminal(t, url, creds, dir, j)
+}
+
+// terminalJournal is a new journal of terminal id and its directory (device.key,
+// device.pub).
+func terminalJournal(t *testing.T, id string) (string, *journal.Journal) {
+	t.Helper()
+	dir := t.TempDir()
+	j, err := journal.Open(dir, journal.Options{Terminal: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { j.Close() })
+	return dir, j
+}
+
+// connectTerminal connects journal j's terminal (state in dir) with its credentials from
+// creds and waits until it is online.
+func connectTerminal(t *testing.T, url, creds, dir string, j *journal.Journal) *fleet.Client {
+	t.Helper()
+	id := j.Terminal()
+	c, err := fleet.Connect(fleet.Options{Terminal: id, URL: url, Credentials: filepath.Join(creds, id+".nk"), Journal: j, StateDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
 	for deadline := time.Now().Add(10 * time.Second); !c.Online(); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("terminal never connected")
 		}
 	}
-	return j, c
+	return c
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/device/fleet/server"
 	"github.com/packterm/pos/internal/money"
+	"github.com/packterm/pos/validate/codes"
 )
 
 func init() {
@@ -19,10 +20,12 @@ func init() {
 	var terminal string
 	c := &cobra.Command{
 		Use:   "refusals --data DIR [--url URL] [--terminal ID] [--json]",
-		Short: "List the claims the claim service refused (wrong code, loser, amount, not delivered, unknown block, rate limited)",
+		Short: "List the claims the claim service refused (wrong code, loser, amount, not delivered, unknown block, rate limited, journal unverified) and the records its witness refused",
 		Long: "Read the REFUSALS stream: every claim the claim service refused, with its terminal, retailer,\n" +
 			"ticket, reason and detail (never a validation code). A flood over a terminal's rate limit is one\n" +
-			"record per 10 s with the count of refusals it stands for. --json prints one JSON object per line.",
+			"record per 10 s with the count of refusals it stands for. The witness's findings (a record unsigned,\n" +
+			"not signed by the terminal's device key, or re-chained) name the record instead of a ticket.\n" +
+			"--json prints one JSON object per line.",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			ctx, stop := interruptible(c.Context())
@@ -60,8 +63,12 @@ func init() {
 				if r.Count > 1 {
 					reason = fmt.Sprintf("%s ×%d", r.Reason, r.Count)
 				}
-				fmt.Fprintf(w, "%s\t%s\t%d\t%v\t%s\t%s\t%s\t%s\n", r.At.UTC().Format(time.RFC3339), r.Terminal, r.Retailer,
-					r.Ticket, reason, euros(r.Amount), euros(r.Lot), r.Detail)
+				ticket := r.Ticket.String()
+				if r.Ticket == (codes.TicketID{}) && r.Record != "" { // the witness's: a record, no ticket
+					ticket = "record " + r.Record
+				}
+				fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", r.At.UTC().Format(time.RFC3339), r.Terminal, r.Retailer,
+					ticket, reason, euros(r.Amount), euros(r.Lot), r.Detail)
 			}
 			w.Flush()
 			for _, b := range bad {

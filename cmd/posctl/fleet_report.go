@@ -44,8 +44,9 @@ func (r *reportJSON) flagged() bool {
 // findings is one line per finding, each fact once: a refused message; a bucket entry
 // that does not read; a conflicted
 // ticket (the bucket's entry and both terminals' records on one line); a gap, fork (the
-// report's and the settlement's are the same record ids) or unknown terminal; a claim
-// with no payout; a flagged payout with all its reasons (a payout not claimed by its
+// report's and the settlement's are the same record ids) or unknown terminal; a record
+// that fails the witness check (unsigned, bad signature, re-chained) or a terminal with
+// no device key; a claim with no payout; a flagged payout with all its reasons (a payout not claimed by its
 // terminal is one of them, so it is not listed again).
 func (r *reportJSON) findings() []string {
 	var out []string
@@ -90,6 +91,7 @@ func (r *reportJSON) findings() []string {
 	for _, u := range r.Report.Unknown {
 		out = append(out, fmt.Sprintf("unknown terminal: %s (not in the registry)", u))
 	}
+	out = append(out, r.Settlement.Witness.Lines()...)
 	for _, m := range r.Claims.ClaimedNotPaid {
 		out = append(out, fmt.Sprintf("claimed, not paid: ticket %v by %s (no payout published by the holder)", m.Ticket, m.Claimant))
 	}
@@ -153,7 +155,7 @@ messages the reader refused, and the check of the claims bucket against the payo
 				bucket = append(bucket, settle.BucketConflict{Ticket: cf.Ticket, Holder: cf.Holder.Terminal, HolderAt: cf.Holder.At,
 					Other: cf.Other.Terminal, OtherRecord: cf.Other.Record})
 			}
-			s, err := settle.Settle(ff.recs, truth, ff.claims)
+			s, err := settle.SettleWitnessed(ff.recs, truth, ff.claims, settle.CheckRecords(ff.recs, reg.DeviceKeys()))
 			if err != nil {
 				return err
 			}
@@ -187,8 +189,9 @@ messages the reader refused, and the check of the claims bucket against the payo
 				return err
 			}
 			if out.Flagged {
-				return &exitError{code: exitFlagged, err: fmt.Errorf("fleet report: %d findings: %d payouts flagged (%s EUR), %d conflicts, %d gaps, %d forks, %d bad values",
-					len(lines), s.Totals.Flagged, journal.Euros(s.Totals.FlaggedAmount), len(out.Conflicts), len(out.Report.Gaps), len(out.Report.Forks), len(out.BadValues))}
+				return &exitError{code: exitFlagged, err: fmt.Errorf("fleet report: %d findings: %d payouts flagged (%s EUR), %d conflicts, %d gaps, %d forks, %d bad values, %d witness findings",
+					len(lines), s.Totals.Flagged, journal.Euros(s.Totals.FlaggedAmount), len(out.Conflicts), len(out.Report.Gaps), len(out.Report.Forks), len(out.BadValues),
+					len(s.Witness.Lines()))}
 			}
 			return nil
 		},

@@ -101,7 +101,8 @@ func serveFleet(ctx context.Context, c *cobra.Command, o server.Options, data st
 		return err
 	}
 	defer so.Requests.Close()
+	wit := cc.startWitness(ctx, js, &so)
 	svc := server.NewService(nc, st, so)
-	cc.watch(ctx, data, so.Logger, s.SetRegistry, func(r *server.Registry) error { svc.SetRegistry(r); return nil })
+	cc.watch(ctx, data, so.Logger, s.SetRegistry, func(r *server.Registry) error { svc.SetRegistry(r); wit.SetRegistry(r); return nil })
 	return svc.Run(ctx)
 }

@@ -54,8 +54,9 @@ func init() {
 				return err
 			}
 			defer so.Requests.Close()
+			wit := cc.startWitness(ctx, js, &so)
 			svc := server.NewService(nc, st, so)
-			cc.watch(ctx, fc.data, so.Logger, func(r *server.Registry) error { svc.SetRegistry(r); return nil })
+			cc.watch(ctx, fc.data, so.Logger, func(r *server.Registry) error { svc.SetRegistry(r); wit.SetRegistry(r); return nil })
 			return svc.Run(ctx)
 		},
 	}

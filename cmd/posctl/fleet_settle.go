@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/packterm/pos/device/fleet/server"
 	"github.com/packterm/pos/validate/block"
 	"github.com/packterm/pos/validate/game"
 	"github.com/packterm/pos/validate/journal"
@@ -119,7 +120,7 @@ func definitionOf(m settle.Manifest, defs []*game.Definition) (*game.Definition,
 // settleJSON is fleet settle's --json output.
 type settleJSON struct {
 	Flagged    bool               `json:"flagged"`
-	Findings   int                `json:"findings"` // the text's finding lines: flagged payouts, forks, refused messages, bad values
+	Findings   int                `json:"findings"` // the text's finding lines: flagged payouts, forks, refused messages, bad values, witness findings
 	Settlement *settle.Settlement `json:"settlement"`
 	Refused    []refused          `json:"refused_messages"`
 	BadValues  []badValue         `json:"bad_values"`
@@ -141,9 +142,12 @@ func init() {
 from the block's recorded seed (its manifest), then check every payout record in the
 fleet's journal stream: the code is the ticket's true code, the amount its prize, the
 claims bucket holds the ticket for the paying terminal, no other record pays it, and its
-record id has one content. Flagged: losers paid, inflated or wrong amounts, wrong codes,
+record id has one content. Every record of the stream is also checked as the fleet's
+witness: signed by its terminal's registered device key (DIR/terminals.json, set-device-key),
+and chained to the record before it the fleet holds. Flagged: losers paid, inflated or wrong amounts, wrong codes,
 unknown tickets (no manifest for the block, or no such ticket), payouts not claimed,
-conflicts and forks, each with its terminal and record. Totals are split into proven
+conflicts and forks, payouts on records unsigned, badly signed, re-chained or of a terminal
+with no device key, each with its terminal and record. Totals are split into proven
 and flagged. No validation code is ever printed.
 
 ` + settleExitCodes,
@@ -153,19 +157,23 @@ and flagged. No validation code is ever printed.
 			if err != nil {
 				return err
 			}
+			reg, err := server.LoadRegistry(fc.data)
+			if err != nil {
+				return err
+			}
 			ff, err := readFleetFacts(c.Context(), &fc)
 			if err != nil {
 				return err
 			}
-			res, err := settle.Settle(ff.recs, truth, ff.claims)
+			res, err := settle.SettleWitnessed(ff.recs, truth, ff.claims, settle.CheckRecords(ff.recs, reg.DeviceKeys()))
 			if err != nil {
 				return err
 			}
 			flagged := !res.Clean() || ff.unread() > 0
 			w := c.OutOrStdout()
+			findings := len(res.Flagged) + len(res.Forks) + ff.unread() + len(res.Witness.Lines())
 			if sf.json {
-				err = writeJSON(w, settleJSON{Flagged: flagged, Findings: len(res.Flagged) + len(res.Forks) + ff.unread(), Settlement: res,
-					Refused: ff.bad, BadValues: ff.values})
+				err = writeJSON(w, settleJSON{Flagged: flagged, Findings: findings, Settlement: res, Refused: ff.bad, BadValues: ff.values})
 			} else {
 				writeUnread(w, ff.bad, ff.values)
 				err = res.WriteText(w)
@@ -174,8 +182,8 @@ and flagged. No validation code is ever printed.
 				return err
 			}
 			if flagged {
-				return &exitError{code: exitFlagged, err: fmt.Errorf("fleet settle: %d payouts flagged (%s EUR), %d forks, %d refused messages, %d bad values",
-					res.Totals.Flagged, journal.Euros(res.Totals.FlaggedAmount), len(res.Forks), len(ff.bad), len(ff.values))}
+				return &exitError{code: exitFlagged, err: fmt.Errorf("fleet settle: %d payouts flagged (%s EUR), %d forks, %d refused messages, %d bad values, %d witness findings",
+					res.Totals.Flagged, journal.Euros(res.Totals.FlaggedAmount), len(res.Forks), len(ff.bad), len(ff.values), len(res.Witness.Lines()))}
 			}
 			return nil
 		},

@@ -59,7 +59,7 @@ func TestRetailerPaysLoserAndInflates(t *testing.T) {
 	unknown := codes.TicketID{Block: 9, Pack: 3, Position: 2}
 	unknownCode := codes.ValidationCodeOf(unknown, [codes.SecretSize]byte{1})
 
-	j, c := fleetTerminal(t, url, creds, "R1")
+	j, c := fleetTerminal(t, data, url, creds, "R1")
 	bg := context.Background()
 	pay := func(id codes.TicketID, code string, cents int64) string {
 		vc, err := codes.ParseValidation(code)

@@ -9,18 +9,21 @@ import (
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/device/fleet/server"
 	"github.com/packterm/pos/internal/atomicfile"
+	"github.com/packterm/pos/validate/ledger"
 )
 
 func init() {
-	var data, id, out, operatorSeed, fleetAccount, jwtDir string
+	var data, id, out, operatorSeed, fleetAccount, jwtDir, devicePub string
 	var retailer uint32
 	c := &cobra.Command{
-		Use:   "add-terminal --data DIR --id ID --retailer N --out FILE",
+		Use:   "add-terminal --data DIR --id ID --retailer N --out FILE [--device-pub FILE]",
 		Short: "Register a terminal: create its nkey seed (its [fleet] credentials file) and add it to the registry",
 		Long: "Create the terminal's own NATS nkey, write its seed to FILE (0600: copy it to the terminal as\n" +
 			"[fleet] credentials and delete it here) and register its public key, id and retailer in\n" +
 			"DIR/terminals.json. The server grants it journal.ID.> and its own request subjects only; restart\n" +
 			"posctl fleet serve to take it.\n\n" +
+			"--device-pub registers the terminal's device public key (its journal's device.pub): the fleet\n" +
+			"checks every record the terminal publishes with it (or later: posctl fleet set-device-key).\n\n" +
 			"For a NATS cluster in operator/account (JWT) mode, --operator-seed (the operator's key or one of\n" +
 			"its signing keys) signs an account of the terminal's own that imports its subjects from\n" +
 			"--fleet-account, written as ACCOUNT.jwt into --jwt-dir (push it: nsc push, or a full resolver's\n" +
@@ -37,11 +40,19 @@ func init() {
 			if _, ok := reg.Terminal(id); ok {
 				return fmt.Errorf("fleet: terminal %s is already registered", id)
 			}
+			device := "" // not registered: set-device-key later
+			if devicePub != "" {
+				k, err := ledger.LoadPublicKey(devicePub)
+				if err != nil {
+					return err
+				}
+				device = server.EncodeDeviceKey(k)
+			}
 			pub, err := newTerminalKey(c, out, id, operatorSeed, fleetAccount, jwtDir)
 			if err != nil {
 				return err
 			}
-			reg.Terminals = append(reg.Terminals, server.Terminal{ID: id, Retailer: retailer, NKey: pub})
+			reg.Terminals = append(reg.Terminals, server.Terminal{ID: id, Retailer: retailer, NKey: pub, DevicePub: device})
 			if err := server.SaveRegistry(data, reg); err != nil {
 				return err
 			}
@@ -56,6 +67,7 @@ func init() {
 	c.Flags().StringVar(&operatorSeed, "operator-seed", "", "operator/account (JWT) mode: the operator's seed file (or a signing key's) that signs the terminal's own account")
 	c.Flags().StringVar(&fleetAccount, "fleet-account", "", "with --operator-seed: the fleet account's public key (the account the terminal imports from)")
 	c.Flags().StringVar(&jwtDir, "jwt-dir", "", "with --operator-seed: the directory the terminal's account JWT is written to (ACCOUNT.jwt)")
+	c.Flags().StringVar(&devicePub, "device-pub", "", "the terminal's device public key file (its journal's device.pub)")
 	for _, f := range []string{"data", "id", "retailer", "out"} {
 		c.MarkFlagRequired(f)
 	}

@@ -47,8 +47,8 @@ func TestFleetCommands(t *testing.T) {
 			}
 		}
 	}
-	j1, c1 := fleetTerminal(t, url, creds, "T1")
-	j2, c2 := fleetTerminal(t, url, creds, "T2")
+	j1, c1 := fleetTerminal(t, data, url, creds, "T1")
+	j2, c2 := fleetTerminal(t, data, url, creds, "T2")
 	good, forged := winners[0], winners[1]
 	bad := blk.Secret(forged)
 	bad[0] ^= 0xff

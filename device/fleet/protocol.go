@@ -132,11 +132,24 @@ const (
 	RefusedUnknownBlock = "unknown-block" // the service holds no ledger of the ticket's block
 	RefusedRateLimited  = "rate-limited"  // the terminal claims faster than its limit: try again later
 	RefusedUnregistered = "unregistered"  // the terminal is not in the registry
+	// RefusedJournalUnverified: a record the terminal published failed the fleet's
+	// witness (unsigned, bad signature or re-chained): it is paid nothing until the
+	// operator acts.
+	RefusedJournalUnverified = "journal-unverified"
+)
+
+// Reasons of the witness's findings in the refusals stream (Refusal.Reason, with Record:
+// the record that failed; never a claim's reply).
+const (
+	WitnessUnsigned     = "unsigned-record" // unsigned record from a terminal whose device key is registered
+	WitnessBadSignature = "bad-signature"   // not signed by the terminal's registered device key
+	WitnessRechained    = "rechained"       // its prev is not the hash of the previous record the fleet holds
 )
 
 // refusedReasons are the reasons a reply may carry.
 var refusedReasons = map[string]bool{RefusedWrongCode: true, RefusedLoser: true, RefusedAmount: true,
-	RefusedNotDelivered: true, RefusedUnknownBlock: true, RefusedRateLimited: true, RefusedUnregistered: true}
+	RefusedNotDelivered: true, RefusedUnknownBlock: true, RefusedRateLimited: true, RefusedUnregistered: true,
+	RefusedJournalUnverified: true, WitnessUnsigned: true, WitnessBadSignature: true, WitnessRechained: true}
 
 // Transient reports whether a refusal may not hold later: a rate limit, or a block whose
 // ledger the operator has not published to the service yet.

@@ -9,13 +9,14 @@ import (
 )
 
 // Fleet is the claim service's metrics; it is the service's observer
-// (server.ServiceOptions.Observer).
+// (server.ServiceOptions.Observer) and its witness's (server.WitnessOptions.Observer).
 type Fleet struct {
 	reg      *prometheus.Registry
 	claims   *prometheus.CounterVec
 	refusals *prometheus.CounterVec
 	latency  prometheus.Histogram
 	records  prometheus.Counter
+	refused  *prometheus.CounterVec
 	seen     prometheus.Gauge
 	dropped  *prometheus.CounterVec
 	waited   *prometheus.HistogramVec
@@ -40,6 +41,8 @@ func NewFleet() *Fleet {
 			Help: "Time from a claim's arrival at the service to its answer.", Buckets: claimBuckets}),
 		records: prometheus.NewCounter(prometheus.CounterOpts{Name: "fleet_journal_records_received_total",
 			Help: "Journal records the terminals published, as this service saw them (duplicates included)."}),
+		refused: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "fleet_journal_records_refused_total",
+			Help: "Journal records the witness refused, by reason (unsigned-record, bad-signature, rechained)."}, []string{"reason"}),
 		seen: prometheus.NewGauge(prometheus.GaugeOpts{Name: "fleet_terminals_seen",
 			Help: "Distinct terminals that claimed or published since the service started."}),
 		dropped: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "fleet_requests_dropped_total",
@@ -50,7 +53,7 @@ func NewFleet() *Fleet {
 			[]string{"kind"}),
 		terminals: map[string]struct{}{},
 	}
-	m.reg.MustRegister(m.claims, m.refusals, m.latency, m.records, m.seen, m.dropped, m.waited)
+	m.reg.MustRegister(m.claims, m.refusals, m.latency, m.records, m.refused, m.seen, m.dropped, m.waited)
 	return m
 }
 
@@ -81,6 +84,13 @@ func (m *Fleet) RequestDropped(terminal, kind string) {
 // RequestTaken observes how long a request of kind waited for a handler.
 func (m *Fleet) RequestTaken(_, kind string, waited time.Duration) {
 	m.waited.WithLabelValues(kind).Observe(waited.Seconds())
+}
+
+// JournalUnverified counts a record of terminal the fleet's witness refused (it is the
+// witness's observer too: server.WitnessObserver).
+func (m *Fleet) JournalUnverified(terminal, reason string) {
+	m.refused.WithLabelValues(reasonLabel(reason)).Inc()
+	m.terminal(terminal)
 }
 
 func (m *Fleet) terminal(id string) {

@@ -32,6 +32,8 @@ const (
 	// ReasonFork: the payout's record id was published with another content too (a
 	// journal reset or replaced).
 	ReasonFork = "fork"
+	// ReasonUnsigned, ReasonBadSignature, ReasonRechained, ReasonNoDeviceKey: the
+	// fleet's witness check of the payout's record failed (witness.go).
 )
 
 // Flag is one reason a payout is not proven, with what the operator needs to see.
@@ -82,12 +84,17 @@ type Settlement struct {
 	Flagged []Payout     `json:"flagged"` // by terminal and sequence
 	// Forks lists every record id (of any kind) published with two different contents.
 	Forks []string `json:"forks"`
+	// Witness is the check of every record's signature and chain (SettleWitnessed; nil:
+	// not made).
+	Witness *Witnessed `json:"witness,omitempty"`
 
 	flagged map[recordKeyT]bool
 }
 
-// Clean says nothing is flagged: every payout proven and no fork.
-func (s *Settlement) Clean() bool { return len(s.Flagged) == 0 && len(s.Forks) == 0 }
+// Clean says nothing is flagged: every payout proven, no fork, and every record witnessed.
+func (s *Settlement) Clean() bool {
+	return len(s.Flagged) == 0 && len(s.Forks) == 0 && s.Witness.Clean()
+}
 
 // IsFlagged says whether record r is one of the flagged payouts.
 func (s *Settlement) IsFlagged(r *journal.Record) bool { return s.flagged[recordKey(r)] }
@@ -99,9 +106,17 @@ func (s *Settlement) IsFlagged(r *journal.Record) bool { return s.flagged[record
 // holds the ticket for the paying terminal; no other payout record pays the ticket; the
 // record id has one content. A payout failing any check is flagged with every reason.
 func Settle(records []journal.Record, truth *Truth, claims map[codes.TicketID]string) (*Settlement, error) {
+	return SettleWitnessed(records, truth, claims, nil)
+}
+
+// SettleWitnessed is Settle with the fleet's witness check of the same records
+// (CheckRecords; nil: none): a payout on a record it flags (unsigned, bad signature,
+// re-chained, no device key) is flagged with that reason too, and its findings are the
+// settlement's (Witness).
+func SettleWitnessed(records []journal.Record, truth *Truth, claims map[codes.TicketID]string, w *Witnessed) (*Settlement, error) {
 	pays, forks := distinctPayouts(records)
 	s := &Settlement{Blocks: truth.Blocks(), Forks: forks, Flagged: []Payout{}, flagged: map[recordKeyT]bool{},
-		Totals: PayoutTotals{ByReason: map[string]int{}}}
+		Totals: PayoutTotals{ByReason: map[string]int{}}, Witness: w}
 	proofs, err := prove(pays, truth)
 	if err != nil {
 		return nil, err
@@ -127,6 +142,7 @@ func Settle(records []journal.Record, truth *Truth, claims map[codes.TicketID]st
 		if forked[r.ID()] {
 			p.Flags = append(p.Flags, Flag{ReasonFork, "record id published with another content"})
 		}
+		p.Flags = append(p.Flags, w.FlagsOf(r)...)
 		s.count(r, &p)
 	}
 	slices.SortFunc(s.Flagged, func(a, b Payout) int {

@@ -28,6 +28,9 @@ func (s *Settlement) WriteText(w io.Writer) error {
 	for _, f := range s.Forks {
 		fmt.Fprintf(&b, "  %s\n", ForkLine(f))
 	}
+	for _, l := range s.Witness.Lines() {
+		fmt.Fprintf(&b, "  %s\n", l)
+	}
 	if s.Clean() {
 		b.WriteString("every payout proven\n")
 	}

@@ -34,6 +34,10 @@ type Checker struct {
 	Retailer func(terminal string) (uint32, bool) // the registry
 	Ledgers  LedgerSource
 	Status   StatusSource
+	// Unverified, when set, says whether a record the terminal published failed the
+	// fleet's witness (Witness.Unverified): every claim of such a terminal is refused
+	// journal-unverified. Nil: no witness is asked.
+	Unverified func(terminal string) (detail string, bad bool)
 }
 
 // Verdict is a claim's check: Reason empty when the claim proves the ticket, Lot the
@@ -52,10 +56,16 @@ func refuse(reason, format string, args ...any) Verdict {
 }
 
 // Check checks terminal's claim req. The order matters for what a refusal tells a
-// claimant: a code is required first, then the retailer's delivery (another retailer's
+// claimant: a terminal whose journal failed the witness is refused first, whatever it
+// claims; then a code is required, then the retailer's delivery (another retailer's
 // ticket is refused as not delivered, whatever its code, so the answer says nothing of
 // it), then the ledger.
 func (c *Checker) Check(ctx context.Context, terminal string, req fleet.ClaimRequest) Verdict {
+	if c.Unverified != nil {
+		if detail, bad := c.Unverified(terminal); bad {
+			return refuse(fleet.RefusedJournalUnverified, "%s", detail)
+		}
+	}
 	if req.Code == "" {
 		return refuse(fleet.RefusedWrongCode, "no validation code")
 	}

@@ -6,5 +6,8 @@
 // block ledgers, the pack delivered to the terminal's retailer per its signed status
 // list, the ledger's amount), records every refusal in the REFUSALS stream, turns the
 // claim into a create-only write in the claims bucket, records conflicts, and hands out
-// status lists. It also reads the journal and refusals streams back for the operator.
+// status lists; and the witness, which checks every journal record as it arrives against
+// its terminal's registered device key and the chain the fleet holds, records each
+// failure in the REFUSALS stream and has the service refuse that terminal's claims. It
+// also reads the journal and refusals streams back for the operator.
 package server

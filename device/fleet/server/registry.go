@@ -27,6 +27,14 @@ type Terminal struct {
 	ID       string `json:"id"`
 	Retailer uint32 `json:"retailer"`
 	NKey     string `json:"nkey"` // public user nkey ("U...")
+	// DevicePub is the terminal's device public key (the journal's device.pub: it signs
+	// every record), standard base64 of its 32 bytes; empty: not registered, the fleet
+	// cannot check the terminal's records (docs/fleet.md, "The fleet is the witness").
+	DevicePub string `json:"device_pub,omitempty"`
+	// RetiredDevicePubs are the device keys DevicePub replaced (posctl fleet
+	// set-device-key --replace: a journal reset makes a new key): the records they signed
+	// still verify.
+	RetiredDevicePubs []string `json:"retired_device_pubs,omitempty"`
 }
 
 // Registry is who may connect: the operator (every permission) and each terminal (its
@@ -59,6 +67,9 @@ func (r *Registry) Check() error {
 		}
 		if !nkeys.IsValidPublicUserKey(t.NKey) {
 			return fmt.Errorf("fleet registry: terminal %s: nkey is not a public user key", t.ID)
+		}
+		if err := t.checkDeviceKeys(); err != nil {
+			return err
 		}
 		if ids[t.ID] || seen[t.NKey] {
 			return fmt.Errorf("fleet registry: terminal %s: id or nkey registered twice", t.ID)

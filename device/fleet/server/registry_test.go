@@ -49,3 +49,68 @@ func TestRegistry(t *testing.T) {
 		}
 	}
 }
+
+// TestRegistryDeviceKey: a terminal's device key round-trips through terminals.json; a
+// registry written before device keys (no device_pub) still reads, its terminals "not
+// registered"; a device_pub that is not a canonical base64 Ed25519 key is refused.
+func TestRegistryDeviceKey(t *testing.T) {
+	kp, _ := nkeys.CreateUser()
+	pub, _ := kp.PublicKey()
+	okp, _ := nkeys.CreateUser()
+	op, _ := okp.PublicKey()
+	old := []byte(`{"operator":"` + op + `","terminals":[{"id":"T1","retailer":4,"nkey":"` + pub + `"}]}`)
+	r, err := ParseRegistry(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := r.Terminals[0].DeviceKey(); ok {
+		t.Error("old registry: a device key")
+	}
+	if ks := r.DeviceKeys()("T1"); len(ks) != 0 {
+		t.Error("old registry: DeviceKeys gives one")
+	}
+	dev := make([]byte, 32)
+	dev[0] = 9
+	r.Terminals[0].DevicePub = EncodeDeviceKey(dev)
+	dir := t.TempDir()
+	if err := SaveRegistry(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	again, err := LoadRegistry(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ks := again.DeviceKeys()("T1"); len(ks) != 1 || !slices.Equal(ks[0], dev) {
+		t.Fatalf("device keys %x", ks)
+	}
+	// A key replaced is kept, retired: the records it signed still verify.
+	was := slices.Clone(dev)
+	dev[0] = 10
+	again.Terminals[0].RetiredDevicePubs = []string{again.Terminals[0].DevicePub}
+	again.Terminals[0].DevicePub = EncodeDeviceKey(dev)
+	if err := SaveRegistry(dir, again); err != nil {
+		t.Fatal(err)
+	}
+	if again, err = LoadRegistry(dir); err != nil {
+		t.Fatal(err)
+	}
+	if ks := again.DeviceKeys()("T1"); len(ks) != 2 || !slices.Equal(ks[0], dev) || !slices.Equal(ks[1], was) {
+		t.Fatalf("device keys with one retired %x", ks)
+	}
+	r.Terminals[0].RetiredDevicePubs = []string{EncodeDeviceKey(was)} // retired, none in force
+	r.Terminals[0].DevicePub = ""
+	if r.Check() == nil {
+		t.Error("retired keys without one in force accepted")
+	}
+	r.Terminals[0].DevicePub, r.Terminals[0].RetiredDevicePubs = EncodeDeviceKey(dev), []string{"AAAA"}
+	if r.Check() == nil {
+		t.Error("a bad retired key accepted")
+	}
+	r.Terminals[0].RetiredDevicePubs = nil
+	for _, bad := range []string{"AAAA", "!!", EncodeDeviceKey(dev) + "\n", EncodeDeviceKey(make([]byte, 31))} {
+		r.Terminals[0].DevicePub = bad
+		if r.Check() == nil {
+			t.Errorf("device_pub %q accepted", bad)
+		}
+	}
+}

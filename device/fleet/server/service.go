@@ -43,6 +43,10 @@ type ServiceOptions struct {
 	ClaimRate  float64
 	ClaimBurst int
 
+	// Witness, when set, is asked before each claim: a terminal whose published journal
+	// failed it is refused journal-unverified (the caller runs it: Witness.Run).
+	Witness *Witness
+
 	// Observer, when set, sees each claim's answer and latency and each journal record
 	// the terminals publish (metrics.Fleet).
 	Observer ServiceObserver
@@ -156,7 +160,7 @@ func NewService(nc *nats.Conn, st *Stores, o ServiceOptions) *Service {
 		status = NewStatusLists(st.Status, o.Trust, o.StatusMaxAge, o.Clock)
 	}
 	s.check = Checker{Retailer: func(id string) (uint32, bool) { r, ok := s.reg.Load().retailers[id]; return r, ok },
-		Ledgers: o.Ledgers, Status: status}
+		Ledgers: o.Ledgers, Status: status, Unverified: o.Witness.Unverified}
 	return s
 }
 
