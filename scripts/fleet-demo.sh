@@ -190,6 +190,14 @@ for id in "${ids[@]}"; do
 	wait_for "$work/$id/out" 'SCANNEZ' 1 || die "$id did not start: $(tail -3 "$work/$id/err")"
 done
 echo "all $N terminals ready"
+# Each terminal made its device key at its first start: the operator registers its public
+# part, with which the fleet checks every record the terminal publishes (docs/fleet.md,
+# "The fleet is the witness").
+for id in "${ids[@]}"; do
+	devpub=$(find "$work/$id/data" -name device.pub | head -1)
+	[ -n "$devpub" ] || die "$id: no device.pub under its data directory"
+	posctl fleet set-device-key --data "$fleet" --id "$id" --pub "$devpub" >/dev/null
+done
 
 # send I LINE: one input line to terminal number I (0-based).
 send() { printf '%s\n' "$2" >&"${fds[$1]}"; }

@@ -54,13 +54,18 @@ func (e *RefusedError) Unwrap() error { return ErrRefused }
 // pack is not this retailer's, rate limited), an error wrapping ErrOffline when the fleet
 // does not answer within the timeout, *PaidBeforeError when the claim is this terminal's
 // own but made under an earlier journal (Options.Journal's epoch differs: paid before a
-// journal reset or a wipe). The request carries the full code (the ticket is being paid;
+// journal reset or a wipe), an error wrapping ErrRestored while the journal is the one
+// found behind what the fleet holds of it (restored from an earlier copy: checkRestored).
+// The request carries the full code (the ticket is being paid;
 // it is never logged) and the journal's epoch.
 func (c *Client) Claim(ctx context.Context, code codes.ValidationCode, amount int64) (Claim, error) {
 	return c.claim(ctx, ClaimRequest{Ticket: code.ID(), Code: code.String(), Amount: amount, At: c.clock.Now()})
 }
 
 func (c *Client) claim(ctx context.Context, req ClaimRequest) (Claim, error) {
+	if err := c.restored(); err != nil { // online or not: nothing is paid
+		return Claim{}, err
+	}
 	if !c.Online() {
 		return Claim{}, fmt.Errorf("fleet: claim %v: %w (not connected)", req.Ticket, ErrOffline)
 	}

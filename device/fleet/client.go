@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jonboulle/clockwork"
@@ -53,6 +54,9 @@ type Client struct {
 	state state
 
 	statusAt time.Time // last status list fetch (Run's goroutine only)
+	// headDue: the journal's head is to be checked against the fleet's (checkRestored)
+	// before the next publication: at every connection.
+	headDue atomic.Bool
 }
 
 // Connect connects to the fleet server. It returns at once even when the server cannot
@@ -72,6 +76,7 @@ func Connect(o Options) (*Client, error) {
 		o.Retry = 5 * time.Second
 	}
 	c := &Client{o: o, log: o.Logger, clock: o.Clock, notify: make(chan struct{}, 1)}
+	c.headDue.Store(true) // the first connection's check
 	if c.log == nil {
 		c.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -91,8 +96,8 @@ func Connect(o Options) (*Client, error) {
 		nats.ReconnectWait(time.Second),
 		nats.Timeout(o.Timeout),
 		nats.ReconnectBufSize(-1), // nothing is queued while offline: the journal is the queue
-		nats.ReconnectHandler(func(*nats.Conn) { c.Notify() }),
-		nats.ConnectHandler(func(*nats.Conn) { c.Notify() }),
+		nats.ReconnectHandler(func(*nats.Conn) { c.headDue.Store(true); c.Notify() }),
+		nats.ConnectHandler(func(*nats.Conn) { c.headDue.Store(true); c.Notify() }),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) { c.log.Warn("fleet: disconnected", "err", err) }),
 		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { c.log.Warn("fleet: connection error", "err", err) }),
 	}

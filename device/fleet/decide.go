@@ -24,6 +24,8 @@ func Answer(c Claimer, claimErr error) (decide.Fleet, *TakenError) {
 	switch {
 	case claimErr == nil:
 		return decide.FleetWon, nil
+	case errors.Is(claimErr, ErrRestored):
+		return decide.FleetRestored, nil
 	case errors.As(claimErr, &taken):
 		return decide.FleetPaidElsewhere, taken
 	case errors.As(claimErr, &before):

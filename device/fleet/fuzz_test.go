@@ -102,3 +102,20 @@ func FuzzDecodeRefusal(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeHead: a head request or reply decodes with a printable epoch and a hash of 32
+// bytes (or none), or fails with an error; never a panic.
+func FuzzDecodeHead(f *testing.F) {
+	b, _ := json.Marshal(HeadReply{Seq: 6, Hash: "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff", Epoch: "0123456789abcdef"})
+	f.Add(b)
+	f.Add([]byte(`{"seq":3,"epoch":"x y"}`))
+	f.Add([]byte(`{"seq":1,"hash":"zz"}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if r, err := DecodeHeadReply(b); err == nil && (checkEpoch(r.Epoch) != nil || r.Hash != "" && len(r.Hash) != 64) {
+			t.Fatalf("accepted reply %+v", r)
+		}
+		if r, err := DecodeHeadRequest(b); err == nil && (checkEpoch(r.Epoch) != nil || r.Hash != "" && len(r.Hash) != 64) {
+			t.Fatalf("accepted request %+v", r)
+		}
+	})
+}

@@ -149,7 +149,8 @@ const (
 // refusedReasons are the reasons a reply may carry.
 var refusedReasons = map[string]bool{RefusedWrongCode: true, RefusedLoser: true, RefusedAmount: true,
 	RefusedNotDelivered: true, RefusedUnknownBlock: true, RefusedRateLimited: true, RefusedUnregistered: true,
-	RefusedJournalUnverified: true, WitnessUnsigned: true, WitnessBadSignature: true, WitnessRechained: true}
+	RefusedJournalUnverified: true, WitnessUnsigned: true, WitnessBadSignature: true, WitnessRechained: true,
+	RefusedRestored: true}
 
 // Transient reports whether a refusal may not hold later: a rate limit, or a block whose
 // ledger the operator has not published to the service yet.

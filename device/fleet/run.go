@@ -49,6 +49,12 @@ func (c *Client) Run(ctx context.Context) error {
 // Sync does one round of Run's work until the journal is all published, or the first
 // failure.
 func (c *Client) Sync(ctx context.Context) error {
+	if c.headDue.Swap(false) { // once a connection, before its first publication
+		if err := c.checkRestored(ctx); err != nil {
+			c.headDue.Store(true)
+			return err
+		}
+	}
 	if err := c.publishAll(ctx); err != nil {
 		return err
 	}
@@ -162,13 +168,19 @@ func (c *Client) publish(ctx context.Context, recs []journal.Record) (uint64, er
 		return 0, nil
 	}
 	futures := make([]jetstream.PubAckFuture, 0, len(recs))
+	epoch, err := c.o.Journal.Epoch()
+	if err != nil {
+		return 0, fmt.Errorf("fleet: the journal's epoch: %w", err)
+	}
 	var buf []byte
-	var err error
 	for i := range recs {
 		r := &recs[i]
 		buf = journal.AppendRecord(buf[:0], r)
 		m := &nats.Msg{Subject: JournalSubject(r), Data: append([]byte(nil), buf...), Header: nats.Header{}}
 		m.Header.Set(jetstream.MsgIDHeader, MsgID(r))
+		if epoch != "" {
+			m.Header.Set(EpochHeader, epoch)
+		}
 		var f jetstream.PubAckFuture
 		if f, err = c.js.PublishMsgAsync(m); err != nil {
 			break

@@ -21,7 +21,9 @@ type state struct {
 	Acked      uint64          `json:"acked"`      // last journal record the stream acknowledged (with all before it)
 	Reconciled uint64          `json:"reconciled"` // unconfirmed payouts up to this record are claimed
 	Recorded   map[string]bool `json:"recorded"`   // conflicts written to the journal, by conflict key
-	dir        string
+	// Restored: the journal was found behind what the fleet holds of it (checkRestored).
+	Restored *restoredState `json:"restored,omitempty"`
+	dir      string
 }
 
 func loadState(dir string) (state, error) {

@@ -47,6 +47,7 @@ var en = map[Key]string{
 	"offline_refused":          "PRIZE {1} | NETWORK DOWN | NOT PAID | TRY AGAIN LATER || NETWORK DOWN | NOT PAID",
 	"fleet_rate_limited":       "PAYMENT REFUSED | TOO MANY REQUESTS | TRY AGAIN LATER || NOT PAID | TRY AGAIN LATER",
 	"fleet_refused":            "PAYMENT REFUSED | BY THE CENTRE | GO TO A PAY CENTRE || NOT PAID | CENTRE REFUSED",
+	"journal_restored":         "JOURNAL RESTORED | NOTHING IS PAID | CALL A TECHNICIAN || JOURNAL RESTORED | CALL TECHNICIAN",
 	"claim_failed":             "PAYMENT REFUSED | NETWORK ERROR | TRY AGAIN LATER || NOT PAID | NETWORK ERROR",
 	"refusal.invalid":          "INVALID CODE | {1}",
 	"refusal.forged":           "CODE REFUSED | NOT AUTHENTIC",

@@ -47,6 +47,7 @@ var fr = map[Key]string{
 	"offline_refused":          "GAIN {1} | RÉSEAU INJOIGNABLE | NON PAYÉ | RÉESSAYEZ PLUS TARD || RÉSEAU COUPÉ | NON PAYÉ",
 	"fleet_rate_limited":       "PAIEMENT REFUSÉ | TROP DE DEMANDES | RÉESSAYEZ PLUS TARD || NON PAYÉ | RÉESSAYEZ",
 	"fleet_refused":            "PAIEMENT REFUSÉ | PAR LE CENTRAL | CENTRE DE PAIEMENT || NON PAYÉ | REFUS CENTRAL",
+	"journal_restored":         "JOURNAL RESTAURÉ | RIEN N'EST PAYÉ | APPELEZ TECHNICIEN || JOURNAL RESTAURÉ | APPEL TECHNICIEN",
 	"claim_failed":             "PAIEMENT REFUSÉ | ERREUR RÉSEAU | RÉESSAYEZ PLUS TARD || NON PAYÉ | ERREUR RÉSEAU",
 	"refusal.invalid":          "CODE INVALIDE | {1}",
 	"refusal.forged":           "CODE REFUSÉ | NON AUTHENTIQUE",

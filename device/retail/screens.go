@@ -90,6 +90,11 @@ func FleetRefusedScreen(reason string) Screen {
 	return say("fleet_refused")
 }
 
+// JournalRestoredScreen: the terminal's journal is behind what the fleet holds of it (its
+// data put back from an earlier copy): nothing is paid until a technician starts the
+// journal afresh.
+func JournalRestoredScreen() Screen { return say("journal_restored") }
+
 // ClaimFailedScreen: the fleet answered a claim with an error; nothing is paid.
 func ClaimFailedScreen() Screen { return say("claim_failed") }
 

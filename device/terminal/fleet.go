@@ -52,6 +52,8 @@ func (t *Terminal) claimFleetWide(ctx context.Context, v retail.Verdict, in deci
 		st = result{"offline-total", retail.OfflineRefusedScreen(v.Amount()), retail.SignalRefused}
 	case decide.RefusedByFleet:
 		st = result{"fleet-refused", retail.FleetRefusedScreen(refusedReason(err)), retail.SignalRefused}
+	case decide.JournalRestored:
+		st = result{"journal-restored", retail.JournalRestoredScreen(), retail.SignalAttention}
 	default:
 		st = result{"claim-failed", retail.ClaimFailedScreen(), retail.SignalAttention}
 	}

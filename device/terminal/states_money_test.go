@@ -120,6 +120,9 @@ func TestStatePayFleetRefusals(t *testing.T) {
 		{"refused-by-fleet", &fleet.Fake{Refused: map[codes.TicketID]string{v.Ticket: "not-yours"}}, terminal.Config{}, "result:fleet-refused", "fleet-refused:not-yours"},
 		{"offline-above-limit", &fleet.Fake{Err: offline}, terminal.Config{OfflineLimit: 2_00}, "result:fleet-offline", "fleet-offline"},
 		{"claim-failed", &fleet.Fake{Err: errors.New("tls: bad certificate")}, terminal.Config{}, "result:claim-failed", "claim-failed"},
+		// Restored from an earlier copy: refused even within the offline limit.
+		{"journal-restored", &fleet.Fake{Err: fmt.Errorf("test: %w", fleet.ErrRestored)}, terminal.Config{OfflineLimit: 50_00},
+			"result:journal-restored", decide.JournalRestored.String()},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := newRig(t, func(o *terminaltest.Options) { o.Fleet, o.Config = c.fleet, c.cfg })

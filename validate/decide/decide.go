@@ -49,6 +49,8 @@ func Decide(in Input) Decision {
 		return refuse(PaidBeforeReset)
 	case FleetRefused:
 		return refuse(RefusedByFleet)
+	case FleetRestored:
+		return refuse(JournalRestored)
 	}
 	return refuse(ClaimFailed) // FleetFailed, or an answer this package does not know
 }

@@ -64,6 +64,7 @@ const (
 	OfflineOverTotal  // fleet out of reach, the unconfirmed total would pass the offline total
 	RefusedByFleet    // the claim service refused the claim
 	ClaimFailed       // the claim failed otherwise
+	JournalRestored   // the journal is behind what the fleet holds of it: restored from an earlier copy
 	// Refuse, before anything is decided: the terminal's own, never Decide's.
 	Invalid // not a well-formed validation code (a typo caught by the check character, …)
 	Locked  // validation locked after repeated forged codes
@@ -81,7 +82,7 @@ var reasonNames = [...]string{
 	PaidHere:      "already-paid",
 	PaidElsewhere: "paid-elsewhere", PaidBeforeReset: "paid-before-reset", OfflineOverLimit: "fleet-offline",
 	OfflineAfterReset: "offline-after-reset", OfflineOverTotal: "offline-total", RefusedByFleet: "fleet-refused",
-	ClaimFailed: "claim-failed", Invalid: "invalid", Locked: "locked",
+	ClaimFailed: "claim-failed", JournalRestored: "journal-restored", Invalid: "invalid", Locked: "locked",
 }
 
 // String is the reason's stable machine name.

@@ -84,6 +84,10 @@ const (
 	FleetUnreachable                // the fleet is out of reach
 	FleetRefused                    // the claim service refused the claim (loser, amount, pack, rate)
 	FleetFailed                     // the claim failed otherwise (a bad reply)
+	// FleetRestored: this terminal's journal is behind what the fleet holds of it (its
+	// data put back from an earlier copy): nothing is paid, online or not, until a
+	// technician starts the journal afresh.
+	FleetRestored
 	fleetEnd
 )
 

@@ -33,6 +33,7 @@ func oracle(in Input) Decision {
 		{in.Fleet == FleetPaidElsewhere, Decision{Refuse, PaidElsewhere}},
 		{in.Fleet == FleetPaidBefore, Decision{Refuse, PaidBeforeReset}},
 		{in.Fleet == FleetRefused, Decision{Refuse, RefusedByFleet}},
+		{in.Fleet == FleetRestored, Decision{Refuse, JournalRestored}},
 		{!offline, Decision{Refuse, ClaimFailed}},
 		{exceeds(prize, in.Limits.OfflinePerTicket), Decision{Refuse, OfflineOverLimit}},
 		{in.Fleet == FleetOfflineOnly, Decision{Pay, Unconfirmed}},

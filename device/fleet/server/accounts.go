@@ -17,7 +17,8 @@ import (
 //
 //   - journal.<id>.>     its records, into the JOURNAL stream (the acknowledgement is the
 //     service's response);
-//   - fleet.claim.<id>, fleet.conflicts.<id>, fleet.status.<id>: its requests.
+//   - fleet.claim.<id>, fleet.conflicts.<id>, fleet.status.<id>, fleet.head.<id>: its
+//     requests.
 //
 // A reply subject is a subject of the requester's own account: whatever a terminal names
 // as its reply, the answer (the claim service's, JetStream's acknowledgement) is delivered
@@ -43,13 +44,13 @@ const ResponseThreshold = 3 * time.Second
 // and requests. Each terminal account imports only its own subjects of them
 // (TerminalImports); in config-file modes only the operator writes imports.
 func FleetExports() []string {
-	return []string{"journal.*.>", fleet.ClaimPrefix + "*", fleet.ConflictsPrefix + "*", fleet.StatusPrefix + "*"}
+	return []string{"journal.*.>", fleet.ClaimPrefix + "*", fleet.ConflictsPrefix + "*", fleet.StatusPrefix + "*", fleet.HeadPrefix + "*"}
 }
 
 // TerminalImports are the subjects terminal id imports from the fleet's account, each to
 // the same subject in its own account.
 func TerminalImports(id string) []string {
-	return []string{"journal." + id + ".>", fleet.ClaimPrefix + id, fleet.ConflictsPrefix + id, fleet.StatusPrefix + id}
+	return []string{"journal." + id + ".>", fleet.ClaimPrefix + id, fleet.ConflictsPrefix + id, fleet.StatusPrefix + id, fleet.HeadPrefix + id}
 }
 
 // AccountsConfig is the nats-server `accounts` block of the registry: the fleet's account

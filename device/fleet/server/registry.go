@@ -88,6 +88,7 @@ func TerminalPermissions(id string) *server.Permissions {
 			fleet.ClaimPrefix + id,
 			fleet.ConflictsPrefix + id,
 			fleet.StatusPrefix + id,
+			fleet.HeadPrefix + id,
 		}},
 		Subscribe: &server.SubjectPermission{Allow: []string{fleet.InboxPrefix + id + ".>"}},
 	}

@@ -249,6 +249,7 @@ func (s *Service) kinds() []requestKind {
 		{"claim", fleet.ClaimPrefix, s.handleClaim},
 		{"conflicts", fleet.ConflictsPrefix, s.limited(s.handleConflicts)},
 		{"status", fleet.StatusPrefix, s.limited(s.handleStatus)},
+		{"head", fleet.HeadPrefix, s.limited(s.handleHead)},
 	}
 }
 

@@ -1,0 +1,61 @@
+package server
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/packterm/pos/device/fleet"
+)
+
+// handleHead answers a terminal's "what do you hold of my journal?" (fleet.head.<id>,
+// docs/fleet.md "A restored terminal") with the last record of its in the journal stream
+// and the epoch it was published under. A request whose head is behind that record under
+// the same epoch is a terminal put back from an earlier copy: the answer says so and the
+// finding is recorded in the refusals stream (RefusedRestored), once per connection.
+func (s *Service) handleHead(ctx context.Context, terminal string, m *nats.Msg) {
+	req, err := fleet.DecodeHeadRequest(m.Data)
+	if err != nil {
+		s.replyError(m, err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
+	rep, err := s.lastRecord(ctx, terminal)
+	if err != nil {
+		s.o.Logger.Warn("fleet service: head undecided", "terminal", terminal, "err", err)
+		s.replyError(m, err)
+		return
+	}
+	if rep.Epoch != "" && rep.Epoch == req.Epoch && req.Seq < rep.Seq {
+		rep.Restored = true
+		s.o.Logger.Error("fleet service: terminal's journal behind what it published (restored from an earlier copy)",
+			"terminal", terminal, "journal_head", req.Seq, "fleet_holds", rep.Seq)
+		s.recordRefusal(ctx, fleet.Refusal{At: s.o.Clock.Now(), Terminal: terminal, Reason: fleet.RefusedRestored,
+			Detail: fmt.Sprintf("journal head %d, the fleet holds record %d of the same journal (epoch %s)", req.Seq, rep.Seq, rep.Epoch),
+			Record: fmt.Sprintf("%s/%d", terminal, rep.Seq)})
+	}
+	b, _ := json.Marshal(rep)
+	m.Respond(b)
+}
+
+// lastRecord is the last record of terminal the journal stream holds (Seq 0: none).
+func (s *Service) lastRecord(ctx context.Context, terminal string) (fleet.HeadReply, error) {
+	msg, err := s.st.Journal.GetLastMsgForSubject(ctx, "journal."+terminal+".>")
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return fleet.HeadReply{}, nil
+	}
+	if err != nil {
+		return fleet.HeadReply{}, fmt.Errorf("fleet: last record: %w", err)
+	}
+	r, err := fleet.DecodeJournalMsg(msg.Subject, msg.Data)
+	if err != nil { // junk under the terminal's own subject: it holds nothing we can compare
+		return fleet.HeadReply{}, nil
+	}
+	return fleet.HeadReply{Seq: r.Seq, Hash: hex.EncodeToString(r.Hash[:]), Epoch: msg.Header.Get(fleet.EpochHeader)}, nil
+}
