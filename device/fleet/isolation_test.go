@@ -58,6 +58,10 @@ func testReplySubjectReachesNothing(t *testing.T, nodes int) {
 	f.start(t, nodes, nil)
 	ctx := context.Background()
 
+	// The operator's archive holds a record (the attempts to purge it below must fail).
+	if _, err := f.js.Publish(ctx, "journal.A2.payout", []byte("a record")); err != nil {
+		t.Fatal(err)
+	}
 	a1 := newInsider(t, f, "A1")
 	x := ticketN(5)
 	if rep := a1.claim(fleet.ClaimRequest{Ticket: x, Code: codeOf(x).String(), Amount: lotOf(x)}); rep.Result != fleet.ResultWon {
@@ -116,6 +120,11 @@ func testReplySubjectReachesNothing(t *testing.T, nodes int) {
 	}
 	if n := streamCount(t, f, "journal.A1.>"); n != 0 {
 		t.Errorf("%d messages in the journal under A1's subjects", n)
+	}
+	// Nothing but a record of B's enters the operator's archive under B's name either
+	// (the journal's intake): B's "anything" was refused.
+	if n := streamCount(t, f, "journal.B.>"); n != 0 {
+		t.Errorf("%d messages that are no record of B's in the journal under B's subjects", n)
 	}
 	if st, err := f.stores.Journal.Info(ctx); err != nil || st.State.Msgs == 0 {
 		t.Errorf("journal stream after the attempted purge: %v", err)

@@ -15,8 +15,8 @@ import (
 // terminal has an account of its own, alone in it, that imports from the fleet's account
 // exactly its own subjects, as services:
 //
-//   - journal.<id>.>     its records, into the JOURNAL stream (the acknowledgement is the
-//     service's response);
+//   - journal.<id>.<kind>: its records, taken by the claim service as intake.<id>.<kind>
+//     into the JOURNAL stream (intake.go: JetStream's acknowledgement relayed);
 //   - fleet.claim.<id>, fleet.conflicts.<id>, fleet.status.<id>, fleet.head.<id>: its
 //     requests.
 //
@@ -44,13 +44,22 @@ const ResponseThreshold = 3 * time.Second
 // and requests. Each terminal account imports only its own subjects of them
 // (TerminalImports); in config-file modes only the operator writes imports.
 func FleetExports() []string {
-	return []string{"journal.*.>", fleet.ClaimPrefix + "*", fleet.ConflictsPrefix + "*", fleet.StatusPrefix + "*", fleet.HeadPrefix + "*"}
+	return []string{IntakePrefix + "*.*", fleet.ClaimPrefix + "*", fleet.ConflictsPrefix + "*", fleet.StatusPrefix + "*", fleet.HeadPrefix + "*"}
 }
 
-// TerminalImports are the subjects terminal id imports from the fleet's account, each to
-// the same subject in its own account.
-func TerminalImports(id string) []string {
-	return []string{"journal." + id + ".>", fleet.ClaimPrefix + id, fleet.ConflictsPrefix + id, fleet.StatusPrefix + id, fleet.HeadPrefix + id}
+// Import is a service a terminal's account imports from the fleet's: Remote, the
+// subject in the fleet's account, under Local in the terminal's.
+type Import struct{ Remote, Local string }
+
+// TerminalImports are what terminal id imports from the fleet's account: its records
+// (journal.<id>.<kind> → intake.<id>.<kind>, the journal's intake) and its requests
+// (the same subject on both sides).
+func TerminalImports(id string) []Import {
+	out := []Import{{Remote: IntakePrefix + id + ".*", Local: "journal." + id + ".*"}}
+	for _, p := range []string{fleet.ClaimPrefix, fleet.ConflictsPrefix, fleet.StatusPrefix, fleet.HeadPrefix} {
+		out = append(out, Import{Remote: p + id, Local: p + id})
+	}
+	return out
 }
 
 // AccountsConfig is the nats-server `accounts` block of the registry: the fleet's account
@@ -76,8 +85,8 @@ func AccountsConfig(reg *Registry) (string, error) {
 		fmt.Fprintf(&b, "    users: [ { nkey: %s, permissions: { publish: { allow: %s }, subscribe: { allow: %s } } } ]\n",
 			q(t.NKey), list(p.Publish.Allow), list(p.Subscribe.Allow))
 		b.WriteString("    imports: [\n")
-		for _, s := range TerminalImports(t.ID) {
-			fmt.Fprintf(&b, "      { service: { account: %s, subject: %s } }\n", q(FleetAccount), q(s))
+		for _, im := range TerminalImports(t.ID) {
+			fmt.Fprintf(&b, "      { service: { account: %s, subject: %s }, to: %s }\n", q(FleetAccount), q(im.Remote), q(im.Local))
 		}
 		b.WriteString("    ]\n  }\n")
 	}

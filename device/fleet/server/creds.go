@@ -37,8 +37,9 @@ const TerminalAccountConns = 2
 func TerminalAccountClaims(id, accountPub, fleetAccount string) *jwt.AccountClaims {
 	ac := jwt.NewAccountClaims(accountPub)
 	ac.Name = TerminalAccount(id)
-	for _, s := range TerminalImports(id) {
-		ac.Imports.Add(&jwt.Import{Name: s, Subject: jwt.Subject(s), Account: fleetAccount, Type: jwt.Service})
+	for _, im := range TerminalImports(id) {
+		ac.Imports.Add(&jwt.Import{Name: im.Local, Subject: jwt.Subject(im.Remote), LocalSubject: jwt.RenamingSubject(im.Local),
+			Account: fleetAccount, Type: jwt.Service})
 	}
 	ac.Limits.Conn = TerminalAccountConns
 	ac.Limits.LeafNodeConn = 0

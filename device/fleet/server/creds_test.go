@@ -55,9 +55,12 @@ func TestNewTerminalCreds(t *testing.T) {
 		if im.Account != fleetPub || im.Type != jwt.Service {
 			t.Errorf("import %+v", im)
 		}
-		imports = append(imports, string(im.Subject))
+		imports = append(imports, string(im.Subject)+" as "+string(im.LocalSubject))
 	}
-	want := TerminalImports("T0042")
+	var want []string
+	for _, im := range TerminalImports("T0042") {
+		want = append(want, im.Remote+" as "+im.Local)
+	}
 	slices.Sort(imports)
 	slices.Sort(want)
 	if ac.Subject != got.Account || ac.Issuer != opub || !slices.Equal(imports, want) ||

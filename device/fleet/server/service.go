@@ -61,6 +61,10 @@ type ServiceOptions struct {
 	// DefaultRequestBurst.
 	RequestRate  float64
 	RequestBurst int
+	// RecordRate and RecordBurst limit each terminal's journal records taken into the
+	// stream (the journal's intake); 0: DefaultRecordRate, DefaultRecordBurst.
+	RecordRate  float64
+	RecordBurst int
 	// Queue bounds one terminal's requests waiting for a handler (default 16): what a
 	// terminal sends beyond it is dropped unanswered and counted against it.
 	Queue int
@@ -101,6 +105,7 @@ type Service struct {
 	limit *Limiter // claims per terminal
 	// requests limits the other requests per terminal.
 	requests *Limiter
+	records  *Limiter // journal records per terminal
 	// floodLog paces the flood's log line; toldLimited the rate-limited answers.
 	floodLog, toldLimited *onceEvery                   // a rate-limited terminal is answered so at most once a second
 	reg                   atomic.Pointer[registryView] // the registry in force (SetRegistry replaces it)
@@ -152,6 +157,7 @@ func NewService(nc *nats.Conn, st *Stores, o ServiceOptions) *Service {
 	}
 	s := &Service{nc: nc, st: st, o: o, limit: NewLimiter(o.ClaimRate, o.ClaimBurst, o.Clock),
 		requests: NewLimiter(cmp.Or(o.RequestRate, DefaultRequestRate), cmp.Or(o.RequestBurst, DefaultRequestBurst), o.Clock),
+		records:  NewLimiter(cmp.Or(o.RecordRate, DefaultRecordRate), cmp.Or(o.RecordBurst, DefaultRecordBurst), o.Clock),
 		floodLog: newOnceEvery(RateLimitedRecordEvery, o.Clock), toldLimited: newOnceEvery(time.Second, o.Clock)}
 	s.js, _ = jetstream.New(nc) // fails only on bad options
 	s.reg.Store(newRegistryView(o.Registry))
@@ -198,9 +204,9 @@ func (s *Service) Run(ctx context.Context) error {
 	queue := newFairQueue(s.o.Queue)
 	rc := cmp.Or(s.o.Requests, s.nc)
 	for _, k := range s.kinds() {
-		sub, err := rc.QueueSubscribe(k.prefix+"*", "fleet-service", func(m *nats.Msg) {
-			terminal := strings.TrimPrefix(m.Subject, k.prefix)
-			if !queue.push(terminal, queued{m: m, at: s.o.Clock.Now(), kind: k}) {
+		sub, err := rc.QueueSubscribe(k.subject(), "fleet-service", func(m *nats.Msg) {
+			terminal := k.terminal(m.Subject)
+			if !queue.push(terminal, queued{m: m, at: s.o.Clock.Now(), kind: k}, k.bound(s.o.Queue)) {
 				s.dropped(terminal, k.name)
 			}
 		})
@@ -244,12 +250,36 @@ type requestKind struct {
 	fn           func(ctx context.Context, terminal string, m *nats.Msg)
 }
 
+// subject is what the kind subscribes to, terminal the requester named in a subject.
+func (k requestKind) subject() string {
+	if k.prefix == IntakePrefix {
+		return IntakePrefix + "*.*"
+	}
+	return k.prefix + "*"
+}
+
+func (k requestKind) terminal(subject string) string {
+	if k.prefix == IntakePrefix {
+		return intakeTerminal(subject)
+	}
+	return strings.TrimPrefix(subject, k.prefix)
+}
+
+// bound is how many of a terminal's requests of the kind may wait.
+func (k requestKind) bound(queue int) int {
+	if k.prefix == IntakePrefix {
+		return intakeQueue
+	}
+	return queue
+}
+
 func (s *Service) kinds() []requestKind {
 	return []requestKind{
 		{"claim", fleet.ClaimPrefix, s.handleClaim},
 		{"conflicts", fleet.ConflictsPrefix, s.limited(s.handleConflicts)},
 		{"status", fleet.StatusPrefix, s.limited(s.handleStatus)},
 		{"head", fleet.HeadPrefix, s.limited(s.handleHead)},
+		{"journal", IntakePrefix, s.handleIntake},
 	}
 }
 
@@ -293,7 +323,7 @@ func (s *Service) work(ctx context.Context, queue *fairQueue) {
 		if !ok {
 			return
 		}
-		terminal := strings.TrimPrefix(q.m.Subject, q.kind.prefix)
+		terminal := q.kind.terminal(q.m.Subject)
 		if waited := s.o.Clock.Since(q.at); s.o.StaleAfter > 0 && waited > s.o.StaleAfter {
 			if s.o.Observer != nil && q.kind.prefix == fleet.ClaimPrefix {
 				s.o.Observer.ClaimDecided(terminal, ResultStale, "", waited)

@@ -210,10 +210,11 @@ func newWitnessFleet(t *testing.T, devicePub ed25519.PublicKey) *witnessFleet {
 }
 
 // publish sends a record's encoding on R1's own journal subject, as its credentials allow.
+// publish stores a record of R1's in the journal stream as the journal's intake does for
+// R1's own publication (intake.go: it checks the record is R1's, not its signature).
 func (f *witnessFleet) publish(t *testing.T, r journal.Record, enc []byte) {
 	t.Helper()
-	tjs, _ := jetstream.New(f.term)
-	if _, err := tjs.Publish(context.Background(), fleet.JournalSubject(&r), enc); err != nil {
+	if _, err := f.js.Publish(context.Background(), fleet.JournalSubject(&r), enc); err != nil {
 		t.Fatal(err)
 	}
 }
