@@ -80,6 +80,8 @@ var en = map[Key]string{
 	"fault.display.pending":    "DISPLAY FAILED | OPERATION RECORDED | RECEIPT PENDING || DISPLAY FAILED | RECEIPT PENDING",
 	"fault.storage":            "STORAGE FAULT | NOTHING DONE",
 	"fault.storage.pending":    "STORAGE FAULT | OPERATION RECORDED | RECEIPT PENDING || STORAGE FAULT | RECEIPT PENDING",
+	"fault.clock":              "CLOCK IS BEHIND | PAYMENTS BLOCKED | SET THE TIME: | CALL A TECHNICIAN || CLOCK IS BEHIND | PAYMENTS BLOCKED",
+	"fault.clock.pending":      "CLOCK IS BEHIND | OPERATION RECORDED | RECEIPT PENDING || CLOCK IS BEHIND | RECEIPT PENDING",
 	"printed.report":           "DAY REPORT | PRINTED",
 	"printed.duplicate":        "DUPLICATE | PRINTED",
 	"claimed_again":            "ALREADY CLAIMED | PRIZE {1} | DUPLICATE PRINTED | GO TO A PAY CENTRE || ALREADY CLAIMED | DUPLICATE",

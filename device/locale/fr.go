@@ -80,6 +80,8 @@ var fr = map[Key]string{
 	"fault.display.pending":    "ÉCRAN EN PANNE | OPÉRATION ENREGISTRÉE | REÇU EN ATTENTE || ÉCRAN EN PANNE | REÇU EN ATTENTE || ÉCRAN HS | REÇU EN ATTENTE",
 	"fault.storage":            "MÉMOIRE EN DÉFAUT | RIEN N'EST FAIT || MÉMOIRE HS | RIEN N'EST FAIT",
 	"fault.storage.pending":    "MÉMOIRE EN DÉFAUT | OPÉRATION ENREGISTRÉE | REÇU EN ATTENTE || MÉMOIRE EN DÉFAUT | REÇU EN ATTENTE || MÉMOIRE HS | REÇU EN ATTENTE",
+	"fault.clock":              "HORLOGE EN RETARD | PAIEMENTS BLOQUÉS | METTEZ À L'HEURE : | APPELEZ TECHNICIEN || HORLOGE EN RETARD | PAIEMENT BLOQUÉ || HORLOGE FAUSSE | PAIEMENT BLOQUÉ",
+	"fault.clock.pending":      "HORLOGE EN RETARD | OPÉRATION ENREGISTRÉE | REÇU EN ATTENTE || HORLOGE EN RETARD | REÇU EN ATTENTE || HORLOGE FAUSSE | REÇU EN ATTENTE",
 	"printed.report":           "RAPPORT DU JOUR | IMPRIMÉ",
 	"printed.duplicate":        "DUPLICATA | IMPRIMÉ",
 	"claimed_again":            "DÉJÀ RÉCLAMÉ | GAIN {1} | DUPLICATA IMPRIMÉ | CENTRE DE PAIEMENT || DÉJÀ RÉCLAMÉ | DUPLICATA",

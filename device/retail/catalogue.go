@@ -61,7 +61,7 @@ func Catalogue() []Named {
 		out = append(out, Named{"invalid " + r.err.Error(), Refusal(v)}, Named{"not a code " + r.err.Error(), NotACode(v)})
 	}
 	out = append(out, Named{"not a code unreadable", NotACode(Verdict{Outcome: Invalid, Err: errors.New("?")})})
-	for f := FaultPaper; f <= FaultStorage; f++ {
+	for f := FaultPaper; f <= FaultClock; f++ {
 		out = append(out, Named{"fault " + faultKeys[f], FaultScreen(f, false)}, Named{"fault pending " + faultKeys[f], FaultScreen(f, true)})
 	}
 	return out

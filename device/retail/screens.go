@@ -171,11 +171,15 @@ const (
 	// FaultStorage: the printer's spool or the terminal's state cannot be written (a full
 	// or read-only filesystem): nothing is recorded that could not keep its receipts.
 	FaultStorage
+	// FaultClock: the clock is behind the journal's last record (journal.ErrClockBehind):
+	// nothing is sold or paid until it is set right (a technician, or the fleet's time).
+	FaultClock
 )
 
 var faultKeys = map[Fault]string{
 	FaultPaper: "fault.paper", FaultCover: "fault.cover", FaultOffline: "fault.offline", FaultPrinter: "fault.printer",
 	FaultScanner: "fault.scanner", FaultJournal: "fault.journal", FaultDisplay: "fault.display", FaultStorage: "fault.storage",
+	FaultClock: "fault.clock",
 }
 
 // FaultScreen says what is wrong and, when a receipt waits, that the operation is recorded.

@@ -27,6 +27,9 @@ func (idle) Run(ctx context.Context, t *Terminal) State {
 			return nil
 		}
 		if !ok { // at rest, the panel and the printer are asked now and then: a fault shows before a sale
+			if t.clockBehind() {
+				return clockFault(idle{})
+			}
 			if next := t.checkDisplay(idle{}); next != nil {
 				return next
 			}
@@ -90,6 +93,12 @@ func (r result) Run(ctx context.Context, t *Terminal) State {
 
 // dispatch is what idle and result screens do with an input; nil means "stay".
 func (t *Terminal) dispatch(ctx context.Context, ev Event) State {
+	switch ev.Kind {
+	case EvScan, EvReport, EvReprint, EvReprintMenu:
+		if t.clockBehind() { // nothing is sold, judged, paid or reported on a clock set back
+			return clockFault(nil)
+		}
+	}
 	switch ev.Kind {
 	case EvScan:
 		return t.scanned(ev)

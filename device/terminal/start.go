@@ -41,6 +41,9 @@ func (t *Terminal) start(ctx context.Context) (State, error) {
 	case t.cfg.AllDelivered:
 		next = result{"all-delivered", retail.AllDeliveredScreen(), retail.SignalNone}
 	}
+	if t.clockBehind() {
+		next = clockFault(next) // nothing sold or paid until the clock is set right (clock.go)
+	}
 	if last, ok := t.unfinished(); ok {
 		t.log.Warn("terminal: finishing the operation a restart interrupted", "seq", last.Seq, "kind", last.Kind.String())
 		next = deliver{rec: last, receipts: t.receiptsOf(last), drawer: last.Kind == journal.KindPayout, done: next}

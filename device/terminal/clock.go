@@ -1,0 +1,48 @@
+package terminal
+
+import (
+	"errors"
+
+	"github.com/packterm/pos/device/retail"
+	"github.com/packterm/pos/validate/journal"
+)
+
+// clockBehind reports whether the clock is behind the journal's last record by more than
+// journal.ClockTolerance: the journal would refuse a record now (journal.ErrClockBehind).
+// Nothing is sold, paid or reported until the clock is set right (docs/terminal.md,
+// "Clock").
+func (t *Terminal) clockBehind() bool {
+	now := t.cfg.Clock.Now()
+	last, behind := t.data.Journal.Behind(now)
+	if behind {
+		t.log.Error("terminal: the clock is behind the journal: nothing is sold or paid until it is set right",
+			"now", now, "last_record", last)
+	}
+	return behind
+}
+
+// clockFault is the fault state of a clock behind the journal: HORLOGE EN RETARD. It
+// resumes with then once the clock is set right.
+func clockFault(then State) State {
+	if then == nil {
+		then = idle{}
+	}
+	return fault{kind: retail.FaultClock, then: then}
+}
+
+// recordTrace appends e (record). A trace that must not be lost (a tamper, an
+// unlock, a lock, a refusal) refused because the clock is behind is dated at the journal's
+// last record instead, never earlier: its order is kept, and the trace is there.
+func (t *Terminal) recordTrace(e journal.Entry) (journal.Record, error) {
+	r, err := t.record(e)
+	if !errors.Is(err, journal.ErrClockBehind) {
+		return r, err
+	}
+	last, ok := t.data.Journal.Last()
+	if !ok {
+		return r, err
+	}
+	t.log.Warn("terminal: clock behind the journal: trace dated at the last record", "kind", e.Kind.String(), "err", err)
+	e.Time = last.Time
+	return t.record(e)
+}
