@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -48,6 +49,8 @@ type Options struct {
 	Data Data
 	// Clock is the terminal's and the journal's clock (nil: real time).
 	Clock clockwork.Clock
+	// Rand draws the terminal's receipt tag (terminal.Config.Rand; nil: crypto/rand).
+	Rand io.Reader
 	// WaitClock drives the fleet client's rounds and the keyboard scanner's and the photo
 	// directory's waits (nil: real time).
 	WaitClock clockwork.Clock
@@ -153,7 +156,7 @@ func TerminalConfig(cfg *config.Config, o Options) terminal.Config {
 		StateDir: filepath.Join(cfg.DataDir, "state"), UnlockTokenSHA256: cfg.Technician.TokenSHA256,
 		OpenUnlock: o.OpenUnlock, Throttle: o.Throttle, LongPress: o.LongPress,
 		AllDelivered: o.Data.AllDelivered, DataRefused: o.Data.Refused != nil, Missing: o.Data.Missing,
-		OnJournalReset: o.OnJournalReset, Clock: o.Clock, Logger: o.Logger,
+		OnJournalReset: o.OnJournalReset, Clock: o.Clock, Rand: o.Rand, Logger: o.Logger,
 		Language: cfg.Language, Observer: o.Observer,
 	}
 }

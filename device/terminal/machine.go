@@ -31,6 +31,7 @@ type Terminal struct {
 
 	throttle *throttleState
 	last     *printer.Receipt // last receipt printed (reprint)
+	tag      string           // this start's receipt tag (receiptID)
 
 	mu       sync.Mutex
 	state    string
@@ -66,6 +67,10 @@ func New(cfg Config, parts Parts, data Data) (*Terminal, error) {
 		settled: make(chan struct{}), took: make(chan struct{}), ready: make(chan struct{}),
 	}
 	t.throttle = newThrottle(cfg.Throttle)
+	var err error
+	if t.tag, err = startTag(cfg.Rand); err != nil {
+		return nil, err
+	}
 	return t, nil
 }
 

@@ -2,8 +2,10 @@ package terminal
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"time"
 
@@ -120,6 +122,9 @@ type Config struct {
 	Language string
 	// Observer sees scans, records and faults (metrics); nil: none.
 	Observer Observer
+	// Rand draws the start's receipt tag (receipt ids, receipts.go); nil: crypto/rand. A
+	// reproducible run (the emulator's virtual clock) gives a seeded one.
+	Rand io.Reader
 	Clock    clockwork.Clock
 	Logger   *slog.Logger
 }
@@ -168,6 +173,9 @@ func (c *Config) defaults() error {
 	c.Throttle = c.Throttle.withDefaults()
 	if c.Clock == nil {
 		c.Clock = clockwork.NewRealClock()
+	}
+	if c.Rand == nil {
+		c.Rand = rand.Reader
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
