@@ -124,9 +124,9 @@ type Config struct {
 	Observer Observer
 	// Rand draws the start's receipt tag (receipt ids, receipts.go); nil: crypto/rand. A
 	// reproducible run (the emulator's virtual clock) gives a seeded one.
-	Rand io.Reader
-	Clock    clockwork.Clock
-	Logger   *slog.Logger
+	Rand   io.Reader
+	Clock  clockwork.Clock
+	Logger *slog.Logger
 }
 
 // Data are the ledgers, the pack status list and the journal the terminal decides with.
