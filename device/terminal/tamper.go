@@ -31,7 +31,7 @@ func (s tamperLock) Run(ctx context.Context, t *Terminal) State {
 		}
 		t.log.Warn("terminal: tamper switch: locked until a technician unlocks")
 	}
-	g := &tokenGate{state: "tamper-locked", rest: retail.TamperLocked()}
+	g := t.newGate("tamper-locked", retail.TamperLocked())
 	t.show(g.rest)
 	t.signal(ctx, retail.SignalAttention)
 	for {
