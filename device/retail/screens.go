@@ -21,6 +21,11 @@ func AllDeliveredScreen() Screen { return say("all_delivered") }
 // their checks: nothing is sold or paid until a technician installs good ones.
 func DataRefusedScreen() Screen { return say("data_refused") }
 
+// StatusRefusedScreen is shown at rest and on each code while the pack status list is
+// older than the newest one this terminal's journal says was installed, or gone while
+// one was: nothing is judged, sold or paid until a technician installs the list again.
+func StatusRefusedScreen() Screen { return say("status_refused") }
+
 // LedgerTamperedScreen refuses a validation whose ledger bytes changed on disk since the
 // ledger was verified: nothing is paid.
 func LedgerTamperedScreen() Screen { return say("ledger_tampered") }

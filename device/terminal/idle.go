@@ -54,6 +54,8 @@ func (t *Terminal) restScreen() retail.Screen {
 		return retail.FaultScreen(retail.FaultJournal, false)
 	case t.cfg.DataRefused:
 		return retail.DataRefusedScreen()
+	case t.statusRefused:
+		return retail.StatusRefusedScreen()
 	case t.cfg.Missing != 0:
 		return retail.MissingScreen(t.cfg.Missing)
 	}

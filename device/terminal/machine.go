@@ -32,6 +32,9 @@ type Terminal struct {
 	throttle *throttleState
 	last     *printer.Receipt // last receipt printed (reprint)
 	tag      string           // this start's receipt tag (receiptID)
+	// statusRefused: the pack status list is older than the newest installed, or gone
+	// (statusfloor.go); set at start.
+	statusRefused bool
 
 	mu       sync.Mutex
 	state    string

@@ -15,6 +15,9 @@ type sale struct{ pack codes.PackCode }
 func (sale) Name() string { return "sale" }
 
 func (s sale) Run(ctx context.Context, t *Terminal) State {
+	if next := t.statusGate(codes.TicketID{Block: s.pack.Block, Pack: s.pack.Pack}); next != nil {
+		return next
+	}
 	status := t.data.Status
 	if t.cfg.AllDelivered && status == nil {
 		status = retail.AllDelivered{}

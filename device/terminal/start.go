@@ -34,10 +34,13 @@ func (t *Terminal) start(ctx context.Context) (State, error) {
 	if err != nil {
 		t.log.Error("terminal: journal replay", "err", err)
 	}
+	t.checkStatusList() // statusfloor.go
 	var next State = idle{}
 	switch {
 	case t.cfg.DataRefused:
 		next = result{"data-refused", retail.DataRefusedScreen(), retail.SignalRefused}
+	case t.statusRefused:
+		next = result{"status-refused", retail.StatusRefusedScreen(), retail.SignalRefused}
 	case t.cfg.AllDelivered:
 		next = result{"all-delivered", retail.AllDeliveredScreen(), retail.SignalNone}
 	}

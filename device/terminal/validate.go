@@ -17,6 +17,9 @@ type validation struct{ code codes.ValidationCode }
 func (validation) Name() string { return "validation" }
 
 func (s validation) Run(ctx context.Context, t *Terminal) State {
+	if next := t.statusGate(s.code.ID()); next != nil {
+		return next
+	}
 	now := t.cfg.Clock.Now()
 	if left := t.throttle.locked(now); left > 0 {
 		v := retail.Verdict{Outcome: retail.Locked, Code: s.code, Ticket: s.code.ID()}
