@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/packterm/pos/device/config"
 	"github.com/packterm/pos/drivers/serialport/serialemul"
 	"github.com/packterm/pos/firmware/bundle"
 	"github.com/packterm/pos/firmware/bundle/bundletest"
@@ -385,4 +386,53 @@ func TestDamagedDataKeepsTheLink(t *testing.T) {
 	}
 	d.scan(b, packCode(1), "PRIX 10,00 €")
 	d.press(b, "VENDU")
+}
+
+// Issue 47: a technician provisions a configuration over the link. One that raises the
+// limit per day is refused, naming it, and changes and journals nothing; one that changes
+// the retailer's name installs and is journalled with the old and new values (before: only
+// "config installed (N bytes)").
+func TestConfigOverTheLinkJournalled(t *testing.T) {
+	tb := newTestBlock(t, 11)
+	b := newBoard(t, tb)
+	b.cfg.Maintenance = "tcp:" + freeAddr(t)
+	path := filepath.Join(b.dir, "posd.toml")
+	encode := func(c config.Config) []byte {
+		var buf bytes.Buffer
+		if err := c.Encode(&buf); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	if err := os.WriteFile(path, encode(b.cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := b.start(t, Options{ConfigPath: path, RestartQuiet: 200 * time.Millisecond})
+	c := tcpClient(d.r.Maintenance, testToken)
+	raised := b.cfg
+	raised.Limits.PerDay = 1_000_000_00
+	if _, err := sendBytes(c, flash.Config, encode(raised)); !errors.Is(err, flash.ErrRefused) || !strings.Contains(err.Error(), "limits.pay_per_day") {
+		t.Fatalf("limit per day raised: %v", err)
+	}
+	if k := kinds(records(t, b.cfg.DataDir)); k[journal.KindConfigChange] != 0 {
+		t.Fatalf("refused configuration journalled: %v", k)
+	}
+	renamed := b.cfg
+	renamed.RetailerName = "TABAC DU PORT"
+	if res, err := sendBytes(c, flash.Config, encode(renamed)); err != nil {
+		t.Fatalf("retailer renamed: %+v %v", res, err)
+	}
+	if err := d.ended(10 * time.Second); !errors.Is(err, ErrRestart) {
+		t.Fatalf("Run returned %v, want a restart", err)
+	}
+	var detail []string
+	for _, r := range records(t, b.cfg.DataDir) {
+		if r.Kind == journal.KindConfigChange {
+			detail = append(detail, r.Detail)
+		}
+	}
+	want := `terminal.retailer_name: "` + b.cfg.RetailerName + `" -> "TABAC DU PORT"`
+	if len(detail) != 1 || !strings.Contains(detail[0], want) {
+		t.Fatalf("config-change records %q, want one holding %q", detail, want)
+	}
 }
