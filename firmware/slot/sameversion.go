@@ -53,10 +53,10 @@ func (s *Store) checkSameVersion(st State, m *bundle.Manifest) error {
 	}
 	was := "unknown"
 	if len(known) > 0 {
-		was = known[0][:16]
+		was = fmt.Sprintf("%.16q", known[0]) // as read: the file may hold anything
 	}
-	return fmt.Errorf("slot: version %v already installed with manifest %s…, this bundle's is %s…: %w",
-		m.Version, was, d[:16], ErrSameVersion)
+	return fmt.Errorf("slot: version %v already installed with manifest %s, this bundle's is %.16s…: %w",
+		m.Version, was, d, ErrSameVersion)
 }
 
 // contentOf is the manifest digests installed under version v: the one kept at install
