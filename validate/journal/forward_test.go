@@ -79,3 +79,28 @@ func TestClockWithinToleranceKeepsTheDay(t *testing.T) {
 		t.Fatalf("Today: %+v %v", d, err)
 	}
 }
+
+// A journal written before Append refused a clock set back (issue 47: record 10 dated the
+// day before record 9, and `journal verify` said ok): Verify counts such records and names
+// the first, the chain still intact.
+func TestVerifyNamesRecordsDatedBackward(t *testing.T) {
+	f := newFixture(t)
+	f.append(t, payoutN(0))
+	f.append(t, payoutN(1))
+	old := payoutN(2)
+	old.Time = f.clock.Now().Add(-25 * time.Hour)
+	f.j.mu.Lock()
+	r, err := f.j.prepare(old, f.j.head+1, f.j.headHash) // as the code before did
+	if err == nil {
+		r, err = f.j.write(r)
+	}
+	f.j.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.append(t, payoutN(3))
+	rep, err := f.j.Verify()
+	if err != nil || rep.Backward != 1 || rep.BackwardFrom != r.Seq {
+		t.Fatalf("verify: backward %d from %d, want 1 from %d: %v", rep.Backward, rep.BackwardFrom, r.Seq, err)
+	}
+}
