@@ -13,6 +13,7 @@ var en = map[Key]string{
 	"idle":                     "SCAN A CODE",
 	"all_delivered":            "DEMO WITHOUT LIST | EVERY PACK | COUNTS AS DELIVERED || DEMO: ALL PACKS | DELIVERED",
 	"data_refused":             "DATA REFUSED | CALL SUPPORT",
+	"ledger_refused":           "OLDER LEDGER | BLOCK {1} | NOT VALIDATED | CALL SUPPORT || OLDER LEDGER | BLOCK {1}",
 	"status_refused":           "PACK STATUS LIST | OLDER OR MISSING | VALIDATION BLOCKED | CALL SUPPORT || LIST REFUSED | CALL SUPPORT",
 	"to_install":               "TO INSTALL: | {1} | CALL A TECHNICIAN || TO INSTALL: | {1} || TO INSTALL: | {2} || MISSING: {2} || MISSING: {3}",
 	"to_install.status_only":   "SCAN A CODE | TO INSTALL: | PACK~STATUS~LIST || SCAN A CODE | MISSING: LIST",

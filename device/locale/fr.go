@@ -13,6 +13,7 @@ var fr = map[Key]string{
 	"idle":                     "SCANNEZ UN CODE",
 	"all_delivered":            "DÉMO SANS LISTE | TOUS LES PAQUETS | SONT LIVRÉS || DÉMO : TOUS LES | PAQUETS LIVRÉS",
 	"data_refused":             "DONNÉES REFUSÉES | APPELEZ LE SUPPORT || DONNÉES REFUSÉES | APPELEZ SUPPORT",
+	"ledger_refused":           "REGISTRE ANCIEN | BLOC {1} | NON VALIDABLE | APPELEZ LE SUPPORT || REGISTRE ANCIEN | BLOC {1}",
 	"status_refused":           "LISTE DES PAQUETS | ANCIENNE OU ABSENTE | VALIDATION BLOQUÉE | APPELEZ LE SUPPORT || LISTE REFUSÉE | APPELEZ SUPPORT",
 	"to_install":               "À INSTALLER : | {1} | APPELEZ UN TECHNICIEN || À INSTALLER : | {1} || À INSTALLER : | {2} || MANQUE~: {2} || MANQUE~: {3}",
 	"to_install.status_only":   "SCANNEZ UN CODE | À INSTALLER : | LISTE~DES~PAQUETS || SCANNEZ UN CODE | MANQUE~: LISTE",

@@ -38,7 +38,7 @@ func Catalogue() []Named {
 		{"offline refused", OfflineRefusedScreen(MaxLot)}, {"claim failed", ClaimFailedScreen()}, {"locked", LockedScreen(24 * time.Hour)},
 		{"tamper", TamperLocked()}, {"unlocked", Unlocked()}, {"unlock refused", UnlockRefused()},
 		{"start read-only", StartFaultScreen(StartReadOnly)}, {"start disk full", StartFaultScreen(StartDiskFull)}, {"start failed", StartFaultScreen(StartFailed)},
-		{"status refused", StatusRefusedScreen()}, {"not a card", NotACard()}, {"card refused", CardRefused()}, {"guess pause", GuessPause(24 * time.Hour)}, {"unlock off", UnlockOff()},
+		{"status refused", StatusRefusedScreen()}, {"ledger refused", LedgerRefusedScreen(id.Block)}, {"not a card", NotACard()}, {"card refused", CardRefused()}, {"guess pause", GuessPause(24 * time.Hour)}, {"unlock off", UnlockOff()},
 		{"journal refused", JournalRefused()}, {"journal reset offer", JournalResetOffer()},
 		{"journal reset restarting", JournalResetDone(true)}, {"journal reset", JournalResetDone(false)},
 		{"report printed", ReportPrinted()}, {"duplicate printed", DuplicatePrinted()},

@@ -26,6 +26,11 @@ func DataRefusedScreen() Screen { return say("data_refused") }
 // one was: nothing is judged, sold or paid until a technician installs the list again.
 func StatusRefusedScreen() Screen { return say("status_refused") }
 
+// LedgerRefusedScreen answers a code of a block whose installed ledger is older than the
+// newest this terminal's journal says was installed for it: nothing is judged, sold or paid
+// of that block until the ledger is installed again.
+func LedgerRefusedScreen(block uint16) Screen { return say("ledger_refused", block) }
+
 // LedgerTamperedScreen refuses a validation whose ledger bytes changed on disk since the
 // ledger was verified: nothing is paid.
 func LedgerTamperedScreen() Screen { return say("ledger_tampered") }

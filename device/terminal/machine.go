@@ -32,9 +32,11 @@ type Terminal struct {
 	throttle *throttleState
 	last     *printer.Receipt // last receipt printed (reprint)
 	tag      string           // this start's receipt tag (receiptID)
-	// statusRefused: the pack status list is older than the newest installed, or gone
-	// (statusfloor.go); set at start.
+	// statusRefused: the pack status list is older than the newest installed, or gone;
+	// ledgerRefused: the blocks whose ledger is older than the newest installed
+	// (datafloor.go). Set at start.
 	statusRefused bool
+	ledgerRefused map[uint16]bool
 
 	mu       sync.Mutex
 	state    string

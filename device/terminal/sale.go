@@ -15,7 +15,7 @@ type sale struct{ pack codes.PackCode }
 func (sale) Name() string { return "sale" }
 
 func (s sale) Run(ctx context.Context, t *Terminal) State {
-	if next := t.statusGate(codes.TicketID{Block: s.pack.Block, Pack: s.pack.Pack}); next != nil {
+	if next := t.dataGate(codes.TicketID{Block: s.pack.Block, Pack: s.pack.Pack}); next != nil { // datafloor.go
 		return next
 	}
 	status := t.data.Status

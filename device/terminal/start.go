@@ -34,7 +34,8 @@ func (t *Terminal) start(ctx context.Context) (State, error) {
 	if err != nil {
 		t.log.Error("terminal: journal replay", "err", err)
 	}
-	t.checkStatusList() // statusfloor.go
+	t.checkStatusList() // datafloor.go
+	t.checkLedgers()
 	var next State = idle{}
 	switch {
 	case t.cfg.DataRefused:

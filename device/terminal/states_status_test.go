@@ -112,3 +112,51 @@ func TestOlderStatusListRefused(t *testing.T) {
 		}
 	})
 }
+
+// Issue 47, the retailer with root puts back an older signed ledger of a block (version 1
+// after version 2 was installed): the block's codes are refused before they are judged
+// (REGISTRE ANCIEN), journalled, nothing sold or paid; with the ledger the journal last
+// recorded, the block pays.
+func TestOlderLedgerRefused(t *testing.T) {
+	code := winnerN(t, 5_00, 0)
+	other := winnerN(t, 5_00, 1)
+	pack, _ := packCode(t)
+	dir := terminaltest.TempDir(t)
+	installed := func(r *terminaltest.Rig, detail string) {
+		t.Helper()
+		if _, err := r.Journal.Append(journal.Entry{Kind: journal.KindLedgerInstall, Detail: detail}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Run("version 1 installed", func(t *testing.T) {
+		r := newRig(t, func(o *terminaltest.Options) { o.Dir = dir })
+		installed(r, "ledger installed: block 7, version 1 (none before)")
+		r.Run(t, nil)
+		if got := pays(t, r, code); got != "result:paid" {
+			t.Fatalf("block 7 with its ledger: %s", got)
+		}
+		installed(r, "ledger installed: block 7, version 2 (was 1)") // then root puts version 1 back
+	})
+	t.Run("version 1 put back", func(t *testing.T) {
+		r := newRig(t, func(o *terminaltest.Options) { o.Dir = dir })
+		from, _ := r.Journal.Head()
+		r.Run(t, nil)
+		for _, c := range []string{other, pack} {
+			if got := pays(t, r, c); got != "result:ledger-refused" || !strings.Contains(strings.Join(r.Terminal.Screen(), " "), "REGISTRE ANCIEN") {
+				t.Errorf("%s: %s %q", c, got, r.Terminal.Screen())
+			}
+		}
+		if n := len(records(t, r, journal.KindPayout)); n != 1 || r.Drawer.Opens() != 0 {
+			t.Fatalf("%d payouts, drawer %d", n, r.Drawer.Opens())
+		}
+		refused := 0
+		for _, rec := range records(t, r, journal.KindRefused) {
+			if rec.Reason == "ledger-refused" && rec.Seq > from {
+				refused++
+			}
+		}
+		if refused != 2 {
+			t.Errorf("%d refusals journalled as ledger-refused, want 2", refused)
+		}
+	})
+}

@@ -17,7 +17,7 @@ type validation struct{ code codes.ValidationCode }
 func (validation) Name() string { return "validation" }
 
 func (s validation) Run(ctx context.Context, t *Terminal) State {
-	if next := t.statusGate(s.code.ID()); next != nil {
+	if next := t.dataGate(s.code.ID()); next != nil { // datafloor.go
 		return next
 	}
 	now := t.cfg.Clock.Now()
