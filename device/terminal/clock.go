@@ -12,18 +12,17 @@ import (
 // Nothing is sold, paid or reported until the clock is set right (docs/terminal.md,
 // "Clock").
 func (t *Terminal) clockBehind() bool {
-	now := t.cfg.Clock.Now()
-	last, behind := t.data.Journal.Behind(now)
-	if behind {
-		t.log.Error("terminal: the clock is behind the journal: nothing is sold or paid until it is set right",
-			"now", now, "last_record", last)
-	}
+	_, behind := t.data.Journal.Behind(t.cfg.Clock.Now())
 	return behind
 }
 
 // clockFault is the fault state of a clock behind the journal: HORLOGE EN RETARD. It
 // resumes with then once the clock is set right.
-func clockFault(then State) State {
+func (t *Terminal) clockFault(then State) State {
+	now := t.cfg.Clock.Now()
+	last, _ := t.data.Journal.Behind(now)
+	t.log.Error("terminal: the clock is behind the journal: nothing is sold or paid until it is set right",
+		"now", now, "last_record", last)
 	if then == nil {
 		then = idle{}
 	}

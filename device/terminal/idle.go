@@ -28,7 +28,7 @@ func (idle) Run(ctx context.Context, t *Terminal) State {
 		}
 		if !ok { // at rest, the panel and the printer are asked now and then: a fault shows before a sale
 			if t.clockBehind() {
-				return clockFault(idle{})
+				return t.clockFault(idle{})
 			}
 			if next := t.checkDisplay(idle{}); next != nil {
 				return next
@@ -98,7 +98,7 @@ func (t *Terminal) dispatch(ctx context.Context, ev Event) State {
 	switch ev.Kind {
 	case EvScan, EvReport, EvReprint, EvReprintMenu:
 		if t.clockBehind() { // nothing is sold, judged, paid or reported on a clock set back
-			return clockFault(nil)
+			return t.clockFault(nil)
 		}
 	}
 	switch ev.Kind {

@@ -87,7 +87,7 @@ func (s sell) Run(ctx context.Context, t *Terminal) State {
 func (t *Terminal) journalFault(err error) State {
 	if errors.Is(err, journal.ErrClockBehind) { // nothing recorded: the clock must be set right first
 		t.log.Error("terminal: journal refused a record dated before its last one", "err", err)
-		return clockFault(nil)
+		return t.clockFault(nil)
 	}
 	t.log.Error("terminal: journal", "err", err)
 	return result{"journal-fault", retail.ReadOnly(), retail.SignalAttention}

@@ -46,7 +46,7 @@ func (t *Terminal) start(ctx context.Context) (State, error) {
 		next = result{"all-delivered", retail.AllDeliveredScreen(), retail.SignalNone}
 	}
 	if t.clockBehind() {
-		next = clockFault(next) // nothing sold or paid until the clock is set right (clock.go)
+		next = t.clockFault(next) // nothing sold or paid until the clock is set right (clock.go)
 	}
 	if last, ok := t.unfinished(); ok {
 		t.log.Warn("terminal: finishing the operation a restart interrupted", "seq", last.Seq, "kind", last.Kind.String())
