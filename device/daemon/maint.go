@@ -89,7 +89,7 @@ func (d *run) installed(kind flash.Kind, info string) {
 	if len(e.Detail) > journal.MaxDetailLen {
 		e.Detail = e.Detail[:journal.MaxDetailLen]
 	}
-	if _, err := d.j.Append(e); err != nil {
+	if _, err := d.j.AppendTrace(e); err != nil { // the floor, even on a clock set back
 		d.log.Error("posd: journalling an install", "kind", kind.String(), "err", err)
 	}
 	d.notifyFleet()

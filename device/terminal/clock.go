@@ -1,8 +1,6 @@
 package terminal
 
 import (
-	"errors"
-
 	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/validate/journal"
 )
@@ -29,19 +27,9 @@ func (t *Terminal) clockFault(then State) State {
 	return fault{kind: retail.FaultClock, then: then}
 }
 
-// recordTrace appends e (record). A trace that must not be lost (a tamper, an
-// unlock, a lock, a refusal) refused because the clock is behind is dated at the journal's
-// last record instead, never earlier: its order is kept, and the trace is there.
+// recordTrace appends e as record does; a trace that must not be lost (a tamper, an unlock,
+// a lock, a refusal) is dated at the journal's last record when the clock is behind it,
+// never earlier (journal.AppendTrace): its order is kept, and the trace is there.
 func (t *Terminal) recordTrace(e journal.Entry) (journal.Record, error) {
-	r, err := t.record(e)
-	if !errors.Is(err, journal.ErrClockBehind) {
-		return r, err
-	}
-	last, ok := t.data.Journal.Last()
-	if !ok {
-		return r, err
-	}
-	t.log.Warn("terminal: clock behind the journal: trace dated at the last record", "kind", e.Kind.String(), "err", err)
-	e.Time = last.Time
-	return t.record(e)
+	return t.recorded(t.data.Journal.AppendTrace(e))
 }

@@ -67,3 +67,26 @@ func (j *Journal) Today(now time.Time) (DayTotals, error) {
 	}
 	return j.Day(now)
 }
+
+// AppendTrace appends e as Append does, except that a record that must not be lost when
+// the clock is behind (an install, a tamper, an unlock, a lock, a refusal: any kind but a
+// sale, a payout or a claim) is then dated at the last record's time instead of being
+// refused with ErrClockBehind: its order is kept and the trace is there. Money is never
+// dated so: a sale, payout or claim is refused as Append refuses it.
+func (j *Journal) AppendTrace(e Entry) (Record, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if e.Time.IsZero() {
+		e.Time = j.clock.Now()
+	}
+	if last := j.lastTime(); !counts(e.Kind) && !last.IsZero() && last.Sub(e.Time) > ClockTolerance {
+		j.log.Warn("journal: clock behind the last record: trace dated at it", "kind", e.Kind.String(),
+			"clock", e.Time, "last_record", last)
+		e.Time = last.In(e.Time.Location())
+	}
+	r, err := j.next(e)
+	if err != nil {
+		return Record{}, err
+	}
+	return j.write(r)
+}

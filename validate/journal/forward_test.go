@@ -4,6 +4,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/packterm/pos/validate/codes"
 )
 
 // The retailer (root) sets the clock back to a day the limits have not counted yet
@@ -102,5 +104,26 @@ func TestVerifyNamesRecordsDatedBackward(t *testing.T) {
 	rep, err := f.j.Verify()
 	if err != nil || rep.Backward != 1 || rep.BackwardFrom != r.Seq {
 		t.Fatalf("verify: backward %d from %d, want 1 from %d: %v", rep.Backward, rep.BackwardFrom, r.Seq, err)
+	}
+}
+
+// AppendTrace keeps a trace on a clock set back, dated at the last record; money it
+// refuses as Append does.
+func TestAppendTraceOnAClockBehind(t *testing.T) {
+	f := newFixture(t)
+	last := f.append(t, payoutN(0))
+	f.clock.Advance(-24 * time.Hour)
+	r, err := f.j.AppendTrace(Entry{Kind: KindStatusInstall, Detail: "version 3 (fleet)"})
+	if err != nil || !r.Time.Equal(last.Time) {
+		t.Fatalf("trace: %v at %v, want %v", err, r.Time, last.Time)
+	}
+	for _, e := range []Entry{payoutN(1), {Kind: KindSale, Ticket: codes.TicketID{Block: 1, Pack: 3}, Amount: 1000}} {
+		if _, err := f.j.AppendTrace(e); !errors.Is(err, ErrClockBehind) {
+			t.Fatalf("%s by AppendTrace on a clock behind: %v", e.Kind, err)
+		}
+	}
+	f.clock.Advance(25 * time.Hour)
+	if r, err := f.j.AppendTrace(Entry{Kind: KindTamper}); err != nil || !r.Time.Equal(f.clock.Now()) {
+		t.Fatalf("trace on a clock set right: %v at %v", err, r.Time)
 	}
 }
