@@ -134,6 +134,10 @@ messages the reader refused, and the check of the claims bucket against the payo
 			if err != nil {
 				return err
 			}
+			opts, err := sf.options()
+			if err != nil {
+				return err
+			}
 			truth, err := sf.truth()
 			if err != nil {
 				return err
@@ -150,7 +154,7 @@ messages the reader refused, and the check of the claims bucket against the payo
 			if err != nil {
 				return err
 			}
-			s, err := settle.Settle(ff.recs, truth, ff.claims)
+			s, err := settle.Settle(ff.recs, truth, ff.claims, opts...)
 			if err != nil {
 				return err
 			}

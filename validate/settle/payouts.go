@@ -97,8 +97,13 @@ func (s *Settlement) IsFlagged(r *journal.Record) bool { return s.flagged[record
 // true code (its secret derived from the seed); the amount is the ticket's prize (placed
 // by the seed's design and placement); the claims bucket (ticket → holding terminal)
 // holds the ticket for the paying terminal; no other payout record pays the ticket; the
-// record id has one content. A payout failing any check is flagged with every reason.
-func Settle(records []journal.Record, truth *Truth, claims map[codes.TicketID]string) (*Settlement, error) {
+// record id has one content; with WithLimits, it is within its terminal's limits. A payout
+// failing any check is flagged with every reason.
+func Settle(records []journal.Record, truth *Truth, claims map[codes.TicketID]string, opts ...Option) (*Settlement, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	pays, forks := distinctPayouts(records)
 	s := &Settlement{Blocks: truth.Blocks(), Forks: forks, Flagged: []Payout{}, flagged: map[recordKeyT]bool{},
 		Totals: PayoutTotals{ByReason: map[string]int{}}}
@@ -114,6 +119,7 @@ func Settle(records []journal.Record, truth *Truth, claims map[codes.TicketID]st
 	for _, f := range forks {
 		forked[f] = true
 	}
+	limits := o.limitFlags(pays) // limits.go
 	for i, r := range pays {
 		p := proofs[i]
 		if holder, ok := claims[r.Ticket]; !ok {
@@ -127,6 +133,7 @@ func Settle(records []journal.Record, truth *Truth, claims map[codes.TicketID]st
 		if forked[r.ID()] {
 			p.Flags = append(p.Flags, Flag{ReasonFork, "record id published with another content"})
 		}
+		p.Flags = append(p.Flags, limits[recordKey(r)]...)
 		s.count(r, &p)
 	}
 	slices.SortFunc(s.Flagged, func(a, b Payout) int {
