@@ -41,6 +41,8 @@ type Data struct {
 	// Missing is what was never installed (the daemon's LoadData decides it): the
 	// terminal names it at rest (terminal.Config.Missing).
 	Missing retail.Missing
+	// KeyStatement is the operator key statement's version in force (terminal.Data).
+	KeyStatement uint64
 }
 
 // Options are what a configuration file does not say: the data, the clocks and the hooks
@@ -140,7 +142,8 @@ func Open(cfg *config.Config, hw Hardware, o Options) (t *Terminal, err error) {
 		return nil, err
 	}
 	if a.Terminal, err = terminal.New(TerminalConfig(cfg, o), a.parts(o),
-		terminal.Data{Ledgers: o.Data.Ledgers, Status: o.Data.Status, Journal: a.Journal, Fleet: claimer}); err != nil {
+		terminal.Data{Ledgers: o.Data.Ledgers, Status: o.Data.Status, Journal: a.Journal, Fleet: claimer,
+			KeyStatement: o.Data.KeyStatement}); err != nil {
 		return nil, err
 	}
 	return a, nil

@@ -107,12 +107,48 @@ func (t *Terminal) checkLedgers() {
 	}
 }
 
-// dataGate answers a code scanned while the pack status list is refused, or whose block's
-// ledger is: journalled (refused, reason status-refused or ledger-refused, the ticket or
-// pack), nothing judged.
+// installedKeys reads the config-change record of an operator key statement installed over
+// the maintenance link: "keys: operator keys installed: statement version 2 (was 1), …".
+var installedKeys = regexp.MustCompile(`\boperator keys installed: statement version (\d{1,20})\b`)
+
+// checkKeyStatement refuses, at start, an operator key statement older than the newest the
+// journal says was installed, or none (the image's anchor keys) after one was: the
+// retailer put an older statement back, or removed it, to bring a retired key back into
+// trust. Then t.keysRefused holds: DONNÉES REFUSÉES at rest, and every code is refused
+// before it is judged (dataGate), until the statement is installed again.
+func (t *Terminal) checkKeyStatement() {
+	var floor uint64
+	read := 0
+	err := t.data.Journal.Latest(journal.KindConfigChange, func(r journal.Record) bool {
+		read++
+		if m := installedKeys.FindStringSubmatch(r.Detail); m != nil {
+			if v, err := strconv.ParseUint(m[1], 10, 64); err == nil {
+				floor = max(floor, v)
+			}
+		}
+		return read < floorReplay
+	})
+	if err != nil {
+		if t.data.Journal.Missing() == nil {
+			t.log.Error("terminal: key statement installs not read back from the journal", "err", err)
+		}
+		return
+	}
+	if t.data.KeyStatement < floor {
+		t.log.Error("terminal: operator key statement older than the newest installed (or gone): nothing is judged or sold until it is installed again",
+			"version", t.data.KeyStatement, "newest_installed", floor)
+		t.keysRefused = true
+	}
+}
+
+// dataGate answers a code scanned while the operator keys or the pack status list are
+// refused, or whose block's ledger is: journalled (refused, reason keys-refused,
+// status-refused or ledger-refused, the ticket or pack), nothing judged.
 func (t *Terminal) dataGate(id codes.TicketID) State {
 	var res result
 	switch {
+	case t.keysRefused:
+		res = result{"keys-refused", retail.DataRefusedScreen(), retail.SignalRefused}
 	case t.statusRefused:
 		res = result{"status-refused", retail.StatusRefusedScreen(), retail.SignalRefused}
 	case t.ledgerRefused[id.Block]:

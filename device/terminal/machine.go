@@ -37,6 +37,7 @@ type Terminal struct {
 	// (datafloor.go). Set at start.
 	statusRefused bool
 	ledgerRefused map[uint16]bool
+	keysRefused   bool // the operator key statement is older than the newest installed, or gone
 
 	mu       sync.Mutex
 	state    string

@@ -137,6 +137,10 @@ type Data struct {
 	// Fleet, when set, claims each ticket fleet-wide before it is paid (docs/fleet.md);
 	// nil: a terminal on its own, whose journal is the only guard against paying twice.
 	Fleet fleet.Claimer
+	// KeyStatement is the version of the operator key statement the ledgers and the list
+	// were checked with (0: none, the image's anchor keys); the start refuses one older
+	// than the newest the journal says was installed (datafloor.go).
+	KeyStatement uint64
 }
 
 func (c *Config) defaults() error {

@@ -36,10 +36,13 @@ func (t *Terminal) start(ctx context.Context) (State, error) {
 	}
 	t.checkStatusList() // datafloor.go
 	t.checkLedgers()
+	t.checkKeyStatement()
 	var next State = idle{}
 	switch {
 	case t.cfg.DataRefused:
 		next = result{"data-refused", retail.DataRefusedScreen(), retail.SignalRefused}
+	case t.keysRefused:
+		next = result{"keys-refused", retail.DataRefusedScreen(), retail.SignalRefused}
 	case t.statusRefused:
 		next = result{"status-refused", retail.StatusRefusedScreen(), retail.SignalRefused}
 	case t.cfg.AllDelivered:
