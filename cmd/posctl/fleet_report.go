@@ -142,6 +142,10 @@ messages the reader refused, and the check of the claims bucket against the payo
 			if err != nil {
 				return err
 			}
+			opts, err := sf.options()
+			if err != nil {
+				return err
+			}
 			truth, err := sf.truth()
 			if err != nil {
 				return err
@@ -155,7 +159,7 @@ messages the reader refused, and the check of the claims bucket against the payo
 				bucket = append(bucket, settle.BucketConflict{Ticket: cf.Ticket, Holder: cf.Holder.Terminal, HolderAt: cf.Holder.At,
 					Other: cf.Other.Terminal, OtherRecord: cf.Other.Record})
 			}
-			s, err := settle.SettleWitnessed(ff.recs, truth, ff.claims, settle.CheckRecords(ff.recs, reg.DeviceKeys()))
+			s, err := settle.Settle(ff.recs, truth, ff.claims, append(opts, settle.WithWitness(settle.CheckRecords(ff.recs, reg.DeviceKeys())))...)
 			if err != nil {
 				return err
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/packterm/pos/device/fleet/server"
+	"github.com/packterm/pos/internal/regularfile"
 	"github.com/packterm/pos/validate/block"
 	"github.com/packterm/pos/validate/game"
 	"github.com/packterm/pos/validate/journal"
@@ -28,13 +29,31 @@ definition, fleet server out of reach).`
 type settleFlags struct {
 	manifests   []string
 	definitions []string
+	limits      string
 	json        bool
 }
 
 func (f *settleFlags) add(c *cobra.Command) {
 	c.Flags().StringArrayVar(&f.manifests, "manifest", nil, "block manifest (block-B.manifest.json, records the seed), or a directory of them; repeatable")
 	c.Flags().StringArrayVar(&f.definitions, "definition", nil, "game definition file the blocks were made with (default: the règlement); repeatable, matched by the manifests' definition_sha256")
+	c.Flags().StringVar(&f.limits, "limits", "", "the operator's pay limits per terminal (JSON, docs/fleet.md \"Limits\"): payouts above them are flagged")
 	c.Flags().BoolVar(&f.json, "json", false, "machine-readable output (docs/fleet.md, \"JSON output\"; amounts in cents)")
+}
+
+// options are Settle's options the flags ask for: the operator's limits (--limits).
+func (f *settleFlags) options() ([]settle.Option, error) {
+	if f.limits == "" {
+		return nil, nil
+	}
+	data, err := regularfile.ReadFile(f.limits, settle.MaxLimitsSize)
+	if err != nil {
+		return nil, err
+	}
+	l, err := settle.ParseLimits(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.limits, err)
+	}
+	return []settle.Option{settle.WithLimits(l)}, nil
 }
 
 // truth reads the manifests (files, or every block-*.manifest.json of a directory) and
@@ -153,6 +172,10 @@ and flagged. No validation code is ever printed.
 ` + settleExitCodes,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			opts, err := sf.options()
+			if err != nil {
+				return err
+			}
 			truth, err := sf.truth()
 			if err != nil {
 				return err
@@ -165,7 +188,7 @@ and flagged. No validation code is ever printed.
 			if err != nil {
 				return err
 			}
-			res, err := settle.SettleWitnessed(ff.recs, truth, ff.claims, settle.CheckRecords(ff.recs, reg.DeviceKeys()))
+			res, err := settle.Settle(ff.recs, truth, ff.claims, append(opts, settle.WithWitness(settle.CheckRecords(ff.recs, reg.DeviceKeys())))...)
 			if err != nil {
 				return err
 			}

@@ -91,7 +91,7 @@ func TestRetailerPaysLoserAndInflates(t *testing.T) {
 			t.Errorf("claim of %v at %d cents: %v, want refused %s", cl.code.ID(), cl.cents, err, cl.reason)
 		}
 	}
-	pay(genuine, code(genuine), blk.Prize(genuine))
+	recGenuine := pay(genuine, code(genuine), blk.Prize(genuine))
 	recLoser := pay(loser, code(loser), 15000)
 	recTwo := pay(two, code(two), 15000)
 	recUnknown := pay(unknown, unknownCode.String(), 500)
@@ -145,6 +145,28 @@ func TestRetailerPaysLoserAndInflates(t *testing.T) {
 	}
 	if byBlock[7] != 15000+15000+blk.Prize(other) || byBlock[9] != 500 {
 		t.Errorf("report rows %+v", rj.Report.Rows)
+	}
+
+	// Issue 47: with the operator's limits for R1 (2 € a ticket), the genuine payout,
+	// claimed and true, is flagged above the limit; the limits file is read strictly.
+	limits := writeTemp(t, "limits.json", []byte(`{"terminals": {"R1": {"pay_per_ticket_cents": 200, "pay_per_day_cents": 100000}}}`), 0o644)
+	out, err = runNet(t, "fleet", "settle", "--manifest", blk.Blocks, "--definition", blk.DefFile, "--data", data, "--url", url,
+		"--limits", limits, "--json")
+	if !errors.As(err, &ee) || ee.code != exitFlagged {
+		t.Fatalf("settle --limits: %v\n%s", err, out)
+	}
+	sj = struct {
+		Flagged    bool
+		Settlement settle.Settlement
+	}{}
+	if err := json.Unmarshal([]byte(out), &sj); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	want[recGenuine] = []string{settle.ReasonAboveLimit}
+	checkFlagged(t, "settle --limits", sj.Flagged, &sj.Settlement, want)
+	bad := writeTemp(t, "bad-limits.json", []byte(`{"terminals": {"R1": {"pay_per_ticket_cents": 200}}, "x": 1}`), 0o644)
+	if _, err := runNet(t, "fleet", "settle", "--manifest", blk.Blocks, "--data", data, "--url", url, "--limits", bad); !errors.Is(err, settle.ErrLimits) {
+		t.Errorf("a bad limits file: %v", err)
 	}
 }
 

@@ -69,6 +69,10 @@ func runJournalVerify(w io.Writer, dir, pub string) error {
 	if r := j.Repaired(); r != "" {
 		fmt.Fprintf(w, "note: %s\n", r)
 	}
+	if rep.Backward > 0 {
+		fmt.Fprintf(w, "warning: %d records dated more than %v before the record before them, the first record %d: the clock was set back\n",
+			rep.Backward, journal.ClockTolerance, rep.BackwardFrom)
+	}
 	if err := rep.Vouched(); err != nil {
 		fmt.Fprintf(w, "NOT VOUCHED: terminal %s, %v\n", j.Terminal(), rep)
 		if !rep.KeyTrusted {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -40,6 +41,8 @@ type Data struct {
 	// Missing is what was never installed (the daemon's LoadData decides it): the
 	// terminal names it at rest (terminal.Config.Missing).
 	Missing retail.Missing
+	// KeyStatement is the operator key statement's version in force (terminal.Data).
+	KeyStatement uint64
 }
 
 // Options are what a configuration file does not say: the data, the clocks and the hooks
@@ -48,6 +51,8 @@ type Options struct {
 	Data Data
 	// Clock is the terminal's and the journal's clock (nil: real time).
 	Clock clockwork.Clock
+	// Rand draws the terminal's receipt tag (terminal.Config.Rand; nil: crypto/rand).
+	Rand io.Reader
 	// WaitClock drives the fleet client's rounds and the keyboard scanner's and the photo
 	// directory's waits (nil: real time).
 	WaitClock clockwork.Clock
@@ -137,7 +142,8 @@ func Open(cfg *config.Config, hw Hardware, o Options) (t *Terminal, err error) {
 		return nil, err
 	}
 	if a.Terminal, err = terminal.New(TerminalConfig(cfg, o), a.parts(o),
-		terminal.Data{Ledgers: o.Data.Ledgers, Status: o.Data.Status, Journal: a.Journal, Fleet: claimer}); err != nil {
+		terminal.Data{Ledgers: o.Data.Ledgers, Status: o.Data.Status, Journal: a.Journal, Fleet: claimer,
+			KeyStatement: o.Data.KeyStatement}); err != nil {
 		return nil, err
 	}
 	return a, nil
@@ -153,7 +159,7 @@ func TerminalConfig(cfg *config.Config, o Options) terminal.Config {
 		StateDir: filepath.Join(cfg.DataDir, "state"), UnlockTokenSHA256: cfg.Technician.TokenSHA256,
 		OpenUnlock: o.OpenUnlock, Throttle: o.Throttle, LongPress: o.LongPress,
 		AllDelivered: o.Data.AllDelivered, DataRefused: o.Data.Refused != nil, Missing: o.Data.Missing,
-		OnJournalReset: o.OnJournalReset, Clock: o.Clock, Logger: o.Logger,
+		OnJournalReset: o.OnJournalReset, Clock: o.Clock, Rand: o.Rand, Logger: o.Logger,
 		Language: cfg.Language, Observer: o.Observer,
 	}
 }

@@ -14,7 +14,7 @@ func (d *run) statusFromFleet(res ledger.Installed) {
 	if res.HadPrevious {
 		detail = fmt.Sprintf("version %d, was %d (fleet)", res.Version, res.Previous)
 	}
-	if _, err := d.j.Append(journal.Entry{Kind: journal.KindStatusInstall, Detail: detail}); err != nil {
+	if _, err := d.j.AppendTrace(journal.Entry{Kind: journal.KindStatusInstall, Detail: detail}); err != nil { // the floor, even on a clock set back
 		d.log.Error("posd: journalling a status list install", "err", err)
 	}
 	d.notifyFleet()

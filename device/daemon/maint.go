@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
+	"github.com/packterm/pos/device/config"
 	"github.com/packterm/pos/device/maint"
 	"github.com/packterm/pos/firmware/bundle"
 	"github.com/packterm/pos/firmware/flash"
@@ -81,15 +83,34 @@ func (d *run) installed(kind flash.Kind, info string) {
 		e = journal.Entry{Kind: journal.KindLedgerInstall, Detail: info}
 	case flash.Status:
 		e = journal.Entry{Kind: journal.KindStatusInstall, Detail: info + " (maintenance link)"}
+	case flash.Config:
+		e.Detail = "config installed (maintenance link): " + d.configChanges()
 	}
 	if len(e.Detail) > journal.MaxDetailLen {
 		e.Detail = e.Detail[:journal.MaxDetailLen]
 	}
-	if _, err := d.j.Append(e); err != nil {
+	if _, err := d.j.AppendTrace(e); err != nil { // the floor, even on a clock set back
 		d.log.Error("posd: journalling an install", "kind", kind.String(), "err", err)
 	}
 	d.notifyFleet()
 	d.restart.request(kind.String() + " installed over the maintenance link")
+}
+
+// configChanges says what the configuration installed at the configuration path changes
+// from the running one, old and new values (config.Changes), for its journal record.
+func (d *run) configChanges() string {
+	now, err := config.Load(d.o.ConfigPath)
+	if err != nil {
+		return "the installed file does not load: " + err.Error()
+	}
+	ch, err := config.Changes(d.cfg, now)
+	switch {
+	case err != nil:
+		return "changes not known: " + err.Error()
+	case len(ch) == 0:
+		return "no setting changed"
+	}
+	return strings.Join(ch, "; ")
 }
 
 // serveMaintenance runs srv on [maintenance] listen until ctx ends; ready gets the

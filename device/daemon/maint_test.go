@@ -3,6 +3,7 @@ package daemon
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"io"
 	"net"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/packterm/pos/device/config"
 	"github.com/packterm/pos/drivers/serialport/serialemul"
 	"github.com/packterm/pos/firmware/bundle"
 	"github.com/packterm/pos/firmware/bundle/bundletest"
@@ -385,4 +387,108 @@ func TestDamagedDataKeepsTheLink(t *testing.T) {
 	}
 	d.scan(b, packCode(1), "PRIX 10,00 €")
 	d.press(b, "VENDU")
+}
+
+// Issue 47: a technician provisions a configuration over the link. One that raises the
+// limit per day is refused, naming it, and changes and journals nothing; one that changes
+// the retailer's name installs and is journalled with the old and new values (before: only
+// "config installed (N bytes)").
+func TestConfigOverTheLinkJournalled(t *testing.T) {
+	tb := newTestBlock(t, 11)
+	b := newBoard(t, tb)
+	b.cfg.Maintenance = "tcp:" + freeAddr(t)
+	path := filepath.Join(b.dir, "posd.toml")
+	encode := func(c config.Config) []byte {
+		var buf bytes.Buffer
+		if err := c.Encode(&buf); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	if err := os.WriteFile(path, encode(b.cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := b.start(t, Options{ConfigPath: path, RestartQuiet: 200 * time.Millisecond})
+	c := tcpClient(d.r.Maintenance, testToken)
+	raised := b.cfg
+	raised.Limits.PerDay = 1_000_000_00
+	if _, err := sendBytes(c, flash.Config, encode(raised)); !errors.Is(err, flash.ErrRefused) || !strings.Contains(err.Error(), "limits.pay_per_day") {
+		t.Fatalf("limit per day raised: %v", err)
+	}
+	if k := kinds(records(t, b.cfg.DataDir)); k[journal.KindConfigChange] != 0 {
+		t.Fatalf("refused configuration journalled: %v", k)
+	}
+	renamed := b.cfg
+	renamed.RetailerName = "TABAC DU PORT"
+	if res, err := sendBytes(c, flash.Config, encode(renamed)); err != nil {
+		t.Fatalf("retailer renamed: %+v %v", res, err)
+	}
+	if err := d.ended(10 * time.Second); !errors.Is(err, ErrRestart) {
+		t.Fatalf("Run returned %v, want a restart", err)
+	}
+	var detail []string
+	for _, r := range records(t, b.cfg.DataDir) {
+		if r.Kind == journal.KindConfigChange {
+			detail = append(detail, r.Detail)
+		}
+	}
+	want := `terminal.retailer_name: "` + b.cfg.RetailerName + `" -> "TABAC DU PORT"`
+	if len(detail) != 1 || !strings.Contains(detail[0], want) {
+		t.Fatalf("config-change records %q, want one holding %q", detail, want)
+	}
+}
+
+// Issue 47, the retailer with root puts back an older operator key statement (or removes
+// it) to bring a retired key back into trust: statements 1 then 2 installed over the link
+// are journalled; with statement 1 copied back over 2, or none, the terminal starts with
+// DONNÉES REFUSÉES and judges and pays nothing; statement 2 back, it pays.
+func TestOlderKeyStatementRefused(t *testing.T) {
+	tb := newTestBlock(t, 12)
+	b := newBoard(t, tb)
+	b.installLedger(t, tb)
+	b.installStatus(t, tb)
+	b.cfg.Maintenance = "tcp:" + freeAddr(t)
+	pub, err := ledger.LoadPublicKey(tb.pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stmt := map[uint64][]byte{}
+	for _, v := range []uint64{1, 2} {
+		if stmt[v], err = ledger.SignKeyStatement(v, []ed25519.PublicKey{pub}, tb.key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o := Options{RestartQuiet: 200 * time.Millisecond}
+	for _, v := range []uint64{1, 2} {
+		d := b.start(t, o)
+		if res, err := sendBytes(tcpClient(d.r.Maintenance, testToken), flash.Keys, stmt[v]); err != nil {
+			t.Fatalf("statement %d: %+v %v", v, res, err)
+		}
+		if err := d.ended(10 * time.Second); !errors.Is(err, ErrRestart) {
+			t.Fatalf("Run returned %v, want a restart", err)
+		}
+	}
+	path := filepath.Join(b.cfg.DataDir, ledger.KeyStatementFile)
+	_, code := tb.winner(t, func(lot int64) bool { return lot > 0 && lot <= 30_00 })
+	for _, put := range []func(){
+		func() { os.WriteFile(path, stmt[1], 0o644) },
+		func() { os.Remove(path) },
+	} {
+		put()
+		d := b.start(t, o)
+		d.expect("DONNÉES REFUSÉES")
+		d.scan(b, code, "DONNÉES REFUSÉES")
+		if err := d.stop(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if k := kinds(records(t, b.cfg.DataDir)); k[journal.KindPayout] != 0 {
+		t.Fatalf("paid on a rolled-back trust: %v", k)
+	}
+	os.WriteFile(path, stmt[2], 0o644)
+	d := b.start(t, o)
+	d.scan(b, code, "GAGNANT")
+	if err := d.stop(); err != nil {
+		t.Fatal(err)
+	}
 }

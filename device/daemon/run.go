@@ -85,6 +85,9 @@ type run struct {
 	// stays there when it closes (posd exits and the service manager starts it again,
 	// which shows it again).
 	asm *assembly.Terminal
+
+	// keyStatement is the installed operator key statement's version (0: none).
+	keyStatement uint64
 }
 
 // Run runs the terminal on the board of cfg until ctx ends (nil then), or until it stops
@@ -128,8 +131,12 @@ func (d *run) open() error {
 	var err error
 	// The operator trust in force: the installed key statement, else the anchors the
 	// terminal was flashed with (docs/ledger.md, "Trust").
-	if d.trust, err = ledger.LoadTrust(filepath.Join(cfg.DataDir, ledger.KeyStatementFile), cfg.Keys.Operator...); err != nil {
+	stmt := filepath.Join(cfg.DataDir, ledger.KeyStatementFile)
+	if d.trust, err = ledger.LoadTrust(stmt, cfg.Keys.Operator...); err != nil {
 		return fmt.Errorf("daemon: operator keys: %w", err)
+	}
+	if s, err := ledger.LoadKeyStatement(stmt); err == nil { // LoadTrust has read it whole
+		d.keyStatement = s.Version()
 	}
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return fmt.Errorf("daemon: %w", err)
@@ -157,7 +164,8 @@ func (d *run) open() error {
 // assemble builds the terminal of the configuration on the board (assembly.Open).
 func (d *run) assemble() error {
 	a, err := assembly.Open(d.cfg, d.hardware(), assembly.Options{
-		Data:      assembly.Data{Ledgers: d.data.Ledgers, Status: d.data.Status, Refused: d.data.Refused, Missing: d.data.Missing},
+		Data: assembly.Data{Ledgers: d.data.Ledgers, Status: d.data.Status, Refused: d.data.Refused, Missing: d.data.Missing,
+			KeyStatement: d.keyStatement},
 		WaitClock: d.clock, Logger: d.log,
 		FleetStatus: &fleet.StatusOptions{Retailer: d.retailer, Dir: d.cfg.DataDir, Trust: d.trust,
 			Every: d.o.FleetStatusEvery, Installed: d.statusFromFleet},

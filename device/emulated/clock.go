@@ -2,6 +2,9 @@ package emulated
 
 import (
 	"context"
+	"encoding/binary"
+	"io"
+	"math/rand/v2"
 	"time"
 
 	"github.com/jonboulle/clockwork"
@@ -41,4 +44,17 @@ func (r *Rig) step(ctx context.Context) error {
 	}
 	r.fake.Advance(end.Sub(r.fake.Now()))
 	return nil
+}
+
+// rand is the terminal's source of its receipt tag: nil (crypto/rand) unless the run is
+// reproducible (a step on a fake clock), where it is seeded by the clock's start, so the
+// same script prints the same receipt ids.
+func (o Options) rand() io.Reader {
+	fake, ok := o.Clock.(*clockwork.FakeClock)
+	if o.Step == 0 || !ok {
+		return nil
+	}
+	var seed [32]byte
+	binary.BigEndian.PutUint64(seed[:], uint64(fake.Now().UnixNano()))
+	return rand.NewChaCha8(seed)
 }

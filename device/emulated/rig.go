@@ -170,7 +170,7 @@ func Start(ctx context.Context, o Options) (r *Rig, err error) {
 	}
 	if r.asm, err = assembly.Open(r.Config, &hardware{r: r}, assembly.Options{
 		Data:  assembly.Data{Ledgers: r.Ledgers, Status: o.Status, AllDelivered: o.AllDelivered},
-		Clock: o.Clock, Logger: o.Logger, Claimer: o.Fleet, Alone: o.Alone || (o.Config == nil && o.Fleet == nil),
+		Clock: o.Clock, Rand: o.rand(), Logger: o.Logger, Claimer: o.Fleet, Alone: o.Alone || (o.Config == nil && o.Fleet == nil),
 		Screen: func(b *board.Board) display.Screen {
 			return &watchedScreen{Dev: b.Display, lcd: b.Emulator.LCD, on: o.OnScreen}
 		},

@@ -101,8 +101,8 @@ func TrustSettings(c *config.Config) map[string]string {
 	}
 }
 
-// verifyConfig accepts a configuration posd would run with whose trust settings are
-// those of the running one.
+// verifyConfig accepts a configuration posd would run with whose trust settings and
+// operator settings (OperatorSettings) are those of the running one.
 func (s Site) verifyConfig(_ context.Context, path string) error {
 	c, err := config.Load(path)
 	if err != nil {
@@ -131,5 +131,5 @@ func (s Site) verifyConfig(_ context.Context, path string) error {
 		return fmt.Errorf("%w: it changes %s; keep the running values (operator and firmware keys change by "+
 			"`posctl keys rotate` statements, the rest with the terminal's image)", ErrTrustSettings, strings.Join(changed, ", "))
 	}
-	return nil
+	return checkOperatorSettings(running, c) // operator.go
 }

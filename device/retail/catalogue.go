@@ -39,7 +39,7 @@ func Catalogue() []Named {
 		{"offline refused", OfflineRefusedScreen(MaxLot)}, {"claim failed", ClaimFailedScreen()}, {"locked", LockedScreen(24 * time.Hour)},
 		{"tamper", TamperLocked()}, {"unlocked", Unlocked()}, {"unlock refused", UnlockRefused()},
 		{"start read-only", StartFaultScreen(StartReadOnly)}, {"start disk full", StartFaultScreen(StartDiskFull)}, {"start failed", StartFaultScreen(StartFailed)},
-		{"not a card", NotACard()}, {"card refused", CardRefused()}, {"guess pause", GuessPause(24 * time.Hour)}, {"unlock off", UnlockOff()},
+		{"status refused", StatusRefusedScreen()}, {"ledger refused", LedgerRefusedScreen(id.Block)}, {"not a card", NotACard()}, {"card refused", CardRefused()}, {"guess pause", GuessPause(24 * time.Hour)}, {"unlock off", UnlockOff()},
 		{"journal refused", JournalRefused()}, {"journal reset offer", JournalResetOffer()},
 		{"journal reset restarting", JournalResetDone(true)}, {"journal reset", JournalResetDone(false)},
 		{"report printed", ReportPrinted()}, {"duplicate printed", DuplicatePrinted()},
@@ -62,7 +62,7 @@ func Catalogue() []Named {
 		out = append(out, Named{"invalid " + r.err.Error(), Refusal(v)}, Named{"not a code " + r.err.Error(), NotACode(v)})
 	}
 	out = append(out, Named{"not a code unreadable", NotACode(Verdict{Outcome: decide.Invalid, Err: errors.New("?")})})
-	for f := FaultPaper; f <= FaultStorage; f++ {
+	for f := FaultPaper; f <= FaultClock; f++ {
 		out = append(out, Named{"fault " + faultKeys[f], FaultScreen(f, false)}, Named{"fault pending " + faultKeys[f], FaultScreen(f, true)})
 	}
 	return out

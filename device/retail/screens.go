@@ -22,6 +22,16 @@ func AllDeliveredScreen() Screen { return say("all_delivered") }
 // their checks: nothing is sold or paid until a technician installs good ones.
 func DataRefusedScreen() Screen { return say("data_refused") }
 
+// StatusRefusedScreen is shown at rest and on each code while the pack status list is
+// older than the newest one this terminal's journal says was installed, or gone while
+// one was: nothing is judged, sold or paid until a technician installs the list again.
+func StatusRefusedScreen() Screen { return say("status_refused") }
+
+// LedgerRefusedScreen answers a code of a block whose installed ledger is older than the
+// newest this terminal's journal says was installed for it: nothing is judged, sold or paid
+// of that block until the ledger is installed again.
+func LedgerRefusedScreen(block uint16) Screen { return say("ledger_refused", block) }
+
 // LedgerTamperedScreen refuses a validation whose ledger bytes changed on disk since the
 // ledger was verified: nothing is paid.
 func LedgerTamperedScreen() Screen { return say("ledger_tampered") }
@@ -178,11 +188,15 @@ const (
 	// FaultStorage: the printer's spool or the terminal's state cannot be written (a full
 	// or read-only filesystem): nothing is recorded that could not keep its receipts.
 	FaultStorage
+	// FaultClock: the clock is behind the journal's last record (journal.ErrClockBehind):
+	// nothing is sold or paid until it is set right (a technician, or the fleet's time).
+	FaultClock
 )
 
 var faultKeys = map[Fault]string{
 	FaultPaper: "fault.paper", FaultCover: "fault.cover", FaultOffline: "fault.offline", FaultPrinter: "fault.printer",
 	FaultScanner: "fault.scanner", FaultJournal: "fault.journal", FaultDisplay: "fault.display", FaultStorage: "fault.storage",
+	FaultClock: "fault.clock",
 }
 
 // FaultScreen says what is wrong and, when a receipt waits, that the operation is recorded.

@@ -140,6 +140,9 @@ func (s fault) Run(ctx context.Context, t *Terminal) State {
 	t.observer().Fault(FaultPart(s.kind))
 	t.show(retail.FaultScreen(s.kind, s.pending))
 	t.signal(ctx, retail.SignalAttention)
+	if s.kind == retail.FaultClock {
+		t.readyOne.Do(func() { close(t.ready) }) // the screen at rest of a terminal started on a clock set back
+	}
 	for {
 		ev, ok := t.wait(ctx, t.cfg.PollInterval)
 		if !ok && ctx.Err() != nil {
@@ -161,6 +164,13 @@ func (s fault) Run(ctx context.Context, t *Terminal) State {
 		}
 		if s.kind == retail.FaultScanner {
 			if t.scannerPresent() {
+				return s.then
+			}
+			continue
+		}
+		if s.kind == retail.FaultClock {
+			if !t.clockBehind() {
+				t.log.Info("terminal: the clock is set right")
 				return s.then
 			}
 			continue

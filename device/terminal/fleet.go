@@ -67,7 +67,7 @@ func (t *Terminal) claimFleetWide(ctx context.Context, v retail.Verdict, in deci
 	} else {
 		t.log.Warn("terminal: payout refused by the fleet claim", "ticket", v.Ticket.String(), "decision", d.String(), "reason", why, "err", err)
 	}
-	if _, err := t.record(journal.Entry{Kind: journal.KindRefused, Ticket: v.Ticket, Reason: why}); err != nil {
+	if _, err := t.recordTrace(journal.Entry{Kind: journal.KindRefused, Ticket: v.Ticket, Reason: why}); err != nil {
 		return "", t.journalFault(err)
 	}
 	return "", st
@@ -109,7 +109,11 @@ func (t *Terminal) journalPaid(id codes.TicketID) (journal.Record, bool) {
 // record appends e to the journal and, in a fleet, wakes the fleet client so the record
 // is published at once (it would otherwise wait for the client's next round).
 func (t *Terminal) record(e journal.Entry) (journal.Record, error) {
-	r, err := t.data.Journal.Append(e)
+	return t.recorded(t.data.Journal.Append(e))
+}
+
+// recorded tells the observer and the fleet client of r, appended unless err.
+func (t *Terminal) recorded(r journal.Record, err error) (journal.Record, error) {
 	if err == nil {
 		t.observer().Recorded(r)
 	}

@@ -28,6 +28,9 @@ func (idle) Run(ctx context.Context, t *Terminal) State {
 			return nil
 		}
 		if !ok { // at rest, the panel and the printer are asked now and then: a fault shows before a sale
+			if t.clockBehind() {
+				return t.clockFault(idle{})
+			}
 			if next := t.checkDisplay(idle{}); next != nil {
 				return next
 			}
@@ -50,8 +53,10 @@ func (t *Terminal) restScreen() retail.Screen {
 	switch {
 	case t.data.Journal.Health() != nil:
 		return retail.FaultScreen(retail.FaultJournal, false)
-	case t.cfg.DataRefused:
+	case t.cfg.DataRefused, t.keysRefused:
 		return retail.DataRefusedScreen()
+	case t.statusRefused:
+		return retail.StatusRefusedScreen()
 	case t.cfg.Missing != 0:
 		return retail.MissingScreen(t.cfg.Missing)
 	}
@@ -91,6 +96,12 @@ func (r result) Run(ctx context.Context, t *Terminal) State {
 
 // dispatch is what idle and result screens do with an input; nil means "stay".
 func (t *Terminal) dispatch(ctx context.Context, ev Event) State {
+	switch ev.Kind {
+	case EvScan, EvReport, EvReprint, EvReprintMenu:
+		if t.clockBehind() { // nothing is sold, judged, paid or reported on a clock set back
+			return t.clockFault(nil)
+		}
+	}
 	switch ev.Kind {
 	case EvScan:
 		return t.scanned(ev)

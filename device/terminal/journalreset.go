@@ -18,7 +18,7 @@ func (journalRefused) Name() string { return "journal-refused" }
 func (journalRefused) quiet()       {} // at rest: a restart after an install may come
 
 func (journalRefused) Run(ctx context.Context, t *Terminal) State {
-	g := &tokenGate{state: "journal refused", rest: retail.JournalRefused()}
+	g := t.newGate("journal refused", retail.JournalRefused()) // a refused journal reads nothing back
 	t.show(g.rest)
 	t.signal(ctx, retail.SignalAttention)
 	t.readyOne.Do(func() { close(t.ready) })

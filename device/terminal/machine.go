@@ -31,6 +31,13 @@ type Terminal struct {
 
 	throttle *throttleState
 	last     *printer.Receipt // last receipt printed (reprint)
+	tag      string           // this start's receipt tag (receiptID)
+	// statusRefused: the pack status list is older than the newest installed, or gone;
+	// ledgerRefused: the blocks whose ledger is older than the newest installed
+	// (datafloor.go). Set at start.
+	statusRefused bool
+	ledgerRefused map[uint16]bool
+	keysRefused   bool // the operator key statement is older than the newest installed, or gone
 
 	mu       sync.Mutex
 	state    string
@@ -66,6 +73,10 @@ func New(cfg Config, parts Parts, data Data) (*Terminal, error) {
 		settled: make(chan struct{}), took: make(chan struct{}), ready: make(chan struct{}),
 	}
 	t.throttle = newThrottle(cfg.Throttle)
+	var err error
+	if t.tag, err = startTag(cfg.Rand); err != nil {
+		return nil, err
+	}
 	return t, nil
 }
 

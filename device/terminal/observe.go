@@ -48,6 +48,8 @@ func FaultPart(f retail.Fault) string {
 		return "display"
 	case retail.FaultStorage:
 		return "storage"
+	case retail.FaultClock:
+		return "clock"
 	}
 	return "other"
 }

@@ -2,8 +2,10 @@ package terminal
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"time"
 
@@ -120,8 +122,11 @@ type Config struct {
 	Language string
 	// Observer sees scans, records and faults (metrics); nil: none.
 	Observer Observer
-	Clock    clockwork.Clock
-	Logger   *slog.Logger
+	// Rand draws the start's receipt tag (receipt ids, receipts.go); nil: crypto/rand. A
+	// reproducible run (the emulator's virtual clock) gives a seeded one.
+	Rand   io.Reader
+	Clock  clockwork.Clock
+	Logger *slog.Logger
 }
 
 // Data are the ledgers, the pack status list and the journal the terminal decides with.
@@ -132,6 +137,10 @@ type Data struct {
 	// Fleet, when set, claims each ticket fleet-wide before it is paid (docs/fleet.md);
 	// nil: a terminal on its own, whose journal is the only guard against paying twice.
 	Fleet fleet.Claimer
+	// KeyStatement is the version of the operator key statement the ledgers and the list
+	// were checked with (0: none, the image's anchor keys); the start refuses one older
+	// than the newest the journal says was installed (datafloor.go).
+	KeyStatement uint64
 }
 
 func (c *Config) defaults() error {
@@ -168,6 +177,9 @@ func (c *Config) defaults() error {
 	c.Throttle = c.Throttle.withDefaults()
 	if c.Clock == nil {
 		c.Clock = clockwork.NewRealClock()
+	}
+	if c.Rand == nil {
+		c.Rand = rand.Reader
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)

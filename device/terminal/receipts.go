@@ -3,6 +3,7 @@ package terminal
 import (
 	"encoding/hex"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,10 +19,28 @@ func (t *Terminal) nextSeq() uint64 {
 	return seq + 1
 }
 
-// receiptID names a receipt: terminal, journal sequence, copy letter (J player, C retailer,
-// R claim, V sale, Z report, D duplicate). It is printed as the receipt's barcode.
+// receiptID names a receipt: terminal, this start's tag (startTag), journal sequence,
+// copy letter (J player, C retailer, R claim, V sale, Z report, D duplicate), as
+// "T-0042-3FA9-000042-J". It is printed as the receipt's barcode (Code 128, the journal
+// number in set C: 21 symbols for a 6-character terminal id, 488 dots at 2 dots a module).
 func (t *Terminal) receiptID(seq uint64, copy string) string {
-	return fmt.Sprintf("%s-%06d-%s", t.cfg.Terminal, seq, copy)
+	return fmt.Sprintf("%s-%s-%06d-%s", t.cfg.Terminal, t.tag, seq, copy)
+}
+
+// tagLen is the bytes of a start's tag (4 hex digits: two runs of the same journal number
+// share a receipt id once in 65,536; short enough for the barcode to fit an 80 mm paper).
+const tagLen = 2
+
+// startTag draws this start's receipt tag from r: random, so that two runs of the same
+// journal (a data directory put back from a copy and paid from again) or of two journals
+// (a reset, a wiped data directory) never print the same receipt id for the same journal
+// number. The journal's epoch could not tell the first case apart: a copy carries it.
+func startTag(r io.Reader) (string, error) {
+	var b [tagLen]byte
+	if _, err := io.ReadFull(r, b[:]); err != nil {
+		return "", fmt.Errorf("terminal: receipt tag: %w", err)
+	}
+	return strings.ToUpper(hex.EncodeToString(b[:])), nil
 }
 
 var (
@@ -176,7 +195,8 @@ func copyLetter(id string) string {
 	return ""
 }
 
-// receiptSeq is the journal number in a receipt id TERMINAL-SEQ-LETTER (0 when none).
+// receiptSeq is the journal number in a receipt id TERMINAL-TAG-SEQ-LETTER (or
+// TERMINAL-SEQ-LETTER, written before receipts carried a tag; 0 when none).
 func receiptSeq(id string) uint64 {
 	i := strings.LastIndexByte(id, '-')
 	if i <= 0 {

@@ -36,13 +36,13 @@ func TestGoldenReceipts(t *testing.T) {
 	day.PerGame[7].Payouts, day.PerGame[7].Amount = 1, 1_500_00
 	for _, lang := range []string{"fr", "en"} {
 		tm := &Terminal{cfg: Config{Terminal: "T-0042", RetailerName: "TABAC DE LA GARE", Language: lang}}
-		sale := rec(journal.KindSale, 41, 10_00, "T-0042-000041-V")
+		sale := rec(journal.KindSale, 41, 10_00, "T-0042-3FA9-000041-V")
 		sale.Ticket.Position = 0
 		for kind, rs := range map[string][]printer.Receipt{
-			"payout": tm.payoutReceipts(rec(journal.KindPayout, 42, 1_500_00, "T-0042-000042-J", "T-0042-000042-C"))[1:],
-			"claim":  tm.claimReceipts(rec(journal.KindClaim, 43, 50_000_00, "T-0042-000043-R")),
+			"payout": tm.payoutReceipts(rec(journal.KindPayout, 42, 1_500_00, "T-0042-3FA9-000042-J", "T-0042-3FA9-000042-C"))[1:],
+			"claim":  tm.claimReceipts(rec(journal.KindClaim, 43, 50_000_00, "T-0042-3FA9-000043-R")),
 			"sale":   tm.saleReceipts(sale),
-			"report": tm.reportReceipt(rec(journal.KindReport, 44, 0, "T-0042-000044-Z"), day),
+			"report": tm.reportReceipt(rec(journal.KindReport, 44, 0, "T-0042-3FA9-000044-Z"), day),
 		} {
 			checkReceipt(t, lang+"-"+kind, rs[0])
 		}

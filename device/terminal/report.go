@@ -18,7 +18,7 @@ func (report) Name() string { return "report" }
 func (report) Run(ctx context.Context, t *Terminal) State {
 	t.show(retail.Busy())
 	now := t.cfg.Clock.Now()
-	day, err := t.data.Journal.Day(now)
+	day, err := t.data.Journal.Today(now)
 	if err != nil {
 		return t.journalFault(err)
 	}

@@ -15,6 +15,9 @@ type sale struct{ pack codes.PackCode }
 func (sale) Name() string { return "sale" }
 
 func (s sale) Run(ctx context.Context, t *Terminal) State {
+	if next := t.dataGate(codes.TicketID{Block: s.pack.Block, Pack: s.pack.Pack}); next != nil { // datafloor.go
+		return next
+	}
 	status := t.data.Status
 	if t.cfg.AllDelivered && status == nil {
 		status = retail.AllDelivered{}
@@ -79,8 +82,13 @@ func (s sell) Run(ctx context.Context, t *Terminal) State {
 	return delivery(r, false, result{"sold", retail.Sold(s.pack.Pack, s.price), retail.SignalOK})
 }
 
-// journalFault is where a journal that cannot record leads: nothing is sold or paid.
+// journalFault is where a journal that cannot record leads: nothing is sold or paid. A
+// record refused because the clock is behind the journal leads to the clock fault.
 func (t *Terminal) journalFault(err error) State {
+	if errors.Is(err, journal.ErrClockBehind) { // nothing recorded: the clock must be set right first
+		t.log.Error("terminal: journal refused a record dated before its last one", "err", err)
+		return t.clockFault(nil)
+	}
 	t.log.Error("terminal: journal", "err", err)
 	return result{"journal-fault", retail.ReadOnly(), retail.SignalAttention}
 }

@@ -35,12 +35,22 @@ func (t *Terminal) start(ctx context.Context) (State, error) {
 	if err != nil {
 		t.log.Error("terminal: journal replay", "err", err)
 	}
+	t.checkStatusList() // datafloor.go
+	t.checkLedgers()
+	t.checkKeyStatement()
 	var next State = idle{}
 	switch {
 	case t.cfg.DataRefused:
 		next = result{"data-refused", retail.DataRefusedScreen(), retail.SignalRefused}
+	case t.keysRefused:
+		next = result{"keys-refused", retail.DataRefusedScreen(), retail.SignalRefused}
+	case t.statusRefused:
+		next = result{"status-refused", retail.StatusRefusedScreen(), retail.SignalRefused}
 	case t.cfg.AllDelivered:
 		next = result{"all-delivered", retail.AllDeliveredScreen(), retail.SignalNone}
+	}
+	if t.clockBehind() {
+		next = t.clockFault(next) // nothing sold or paid until the clock is set right (clock.go)
 	}
 	if last, ok := t.unfinished(); ok {
 		t.log.Warn("terminal: finishing the operation a restart interrupted", "seq", last.Seq, "kind", last.Kind.String())

@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -300,4 +302,66 @@ func TestStateStartRestoresTheLock(t *testing.T) {
 	}
 	code, _ := winner(t, 5_00)
 	wantState(t, step(t, r, terminal.ValidationState(validationCode(t, code))), "result:locked")
+}
+
+// Issue 47, someone at the counter guesses the technician's card and power-cycles the
+// terminal to get the guesses back: 5 wrong cards, then a restart, and the 6th (the right
+// one, even) is still not tried until the pause ends; each wrong card is journalled,
+// never its text.
+func TestWrongCardsSurviveARestart(t *testing.T) {
+	dir := terminaltest.TempDir(t)
+	tech := func(o *terminaltest.Options) { o.Dir = dir; o.Config.UnlockTokenSHA256 = tokenSHA() }
+	r := newRig(t, tech)
+	r.Tamper.Open()
+	x := startState(t, r, terminal.TamperLockState(nil))
+	for i := range 5 {
+		card, err := techcard.Encode([]byte(fmt.Sprintf("guess-%d", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		x.do(scan(card))
+	}
+	x.stop()
+	wrong := records(t, r, journal.KindTokenRefused)
+	if len(wrong) != 5 {
+		t.Fatalf("%d wrong cards journalled", len(wrong))
+	}
+	for _, w := range wrong {
+		if strings.Contains(w.String()+w.Detail+w.Reason, "guess-") {
+			t.Fatalf("a wrong card's text journalled: %v %q", w, w.Detail)
+		}
+	}
+	r.Close()
+	r = newRig(t, tech) // restarted, the case shut
+	r.Clock.Advance(30 * time.Second)
+	st, err := r.Terminal.Start(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantState(t, st, "tamper-locked")
+	card, err := techcard.Encode([]byte(techToken))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x = startState(t, r, st)
+	x.do(scan(card))
+	if x.ended() {
+		t.Fatal("a restart gave the guesses back: the 6th card was tried during the pause")
+	}
+	if !strings.Contains(strings.Join(r.Terminal.Screen(), " "), "TROP D'ESSAIS") {
+		t.Errorf("screen %q", r.Terminal.Screen())
+	}
+	if n := len(records(t, r, journal.KindTokenRefused)); n != 5 {
+		t.Errorf("%d wrong cards journalled: a card in the pause was counted", n)
+	}
+	r.Clock.Advance(time.Minute)
+	x.do(scan(card))
+	wantState(t, x.end(), "idle")
+	// The unlock clears the count: a new lock starts with five free guesses.
+	r.Tamper.Open()
+	r.Tamper.Close()
+	x = startState(t, r, terminal.TamperLockState(nil))
+	x.do(unlock("wrong"))
+	x.do(unlock(techToken))
+	wantState(t, x.end(), "result:unlocked")
 }

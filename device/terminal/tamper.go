@@ -26,12 +26,12 @@ func (tamperLock) Name() string { return "tamper-locked" }
 
 func (s tamperLock) Run(ctx context.Context, t *Terminal) State {
 	if !s.recorded {
-		if _, err := t.record(journal.Entry{Kind: journal.KindTamper, Reason: "case-opened"}); err != nil {
+		if _, err := t.recordTrace(journal.Entry{Kind: journal.KindTamper, Reason: "case-opened"}); err != nil {
 			t.log.Error("terminal: journal tamper", "err", err)
 		}
 		t.log.Warn("terminal: tamper switch: locked until a technician unlocks")
 	}
-	g := &tokenGate{state: "tamper-locked", rest: retail.TamperLocked()}
+	g := t.newGate("tamper-locked", retail.TamperLocked())
 	t.show(g.rest)
 	t.signal(ctx, retail.SignalAttention)
 	for {
@@ -45,7 +45,7 @@ func (s tamperLock) Run(ctx context.Context, t *Terminal) State {
 			}
 			t.parts.Tamper.Reset()
 		}
-		if _, err := t.record(journal.Entry{Kind: journal.KindUnlock, Reason: "technician"}); err != nil {
+		if _, err := t.recordTrace(journal.Entry{Kind: journal.KindUnlock, Reason: "technician"}); err != nil {
 			t.log.Error("terminal: journal unlock", "err", err)
 		}
 		t.log.Info("terminal: unlocked by a technician")

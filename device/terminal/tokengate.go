@@ -21,7 +21,8 @@ import (
 // TERMINAL VERROUILLÉ and counted nowhere, so the retailer's scans never lock the
 // technician out. Wrong tokens are throttled (internal/guesses: after 5 in a row, none is
 // tried for a minute, twice as long after each further wrong one), and the screen says so
-// with the time left. With no token configured, unlock is off (fail closed: UnlockOff),
+// with the time left. Each wrong token is journalled (token-refused, never the token) and
+// a gate counts them again from the journal (guesses.go), so a restart gives none back. With no token configured, unlock is off (fail closed: UnlockOff),
 // except on the emulator (Config.OpenUnlock), which takes any unlock input or card.
 type tokenGate struct {
 	state     string        // the locked state, for the logs
@@ -114,6 +115,7 @@ func (t *Terminal) tokenTaken(ctx context.Context, g *tokenGate, ev Event) bool 
 	}
 	if !tokenMatches(token, want) {
 		n := g.tries.Result(now, false)
+		t.wrongToken(g, ev) // guesses.go: counted again at the next start
 		t.log.Warn("terminal: "+g.state+": wrong technician token", "input", ev.Kind.String(), "wrong", n, "pause", g.tries.Pause(now))
 		g.setNote(t, retail.CardRefused())
 		if g.tries.Pause(now) > 0 {

@@ -17,6 +17,9 @@ type validation struct{ code codes.ValidationCode }
 func (validation) Name() string { return "validation" }
 
 func (s validation) Run(ctx context.Context, t *Terminal) State {
+	if next := t.dataGate(s.code.ID()); next != nil { // datafloor.go
+		return next
+	}
 	now := t.cfg.Clock.Now()
 	if left := t.throttle.locked(now); left > 0 {
 		v := retail.Verdict{Outcome: decide.Locked, Code: s.code, Ticket: s.code.ID()}
@@ -86,7 +89,7 @@ func (t *Terminal) journalFacts(id codes.TicketID, now time.Time) (facts, error)
 	if f.claim, f.ClaimedHere, err = t.data.Journal.Claimed(id); err != nil {
 		return f, err
 	}
-	day, err := t.data.Journal.Day(now)
+	day, err := t.data.Journal.Today(now) // the later of now's day and the last record's
 	f.DayPayouts = day.PayoutsAmount
 	return f, err
 }
@@ -109,7 +112,7 @@ func (t *Terminal) limits() decide.Limits {
 
 // lockValidation records and shows a brute-force lock.
 func (t *Terminal) lockValidation(d durationLock) State {
-	_, err := t.record(journal.Entry{Kind: journal.KindLock, Reason: "forged", Detail: d.String()})
+	_, err := t.recordTrace(journal.Entry{Kind: journal.KindLock, Reason: "forged", Detail: d.String()})
 	if err != nil {
 		t.log.Error("terminal: journal lock", "err", err)
 	}
@@ -123,7 +126,7 @@ func (t *Terminal) journalRefusal(v retail.Verdict) {
 	if v.Ticket.Validate() != nil {
 		e.Ticket = codes.TicketID{}
 	}
-	if _, err := t.record(e); err != nil && !errors.Is(err, journal.ErrReadOnly) {
+	if _, err := t.recordTrace(e); err != nil && !errors.Is(err, journal.ErrReadOnly) {
 		t.log.Error("terminal: journal refusal", "err", err)
 	}
 }

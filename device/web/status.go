@@ -269,7 +269,7 @@ func (p *Parts) journal(now time.Time) *JournalInfo {
 			j.Refused.Evidence = append(j.Refused.Evidence, e.What)
 		}
 	}
-	if d, err := p.Journal.Day(now); err != nil {
+	if d, err := p.Journal.Today(now); err != nil { // the day payouts count against (the last record's when the clock is behind)
 		j.Error = err.Error()
 	} else {
 		j.Today = dayInfo(d)

@@ -222,15 +222,16 @@ func renderItem(w *escpos.Builder, it Item, l Layout) error {
 		if m == 0 {
 			m = 2
 		}
-		w.Align(escpos.AlignCenter).BarcodeSetup(h, m, !v.HideText)
 		switch v.Symbology {
 		case Code128:
 			data, err := code128Data(v.Data)
 			if err != nil {
 				return err
 			}
+			w.Align(escpos.AlignCenter).BarcodeSetup(h, m, !v.HideText)
 			w.Code128(data)
 		case ITF:
+			w.Align(escpos.AlignCenter).BarcodeSetup(h, m, !v.HideText)
 			w.ITF(v.Data)
 		default:
 			return fmt.Errorf("barcode symbology %d", v.Symbology)
@@ -258,34 +259,54 @@ func renderItem(w *escpos.Builder, it Item, l Layout) error {
 	return err
 }
 
-// code128Data chooses code set C for an even run of digits (half the bars), B otherwise.
+// code128Data is s as GS k 73 data: code set B, and set C (two digits a symbol) for the
+// runs of digits where switching saves bars (a receipt id's journal number).
 func code128Data(s string) ([]byte, error) {
 	if s == "" {
 		return nil, fmt.Errorf("empty Code 128 data")
 	}
-	digits := len(s)%2 == 0
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c > 0x7E {
+		if c := s[i]; c < 0x20 || c > 0x7E {
 			return nil, fmt.Errorf("Code 128 byte %#02x outside printable ASCII", c)
 		}
-		if c < '0' || c > '9' {
-			digits = false
-		}
 	}
-	if digits {
-		out := []byte{'{', 'C'}
-		for i := 0; i < len(s); i += 2 {
-			out = append(out, (s[i]-'0')*10+s[i+1]-'0')
+	var out []byte
+	set := byte(0)
+	for i := 0; i < len(s); {
+		// Set C (two digits a symbol) for a run of digits that saves a symbol: 4 or more at
+		// the start or the end, 6 or more in the middle, or the whole text; pairs only.
+		n := digitRun(s[i:])
+		n -= n % 2
+		if !(n >= 6 || n >= 4 && (i == 0 || i+n == len(s)) || n > 0 && n == len(s)) {
+			n = 0
 		}
-		return out, nil
-	}
-	out := []byte{'{', 'B'}
-	for i := 0; i < len(s); i++ {
+		if n > 0 {
+			if set != 'C' {
+				out, set = append(out, '{', 'C'), 'C'
+			}
+			for k := i; k < i+n; k += 2 {
+				out = append(out, (s[k]-'0')*10+s[k+1]-'0')
+			}
+			i += n
+			continue
+		}
+		if set != 'B' {
+			out, set = append(out, '{', 'B'), 'B'
+		}
 		if s[i] == '{' {
 			out = append(out, '{') // "{{" is a literal brace
 		}
 		out = append(out, s[i])
+		i++
 	}
 	return out, nil
+}
+
+// digitRun is the count of digits s starts with.
+func digitRun(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
 }

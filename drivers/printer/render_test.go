@@ -3,6 +3,7 @@ package printer
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,6 +70,51 @@ func TestRenderStructure(t *testing.T) {
 	if !bytes.Contains(b, []byte{escpos.GS, 'W', 0xF8, 0x01}) { // 42 × 12 = 504 dots
 		t.Error("print width not 504 dots")
 	}
+}
+
+// Code 128 data switches to set C for the runs of digits that save bars, and reads back
+// as the text it was made of.
+func TestCode128Sets(t *testing.T) {
+	for s, want := range map[string]string{
+		"123456":                 "{C\x0c\x22\x38",
+		"PACK-0042-7":            "{BPACK-0042-7",
+		"T-0042-3FA9-000042-C":   "{BT-0042-3FA9-{C\x00\x00\x2a{B-C",
+		"EMU-0001-000001-J":      "{BEMU-0001-{C\x00\x00\x01{B-J",
+		"0042-A":                 "{C\x00\x2a{B-A",
+		"A-12345":                "{BA-1{C\x17\x2d",
+		"12345":                  "{C\x0c\x22{B5",
+		"AB{C-1234567":           "{BAB{{C-{C\x0c\x22\x38{B7",
+		"T-0042-3FA9-0000042-DJ": "{BT-0042-3FA9-{C\x00\x00\x04{B2-DJ",
+	} {
+		got, err := code128Data(s)
+		if err != nil || string(got) != want {
+			t.Errorf("%q: %q %v, want %q", s, got, err, want)
+		}
+		if back := readCode128(got); back != s {
+			t.Errorf("%q reads back as %q", s, back)
+		}
+	}
+}
+
+// readCode128 reads GS k 73 data of sets B and C back to text.
+func readCode128(d []byte) string {
+	var sb strings.Builder
+	set := byte('B')
+	for i := 0; i < len(d); i++ {
+		if d[i] == '{' && i+1 < len(d) {
+			i++
+			if d[i] != '{' {
+				set = d[i]
+				continue
+			}
+		}
+		if set == 'C' {
+			sb.WriteString(fmt.Sprintf("%02d", d[i]))
+			continue
+		}
+		sb.WriteByte(d[i])
+	}
+	return sb.String()
 }
 
 func TestRenderErrors(t *testing.T) {

@@ -49,6 +49,9 @@ func (s *Store) check(st State, m *bundle.Manifest) error {
 	if m.Version.Less(st.HighWater) {
 		return fmt.Errorf("slot: version %v, newest installed %v: %w", m.Version, st.HighWater, ErrRollback)
 	}
+	if err := s.checkSameVersion(st, m); err != nil { // sameversion.go
+		return err
+	}
 	if st.Active != "" {
 		h, err := s.SlotHeader(st.Active)
 		if err != nil {
@@ -124,6 +127,14 @@ func (s *Store) install(ctx context.Context, r *bundle.Reader) (Installed, error
 	}
 	if err := s.disk.syncDir(dir); err != nil {
 		return Installed{}, err
+	}
+	if st.HighWater.Less(m.Version) || !fileExists(s.hwManifestPath()) {
+		// The content first: a crash between the two leaves the old mark with a digest
+		// no bundle of it matches, and an install of that version is refused, never one
+		// of another content accepted.
+		if err := s.keepManifest(m); err != nil {
+			return Installed{}, err
+		}
 	}
 	if st.HighWater.Less(m.Version) {
 		st.HighWater = m.Version

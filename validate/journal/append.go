@@ -38,6 +38,12 @@ func (j *Journal) next(e Entry) (Record, error) {
 	if err := appendable(e.Kind); err != nil {
 		return Record{}, err
 	}
+	if e.Time.IsZero() {
+		e.Time = j.clock.Now()
+	}
+	if err := forward(&e, j.lastTime()); err != nil { // forward.go
+		return Record{}, fmt.Errorf("journal: append: %w", err)
+	}
 	return j.prepare(e, j.head+1, j.headHash)
 }
 
@@ -60,6 +66,14 @@ func (j *Journal) write(r Record) (Record, error) {
 	j.advance(r, cp)
 	j.log.Debug("journal: appended", "id", r.ID(), "kind", r.Kind.String(), "amount", r.Amount)
 	return r, nil
+}
+
+// lastTime is the last record's time (zero when the journal is empty); j.mu is held.
+func (j *Journal) lastTime() time.Time {
+	if j.head == 0 {
+		return time.Time{}
+	}
+	return j.last.Time
 }
 
 // appendable refuses the kinds that only the journal itself writes: a journal-reset
@@ -87,7 +101,7 @@ func (j *Journal) writable() error {
 // (a write or fsync failure, a damaged file) enters the no-payout state.
 func (j *Journal) failed(what string, err error) error {
 	if errors.Is(err, ErrDuplicatePayout) || errors.Is(err, ErrDuplicateClaim) || errors.Is(err, ErrDuplicateSale) ||
-		errors.Is(err, ErrInvalidEntry) || errors.Is(err, ErrHeadMoved) {
+		errors.Is(err, ErrInvalidEntry) || errors.Is(err, ErrHeadMoved) || errors.Is(err, ErrClockBehind) {
 		return err
 	}
 	j.setCorruptLocked(corrupt(0, "%s: storage failed, the record may not be durable: %v", what, err))
@@ -210,7 +224,7 @@ func (j *Journal) appendBatch(entries []Entry) error {
 	if err := j.writable(); err != nil {
 		return err
 	}
-	seq, prev := j.head, j.headHash
+	seq, prev, after := j.head, j.headHash, j.lastTime()
 	kid := ledger.IDOf(j.pub)
 	var last Record
 	var paid []Record
@@ -221,6 +235,12 @@ func (j *Journal) appendBatch(entries []Entry) error {
 				if err := appendable(e.Kind); err != nil {
 					return err
 				}
+				if e.Time.IsZero() {
+					e.Time = j.clock.Now()
+				}
+				if err := forward(&e, after); err != nil {
+					return fmt.Errorf("journal: append batch: %w", err)
+				}
 				r, err := j.prepare(e, seq+1, prev)
 				if err != nil {
 					return err
@@ -228,7 +248,7 @@ func (j *Journal) appendBatch(entries []Entry) error {
 				if err := putRecord(tx, &r, sealSigned(j.priv, kid, &r)); err != nil {
 					return err
 				}
-				seq, prev, last = r.Seq, r.Hash, r
+				seq, prev, last, after = r.Seq, r.Hash, r, r.Time
 				paid = append(paid, r)
 			}
 			return nil

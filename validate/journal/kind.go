@@ -21,6 +21,7 @@ const (
 	KindConfigChange                  // configuration changed (Detail)
 	KindConflict                      // a ticket paid here and at another terminal while apart (fleet; see conflict.go)
 	KindReset                         // the first record of a journal started afresh by a technician (Reset: who, the last record seen before, the evidence)
+	KindTokenRefused                  // a wrong technician token at a locked terminal (Detail: the state and the input; never the token)
 	kindEnd
 )
 
@@ -39,6 +40,7 @@ var kindNames = [...]string{
 	KindConfigChange:  "config-change",
 	KindConflict:      "conflict",
 	KindReset:         "journal-reset",
+	KindTokenRefused:  "token-refused",
 }
 
 // Valid reports whether k is one of the kinds above.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -30,6 +31,11 @@ type Report struct {
 	// whoever can edit the journal can replace it.
 	KeyTrusted bool
 	KeyFile    string // the key file read from the journal's directory ("" when the key was given)
+	// Backward counts the records dated more than ClockTolerance before the record before
+	// them (a clock set back, written before Append refused it: forward.go); BackwardFrom
+	// is the first of them (0: none). They are intact records: a finding, not damage.
+	Backward     uint64
+	BackwardFrom uint64
 }
 
 // vouch records what the signatures cover once the chain (up to head) has verified.
@@ -118,7 +124,15 @@ func (j *Journal) Verify() (Report, error) {
 			return err
 		}
 		sc := newSigCheck(j.pub)
+		var before time.Time // the previous record's time
 		_, err = walkChain(tx, j.terminal, from, prev, head, headHash, sc, func(r *Record) error {
+			if !before.IsZero() && before.Sub(r.Time) > ClockTolerance {
+				rep.Backward++
+				if rep.BackwardFrom == 0 {
+					rep.BackwardFrom = r.Seq
+				}
+			}
+			before = r.Time
 			if counts(r.Kind) {
 				d := r.day()
 				if days[d] == nil {

@@ -17,7 +17,7 @@
 // CheckRecords is the fleet's witness after the fact (docs/fleet.md, "The fleet is the
 // witness"): every record signed by its terminal's registered device key, none unsigned
 // once the key is registered, each chained to the record before it the fleet holds;
-// SettleWitnessed flags a payout on a record that fails (unsigned, bad-signature,
+// Settle WithWitness flags a payout on a record that fails (unsigned, bad-signature,
 // rechained, no-device-key) and makes each failure a finding of the settlement.
 //
 // Build and BuildSettled sum the records per retailer and per block (sales, payouts and

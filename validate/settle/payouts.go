@@ -104,16 +104,15 @@ func (s *Settlement) IsFlagged(r *journal.Record) bool { return s.flagged[record
 // true code (its secret derived from the seed); the amount is the ticket's prize (placed
 // by the seed's design and placement); the claims bucket (ticket → holding terminal)
 // holds the ticket for the paying terminal; no other payout record pays the ticket; the
-// record id has one content. A payout failing any check is flagged with every reason.
-func Settle(records []journal.Record, truth *Truth, claims map[codes.TicketID]string) (*Settlement, error) {
-	return SettleWitnessed(records, truth, claims, nil)
-}
-
-// SettleWitnessed is Settle with the fleet's witness check of the same records
-// (CheckRecords; nil: none): a payout on a record it flags (unsigned, bad signature,
-// re-chained, no device key) is flagged with that reason too, and its findings are the
-// settlement's (Witness).
-func SettleWitnessed(records []journal.Record, truth *Truth, claims map[codes.TicketID]string, w *Witnessed) (*Settlement, error) {
+// record id has one content; with WithLimits, it is within its terminal's limits; with
+// WithWitness, its record passed the fleet's witness check. A payout failing any check is
+// flagged with every reason.
+func Settle(records []journal.Record, truth *Truth, claims map[codes.TicketID]string, opts ...Option) (*Settlement, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	w := o.witness
 	pays, forks := distinctPayouts(records)
 	s := &Settlement{Blocks: truth.Blocks(), Forks: forks, Flagged: []Payout{}, flagged: map[recordKeyT]bool{},
 		Totals: PayoutTotals{ByReason: map[string]int{}}, Witness: w}
@@ -129,6 +128,7 @@ func SettleWitnessed(records []journal.Record, truth *Truth, claims map[codes.Ti
 	for _, f := range forks {
 		forked[f] = true
 	}
+	limits := o.limitFlags(pays) // limits.go
 	for i, r := range pays {
 		p := proofs[i]
 		if holder, ok := claims[r.Ticket]; !ok {
@@ -143,6 +143,7 @@ func SettleWitnessed(records []journal.Record, truth *Truth, claims map[codes.Ti
 			p.Flags = append(p.Flags, Flag{ReasonFork, "record id published with another content"})
 		}
 		p.Flags = append(p.Flags, w.FlagsOf(r)...)
+		p.Flags = append(p.Flags, limits[recordKey(r)]...)
 		s.count(r, &p)
 	}
 	slices.SortFunc(s.Flagged, func(a, b Payout) int {

@@ -109,7 +109,7 @@ func TestWitnessInsider(t *testing.T) {
 		got["R1/5"] != ReasonBadSignature+ReasonRechained {
 		t.Fatalf("findings %+v", wit.Findings)
 	}
-	s, err := SettleWitnessed(all, tb.truth(t), claimsOf(all), wit)
+	s, err := Settle(all, tb.truth(t), claimsOf(all), WithWitness(wit))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestWitnessGenuine(t *testing.T) {
 	if !wit.Clean() || wit.Records != 3 || wit.Verifications != 1 {
 		t.Fatalf("%+v", wit)
 	}
-	s, err := SettleWitnessed(recs, tb.truth(t), claimsOf(recs), wit)
+	s, err := Settle(recs, tb.truth(t), claimsOf(recs), WithWitness(wit))
 	if err != nil || !s.Clean() || s.Totals.Proven != 3 {
 		t.Fatalf("%v %+v", err, s)
 	}
@@ -192,7 +192,7 @@ func TestWitnessNoDeviceKey(t *testing.T) {
 		len(wit.Findings) != 1 || wit.Findings[0].Reason != ReasonRechained {
 		t.Fatalf("%+v", wit)
 	}
-	s, err := SettleWitnessed(recs, tb.truth(t), claimsOf(recs), wit)
+	s, err := Settle(recs, tb.truth(t), claimsOf(recs), WithWitness(wit))
 	if err != nil || s.Totals.Flagged != 2 {
 		t.Fatalf("%v %+v", err, s)
 	}
