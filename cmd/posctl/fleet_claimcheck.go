@@ -26,9 +26,14 @@ type claimCheck struct {
 	pubs    []string
 	rate    float64
 	burst   int
-	setup   time.Duration // how long the stores' setup is retried (SetupStores)
-	poll    time.Duration // how often terminals.json is looked at (WatchRegistry)
-	metrics string        // HOST:PORT of the Prometheus metrics ("": none)
+	// records and recordBurst limit each terminal's journal records; queue bounds its
+	// requests waiting in the fair queue.
+	records     float64
+	recordBurst int
+	queue       int
+	setup       time.Duration // how long the stores' setup is retried (SetupStores)
+	poll        time.Duration // how often terminals.json is looked at (WatchRegistry)
+	metrics     string        // HOST:PORT of the Prometheus metrics ("": none)
 }
 
 func (cc *claimCheck) flags(c *cobra.Command) {
@@ -36,6 +41,9 @@ func (cc *claimCheck) flags(c *cobra.Command) {
 	c.Flags().StringArrayVar(&cc.pubs, "pub", nil, "operator public key the ledgers and status lists are verified with (repeatable)")
 	c.Flags().Float64Var(&cc.rate, "claim-rate", server.DefaultClaimRate, "claims per second a terminal may make, sustained")
 	c.Flags().IntVar(&cc.burst, "claim-burst", server.DefaultClaimBurst, "claims a terminal may make at once")
+	c.Flags().Float64Var(&cc.records, "record-rate", server.DefaultRecordRate, "journal records per second a terminal may publish, sustained")
+	c.Flags().IntVar(&cc.recordBurst, "record-burst", server.DefaultRecordBurst, "journal records a terminal may publish at once")
+	c.Flags().IntVar(&cc.queue, "queue", server.DefaultQueue, "requests of one terminal that may wait for a handler (the rest is dropped: a flood)")
 	c.Flags().DurationVar(&cc.setup, "setup-timeout", 2*time.Minute, "how long to retry creating the streams and buckets (a cluster electing its leader, services started together)")
 	c.Flags().DurationVar(&cc.poll, "registry-poll", server.DefaultRegistryPoll, "how often terminals.json is read again: terminals added or removed are taken without a restart")
 	c.Flags().StringVar(&cc.metrics, "metrics", "", "serve the claim service's metrics (Prometheus text format) on HOST:PORT at /metrics")
@@ -59,7 +67,8 @@ func (cc *claimCheck) options(reg *server.Registry, c *cobra.Command) (server.Se
 		return server.ServiceOptions{}, err
 	}
 	fmt.Fprintf(c.OutOrStdout(), "claims checked against the ledgers of blocks %v in %s\n", ls.Blocks(), cc.ledgers)
-	return server.ServiceOptions{Registry: reg, Ledgers: ls, Trust: trust, ClaimRate: cc.rate, ClaimBurst: cc.burst, Logger: log}, nil
+	return server.ServiceOptions{Registry: reg, Ledgers: ls, Trust: trust, ClaimRate: cc.rate, ClaimBurst: cc.burst,
+		RecordRate: cc.records, RecordBurst: cc.recordBurst, Queue: cc.queue, Logger: log}, nil
 }
 
 // setupStores creates or updates the streams and buckets, retried for --setup-timeout.

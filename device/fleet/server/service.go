@@ -65,8 +65,9 @@ type ServiceOptions struct {
 	// stream (the journal's intake); 0: DefaultRecordRate, DefaultRecordBurst.
 	RecordRate  float64
 	RecordBurst int
-	// Queue bounds one terminal's requests waiting for a handler (default 16): what a
-	// terminal sends beyond it is dropped unanswered and counted against it.
+	// Queue bounds one terminal's requests waiting for a handler (default DefaultQueue;
+	// its records: 512): what a terminal sends beyond it is dropped unanswered and counted
+	// against it.
 	Queue int
 
 	// Requests, when set, is the connection the service takes the terminals' requests on
@@ -144,7 +145,7 @@ func NewService(nc *nats.Conn, st *Stores, o ServiceOptions) *Service {
 		o.Workers = 16
 	}
 	if o.Queue <= 0 {
-		o.Queue = 16
+		o.Queue = DefaultQueue
 	}
 	if o.StaleAfter == 0 {
 		o.StaleAfter = DefaultStaleAfter
@@ -169,6 +170,9 @@ func NewService(nc *nats.Conn, st *Stores, o ServiceOptions) *Service {
 		Ledgers: o.Ledgers, Status: status, Unverified: o.Witness.Unverified}
 	return s
 }
+
+// DefaultQueue is ServiceOptions.Queue's default.
+const DefaultQueue = 16
 
 // DefaultStaleAfter is ServiceOptions.StaleAfter's default: the terminals' claim timeout.
 const DefaultStaleAfter = 2 * time.Second
