@@ -110,11 +110,11 @@ func timedClaims(l *lightTerminal, from, n int) ([]time.Duration, error) {
 	return lat, nil
 }
 
-// floodFleet is a single node with the default rate limits, A1 to flood and B to claim.
-func floodFleet(t testing.TB) (*testFleet, *floodObserver, *lightTerminal) {
+// floodFleet is a fleet of nodes (one service each) with the default rate limits, A1 to
+// flood and B to claim.
+func floodFleet(t testing.TB, nodes int) (*testFleet, *floodObserver, *lightTerminal) {
 	obs := newFloodObserver()
 	f := newRegistry(t, 0, "A1", "B")
-
 	f.packs = 4000
 	f.svc = func(o *server.ServiceOptions) {
 		o.ClaimRate, o.ClaimBurst, o.Observer = 0, 0, obs // the defaults: 2/s, 60 at once
@@ -122,7 +122,7 @@ func floodFleet(t testing.TB) (*testFleet, *floodObserver, *lightTerminal) {
 		o.Workers = 4
 		o.Requests = f.operator(t, f.urls) // as posctl fleet serve and service run it
 	}
-	f.start(t, 1, nil)
+	f.start(t, nodes, nil)
 	opt, err := nats.NkeyOptionFromSeed(f.seeds["B"])
 	if err != nil {
 		t.Fatal(err)
@@ -144,7 +144,13 @@ func TestFloodDelaysNoOne(t *testing.T) {
 	if raceEnabled || testing.Short() {
 		t.Skip("a flood: not under the race detector or -short")
 	}
-	f, obs, b := floodFleet(t)
+	for _, nodes := range []int{1, 3} {
+		t.Run(strconv.Itoa(nodes)+"-node", func(t *testing.T) { testFloodDelaysNoOne(t, nodes) })
+	}
+}
+
+func testFloodDelaysNoOne(t *testing.T, nodes int) {
+	f, obs, b := floodFleet(t, nodes)
 	stop := make(chan struct{})
 	sent := flood(t, f, "A1", 2, stop)
 	time.Sleep(500 * time.Millisecond) // the flood is on
@@ -164,7 +170,7 @@ func TestFloodDelaysNoOne(t *testing.T) {
 // BenchmarkClaimDuringFlood: B's claims, one after the other, while A1 floods the service
 // from two connections; reports B's p50 and p99 (goal: p99 ≤ 50 ms) and the flood's rate.
 func BenchmarkClaimDuringFlood(b *testing.B) {
-	f, obs, term := floodFleet(b)
+	f, obs, term := floodFleet(b, 1)
 	stop := make(chan struct{})
 	start := time.Now()
 	sent := flood(b, f, "A1", floodConns(), stop)
