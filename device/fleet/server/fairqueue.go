@@ -33,19 +33,15 @@ func newFairQueue(per int) *fairQueue {
 	return &fairQueue{per: max(1, per), notify: make(chan struct{}, 1), queues: map[string]*terminalQueue{}}
 }
 
-// push queues q for terminal; false when the terminal's queue already holds bound
-// requests (or f's own bound, when bound is 0): q is dropped.
-func (f *fairQueue) push(terminal string, q queued, bound int) bool {
+// push queues q for terminal; false when the terminal's queue is full (q is dropped).
+func (f *fairQueue) push(terminal string, q queued) bool {
 	f.mu.Lock()
 	tq := f.queues[terminal]
 	if tq == nil {
 		tq = &terminalQueue{id: terminal}
 		f.queues[terminal] = tq
 	}
-	if bound <= 0 {
-		bound = f.per
-	}
-	if len(tq.items) >= bound {
+	if len(tq.items) >= f.per {
 		f.mu.Unlock()
 		return false
 	}

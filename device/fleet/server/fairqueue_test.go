@@ -16,14 +16,14 @@ func TestFairQueueFloodWaitsItsTurn(t *testing.T) {
 	q := newFairQueue(16)
 	accepted := 0
 	for range 1000 {
-		if q.push("A", item("A"), 0) {
+		if q.push("A", item("A")) {
 			accepted++
 		}
 	}
 	if accepted != 16 {
 		t.Fatalf("flood: %d accepted, want 16 (the rest dropped)", accepted)
 	}
-	if !q.push("B", item("B"), 0) {
+	if !q.push("B", item("B")) {
 		t.Fatal("B's request dropped for A's flood")
 	}
 	ctx := context.Background()
@@ -56,7 +56,7 @@ func TestFairQueueRoundRobin(t *testing.T) {
 	q := newFairQueue(4)
 	for range 3 {
 		for _, id := range []string{"A", "B", "C"} {
-			q.push(id, item(id), 0)
+			q.push(id, item(id))
 		}
 	}
 	var got string

@@ -180,9 +180,10 @@ const DefaultStaleAfter = 2 * time.Second
 // ErrServiceConfig: the service lacks what it decides claims with (fail closed).
 var ErrServiceConfig = errors.New("fleet service: incomplete configuration")
 
-// Run serves until ctx is done, then drains its subscriptions. Every request, of every
-// kind, waits in one fair queue (fairQueue: a queue per terminal, served in turn, one
-// request of a terminal in work at a time) for one of Workers handlers: a terminal that
+// Run serves until ctx is done, then drains its subscriptions. Every request waits in a
+// fair queue (fairQueue: a queue per terminal, served in turn, one request of a terminal
+// in work at a time), the records in one, every other kind in the other, for one of the
+// queue's handlers (Workers, and half as many for the records): a terminal that
 // floods the service delays no other terminal and fills only its own queue, whose
 // overflow is dropped and counted against it (Observer.RequestDropped, a log line per
 // RateLimitedRecordEvery).
@@ -205,12 +206,18 @@ func (s *Service) Run(ctx context.Context) error {
 		cancel()
 		workers.Wait()
 	}()
-	queue := newFairQueue(s.o.Queue)
+	// Two fair queues: a terminal's records, caught up after a day out of reach, must not
+	// hold its next claim back.
+	requests, records := newFairQueue(s.o.Queue), newFairQueue(intakeQueue)
 	rc := cmp.Or(s.o.Requests, s.nc)
 	for _, k := range s.kinds() {
+		queue := requests
+		if k.prefix == IntakePrefix {
+			queue = records
+		}
 		sub, err := rc.QueueSubscribe(k.subject(), "fleet-service", func(m *nats.Msg) {
 			terminal := k.terminal(m.Subject)
-			if !queue.push(terminal, queued{m: m, at: s.o.Clock.Now(), kind: k}, k.bound(s.o.Queue)) {
+			if !queue.push(terminal, queued{m: m, at: s.o.Clock.Now(), kind: k}) {
 				s.dropped(terminal, k.name)
 			}
 		})
@@ -224,7 +231,11 @@ func (s *Service) Run(ctx context.Context) error {
 	}
 	for range s.o.Workers {
 		workers.Add(1)
-		go func() { defer workers.Done(); s.work(ctx, queue) }()
+		go func() { defer workers.Done(); s.work(ctx, requests) }()
+	}
+	for range max(2, s.o.Workers/2) {
+		workers.Add(1)
+		go func() { defer workers.Done(); s.work(ctx, records) }()
 	}
 	if s.o.Observer != nil { // every instance sees every record (no queue group): a count, not a store
 		sub, err := s.nc.Subscribe("journal.>", func(m *nats.Msg) {
@@ -267,14 +278,6 @@ func (k requestKind) terminal(subject string) string {
 		return intakeTerminal(subject)
 	}
 	return strings.TrimPrefix(subject, k.prefix)
-}
-
-// bound is how many of a terminal's requests of the kind may wait.
-func (k requestKind) bound(queue int) int {
-	if k.prefix == IntakePrefix {
-		return intakeQueue
-	}
-	return queue
 }
 
 func (s *Service) kinds() []requestKind {
