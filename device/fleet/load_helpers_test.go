@@ -117,13 +117,14 @@ func procCPU(pid int) (time.Duration, error) {
 }
 
 // perClaim is the CPU used over a stage divided by the claims decided in it, in ms:
-// servers, test process, total.
-func (u cpuUse) perClaim(decided int) string {
+// servers, test process, total; and the cores it kept busy over the stage's wall time.
+func (u cpuUse) perClaim(decided int, wall time.Duration) string {
 	if decided == 0 {
 		return "no claim decided"
 	}
 	ms := func(d time.Duration) float64 { return d.Seconds() * 1000 / float64(decided) }
-	return fmt.Sprintf("servers %.2f ms + test process %.2f ms = %.2f ms", ms(u.nodes), ms(u.self), ms(u.nodes+u.self))
+	return fmt.Sprintf("servers %.2f ms + test process %.2f ms = %.2f ms (%.2f cores over %v)",
+		ms(u.nodes), ms(u.self), ms(u.nodes+u.self), (u.nodes+u.self).Seconds()/wall.Seconds(), wall.Round(100*time.Millisecond))
 }
 
 // profileStage, when dir is set, profiles this process (runtime/pprof) and every node

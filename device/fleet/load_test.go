@@ -189,16 +189,16 @@ func TestFleetLoad(t *testing.T) {
 			}
 		}
 		stopProfile := profileStage(t, profDir, strconv.Itoa(rate), cl, stage)
-		before := cl.cpu()
+		before, began := cl.cpu(), time.Now()
 		res := runStage(terms, rate, stage, &next, kill, func(id codes.TicketID, term string) {
 			wonMu.Lock()
 			won[id] = term
 			wonMu.Unlock()
 		})
-		used := cl.cpu().sub(before)
+		used, wall := cl.cpu().sub(before), time.Since(began)
 		stopProfile()
 		t.Logf("load: %d claims/s asked: %d sent (%d not sent: 4,000 in flight), %d won, %d undecided after retries; %.0f decided/s; claim p50 %v p99 %v; journal publish p50 %v p99 %v; failover %v; undecided by error %v; CPU per decided claim: %s; memory %s; load average %s",
-			res.rate, res.sent, res.dropped, res.won, res.undecided, res.decidedPerSec, res.p50, res.p99, res.pubP50, res.pubP99, res.failover, res.errs, used.perClaim(res.decided), cl.rss(), loadAvg())
+			res.rate, res.sent, res.dropped, res.won, res.undecided, res.decidedPerSec, res.p50, res.p99, res.pubP50, res.pubP99, res.failover, res.errs, used.perClaim(res.decided, wall), cl.rss(), loadAvg())
 	}
 	checkBucket(t, f, won)
 }
