@@ -174,6 +174,14 @@ func fetchProfile(url, file string) error {
 	return os.WriteFile(file, b, 0o644)
 }
 
+// roleLabels mark goroutines, and those they start (a connection's read loop, a
+// service's workers), in this process's CPU profiles: go tool pprof -tagfocus
+// role=service (the claim services) or role=terminal (the light terminals); what is left
+// is the runtime's own (GC workers, the scheduler).
+func roleLabels(role string) context.Context {
+	return pprof.WithLabels(context.Background(), pprof.Labels("role", role))
+}
+
 // startLoadServices sets up the stores (3 replicas) and runs two claim services, on
 // nodes 1 and 2, and publishes every retailer's status list.
 func startLoadServices(t *testing.T, f *testFleet) {
@@ -181,6 +189,8 @@ func startLoadServices(t *testing.T, f *testFleet) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	t.Cleanup(func() { cancel(); wg.Wait() })
+	pprof.SetGoroutineLabels(roleLabels("service"))
+	defer pprof.SetGoroutineLabels(context.Background())
 	for i := range 2 {
 		nc := f.operator(t, rotate(f.urls, i))
 		js, _ := jetstream.New(nc)
@@ -220,6 +230,7 @@ func connectLight(t *testing.T, f *testFleet, kps []nkeys.KeyPair, urls []string
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			pprof.SetGoroutineLabels(roleLabels("terminal"))
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(kps) {
@@ -258,6 +269,8 @@ func connectLight(t *testing.T, f *testFleet, kps []nkeys.KeyPair, urls []string
 // 60 s). kill, if set, is called half way. won sees each ticket won.
 func runStage(terms []*lightTerminal, rate int, d time.Duration, next *atomic.Int64, kill func() time.Time, won func(codes.TicketID, string)) stageResult {
 	res := stageResult{rate: rate, errs: map[string]int{}}
+	pprof.SetGoroutineLabels(roleLabels("terminal")) // the claims' goroutines
+	defer pprof.SetGoroutineLabels(context.Background())
 	var mu sync.Mutex
 	var lat, pub []time.Duration
 	var killedAt time.Time
