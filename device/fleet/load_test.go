@@ -165,9 +165,11 @@ func TestFleetLoad(t *testing.T) {
 	startLoadServices(t, f)
 	terms := connectLight(t, f, kps, cl.urls)
 	t.Logf("load: %d terminals connected; memory %s; load average %s", len(terms), cl.rss(), loadAvg())
+	stopProfile := profileStage(t, profDir, "idle", cl, 5*time.Second)
 	idle := cl.cpu()
 	time.Sleep(5 * time.Second) // the cost of 10,000 idle connections
 	idle = cl.cpu().sub(idle)
+	stopProfile()
 	t.Logf("load: idle, CPU per second: servers %v, test process %v", idle.nodes/5, idle.self/5)
 	killStage := envInt("FLEETLOAD_KILL", len(rates)) // 1-based; "0": no kill
 	if os.Getenv("FLEETLOAD_KILL") == "0" {
