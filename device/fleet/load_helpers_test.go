@@ -182,16 +182,16 @@ func roleLabels(role string) context.Context {
 	return pprof.WithLabels(context.Background(), pprof.Labels("role", role))
 }
 
-// startLoadServices sets up the stores (3 replicas) and runs two claim services, on
-// nodes 1 and 2, and publishes every retailer's status list.
-func startLoadServices(t *testing.T, f *testFleet) {
+// startLoadServices sets up the stores (3 replicas) and runs n claim services, service i
+// connected to node i+1 first, and publishes every retailer's status list.
+func startLoadServices(t *testing.T, f *testFleet, n int) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	t.Cleanup(func() { cancel(); wg.Wait() })
 	pprof.SetGoroutineLabels(roleLabels("service"))
 	defer pprof.SetGoroutineLabels(context.Background())
-	for i := range 2 {
+	for i := range n {
 		nc := f.operator(t, rotate(f.urls, i))
 		js, _ := jetstream.New(nc)
 		sctx, scancel := context.WithTimeout(ctx, 2*time.Minute)

@@ -121,14 +121,15 @@ func pct(d []time.Duration, p float64) time.Duration {
 
 // TestFleetLoad (FLEETLOAD=1; not in CI): FLEETLOAD_TERMINALS (default 10,000) light
 // terminals, each with its own nkey and connection, on a 3-node cluster of real
-// nats-server processes written by cluster-config, two claim services; claims at each
-// rate of FLEETLOAD_RATES (claims/s, open loop, default 250,500,1000) for
-// FLEETLOAD_STAGE seconds (default 20), each winning claim followed by its payout
-// record published and acknowledged; the claims bucket's leader killed (SIGKILL) half
-// way through stage FLEETLOAD_KILL (1-based; default the last; 0: none). Every claim answered
-// "won" must be in the bucket. Each stage logs the CPU time (user+system) the nodes and
-// this process (services and terminals) used per claim decided; FLEETLOAD_PROFILE=DIR
-// writes each stage's CPU profiles of this process and of every node there.
+// nats-server processes written by cluster-config, FLEETLOAD_SERVICES claim services
+// (default 2, one per node from the first); claims at each rate of FLEETLOAD_RATES
+// (claims/s, open loop, default 250,500,1000) for FLEETLOAD_STAGE seconds (default 20),
+// each winning claim followed by its payout record published and acknowledged; the
+// claims bucket's leader killed (SIGKILL) half way through stage FLEETLOAD_KILL (1-based;
+// default the last; 0: none). Every claim answered "won" must be in the bucket. Each
+// stage logs the CPU time (user+system) the nodes and this process (services and
+// terminals) used per claim decided; FLEETLOAD_PROFILE=DIR writes each stage's CPU
+// profiles of this process and of every node there.
 func TestFleetLoad(t *testing.T) {
 	if os.Getenv("FLEETLOAD") != "1" {
 		t.Skip("FLEETLOAD=1 runs the load test")
@@ -162,7 +163,7 @@ func TestFleetLoad(t *testing.T) {
 	}
 	f := &testFleet{dir: dir, reg: reg, seeds: map[string]string{"": filepath.Join(dir, server.OperatorSeedFile)}, urls: cl.urls}
 	f.block = fleettest.NewBlock(t, 7, uint32(total/7+100), secretOf, tierOf)
-	startLoadServices(t, f)
+	startLoadServices(t, f, envInt("FLEETLOAD_SERVICES", 2))
 	terms := connectLight(t, f, kps, cl.urls)
 	t.Logf("load: %d terminals connected; memory %s; load average %s", len(terms), cl.rss(), loadAvg())
 	stopProfile := profileStage(t, profDir, "idle", cl, 5*time.Second)
