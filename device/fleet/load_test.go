@@ -76,9 +76,11 @@ func (l *lightTerminal) publish(id codes.TicketID, timeout time.Duration) error 
 
 // loadCluster is three nats-server processes from cluster-config's files.
 type loadCluster struct {
-	urls  []string
-	mon   []string
-	procs map[string]*exec.Cmd
+	urls    []string
+	mon     []string
+	procs   map[string]*exec.Cmd
+	prof    map[string]string        // node: its pprof CPU profile URL (FLEETLOAD_PROFILE)
+	cpuSeen map[string]time.Duration // node: CPU time it was last seen using
 }
 
 func (c *loadCluster) rss() string {
@@ -102,6 +104,7 @@ func (c *loadCluster) rss() string {
 // stageResult is one rate's outcome.
 type stageResult struct {
 	rate, sent, dropped, won, undecided int
+	decided                             int // claims answered (won, yours or refused), in the stage or after
 	decidedPerSec                       float64
 	p50, p99, pubP50, pubP99            time.Duration
 	failover                            time.Duration
@@ -118,12 +121,15 @@ func pct(d []time.Duration, p float64) time.Duration {
 
 // TestFleetLoad (FLEETLOAD=1; not in CI): FLEETLOAD_TERMINALS (default 10,000) light
 // terminals, each with its own nkey and connection, on a 3-node cluster of real
-// nats-server processes written by cluster-config, two claim services; claims at each
-// rate of FLEETLOAD_RATES (claims/s, open loop, default 250,500,1000) for
-// FLEETLOAD_STAGE seconds (default 20), each winning claim followed by its payout
-// record published and acknowledged; the claims bucket's leader killed (SIGKILL) half
-// way through stage FLEETLOAD_KILL (1-based; default the last). Every claim answered
-// "won" must be in the bucket.
+// nats-server processes written by cluster-config, FLEETLOAD_SERVICES claim services
+// (default 2, one per node from the first); claims at each rate of FLEETLOAD_RATES
+// (claims/s, open loop, default 250,500,1000) for FLEETLOAD_STAGE seconds (default 20),
+// each winning claim followed by its payout record published and acknowledged; the
+// claims bucket's leader killed (SIGKILL) half way through stage FLEETLOAD_KILL (1-based;
+// default the last; 0: none). Every claim answered "won" must be in the bucket. Each
+// stage logs the CPU time (user+system) the nodes and this process (services and
+// terminals) used per claim decided; FLEETLOAD_PROFILE=DIR writes each stage's CPU
+// profiles of this process and of every node there.
 func TestFleetLoad(t *testing.T) {
 	if os.Getenv("FLEETLOAD") != "1" {
 		t.Skip("FLEETLOAD=1 runs the load test")
@@ -149,22 +155,33 @@ func TestFleetLoad(t *testing.T) {
 	if err := server.SaveRegistry(dir, reg); err != nil {
 		t.Fatal(err)
 	}
-	cl := startLoadCluster(t, dir, reg)
+	profDir := os.Getenv("FLEETLOAD_PROFILE")
+	cl := startLoadCluster(t, dir, reg, profDir != "")
 	total := 0
 	for _, r := range rates {
 		total += r * int(stage/time.Second)
 	}
 	f := &testFleet{dir: dir, reg: reg, seeds: map[string]string{"": filepath.Join(dir, server.OperatorSeedFile)}, urls: cl.urls}
 	f.block = fleettest.NewBlock(t, 7, uint32(total/7+100), secretOf, tierOf)
-	startLoadServices(t, f)
+	startLoadServices(t, f, envInt("FLEETLOAD_SERVICES", 2))
 	terms := connectLight(t, f, kps, cl.urls)
 	t.Logf("load: %d terminals connected; memory %s; load average %s", len(terms), cl.rss(), loadAvg())
+	stopProfile := profileStage(t, profDir, "idle", cl, 5*time.Second)
+	idle := cl.cpu()
+	time.Sleep(5 * time.Second) // the cost of 10,000 idle connections
+	idle = cl.cpu().sub(idle)
+	stopProfile()
+	t.Logf("load: idle, CPU per second: servers %v, test process %v", idle.nodes/5, idle.self/5)
+	killStage := envInt("FLEETLOAD_KILL", len(rates)) // 1-based; "0": no kill
+	if os.Getenv("FLEETLOAD_KILL") == "0" {
+		killStage = 0
+	}
 	var next atomic.Int64
 	won := map[codes.TicketID]string{}
 	var wonMu sync.Mutex
 	for si, rate := range rates {
 		var kill func() time.Time
-		if si == envInt("FLEETLOAD_KILL", len(rates))-1 {
+		if si == killStage-1 {
 			kill = func() time.Time {
 				leader := streamLeader(cl.mon, "KV_"+fleet.ClaimsBucket)
 				if p := cl.procs[leader]; p != nil {
@@ -174,13 +191,17 @@ func TestFleetLoad(t *testing.T) {
 				return time.Now()
 			}
 		}
+		stopProfile := profileStage(t, profDir, strconv.Itoa(rate), cl, stage)
+		before, began := cl.cpu(), time.Now()
 		res := runStage(terms, rate, stage, &next, kill, func(id codes.TicketID, term string) {
 			wonMu.Lock()
 			won[id] = term
 			wonMu.Unlock()
 		})
-		t.Logf("load: %d claims/s asked: %d sent (%d not sent: 4,000 in flight), %d won, %d undecided after retries; %.0f decided/s; claim p50 %v p99 %v; journal publish p50 %v p99 %v; failover %v; undecided by error %v; memory %s; load average %s",
-			res.rate, res.sent, res.dropped, res.won, res.undecided, res.decidedPerSec, res.p50, res.p99, res.pubP50, res.pubP99, res.failover, res.errs, cl.rss(), loadAvg())
+		used, wall := cl.cpu().sub(before), time.Since(began)
+		stopProfile()
+		t.Logf("load: %d claims/s asked: %d sent (%d not sent: 4,000 in flight), %d won, %d undecided after retries; %.0f decided/s; claim p50 %v p99 %v; journal publish p50 %v p99 %v; failover %v; undecided by error %v; CPU per decided claim: %s; memory %s; load average %s",
+			res.rate, res.sent, res.dropped, res.won, res.undecided, res.decidedPerSec, res.p50, res.p99, res.pubP50, res.pubP99, res.failover, res.errs, used.perClaim(res.decided, wall), cl.rss(), loadAvg())
 	}
 	checkBucket(t, f, won)
 }
