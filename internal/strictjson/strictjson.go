@@ -26,7 +26,9 @@ import (
 	"io"
 	"reflect"
 	"strings"
+	"sync"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Errors wrapped by every refusal of Check.
@@ -186,7 +188,20 @@ func (c *checker) object(t reflect.Type, at string, depth int) error {
 // fieldsOf maps the JSON names of struct t's fields (as encoding/json names them: the
 // tag's name, else the Go name; "-" skipped; embedded structs' fields promoted) to their
 // types.
+// The map is made once per type and shared (read only): a decode per claim rebuilt it
+// by reflection every time (9 % of the claim service's CPU under load).
 func fieldsOf(t reflect.Type) map[string]reflect.Type {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.(map[string]reflect.Type)
+	}
+	f, _ := fieldCache.LoadOrStore(t, buildFields(t))
+	return f.(map[string]reflect.Type)
+}
+
+// fieldCache holds fieldsOf's maps by type.
+var fieldCache sync.Map
+
+func buildFields(t reflect.Type) map[string]reflect.Type {
 	fields := map[string]reflect.Type{}
 	for _, f := range reflect.VisibleFields(t) {
 		tag := f.Tag.Get("json")
@@ -219,6 +234,13 @@ func fieldsOf(t reflect.Type) map[string]reflect.Type {
 // fold maps s to one representative of its Unicode simple case folding class (the
 // equivalence strings.EqualFold and encoding/json's key matching use).
 func fold(s string) string {
+	ascii := true
+	for i := 0; i < len(s) && ascii; i++ {
+		ascii = s[i] < utf8.RuneSelf
+	}
+	if ascii { // an ASCII letter's class is its two cases (and, for k and s, a sign above ASCII): the upper case is the least
+		return strings.ToUpper(s)
+	}
 	return strings.Map(func(r rune) rune {
 		m := r
 		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {

@@ -3,7 +3,9 @@ package strictjson
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
+	"unicode"
 )
 
 type target struct {
@@ -112,4 +114,39 @@ func FuzzCheck(f *testing.F) {
 			t.Fatalf("accepted by Check, refused by encoding/json: %v", err)
 		}
 	})
+}
+
+// fold's ASCII shortcut names the same class as the general rule for every ASCII byte.
+func TestFoldASCII(t *testing.T) {
+	for b := 0; b < 0x80; b++ {
+		s := string(rune(b))
+		general := strings.Map(func(r rune) rune {
+			m := r
+			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+				m = min(m, f)
+			}
+			return m
+		}, s)
+		if got := fold(s); got != general {
+			t.Fatalf("fold(%q) = %q, want %q", s, got, general)
+		}
+	}
+}
+
+func BenchmarkDecodeClaimLike(b *testing.B) {
+	type ticket struct{ Block, Pack, Position int }
+	type req struct {
+		Ticket ticket `json:"ticket"`
+		Code   string `json:"code"`
+		Amount int64  `json:"amount"`
+		At     string `json:"at"`
+		Epoch  string `json:"epoch"`
+	}
+	msg := []byte(`{"ticket":{"Block":7,"Pack":1,"Position":2},"code":"0123456789012345678901234","amount":500,"at":"2026-12-07T10:00:00Z","epoch":"0123456789abcdef"}`)
+	for b.Loop() {
+		var r req
+		if err := Unmarshal(msg, &r); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
