@@ -48,7 +48,7 @@ func (d *run) maintenance() (*flash.Server, error) {
 		TokenSHA256: cfg.Technician.TokenSHA256, FirmwareKeys: cfg.Keys.Firmware,
 		Target: FirmwareTarget(cfg.Board), SpoolDir: filepath.Join(cfg.DataDir, "maint"),
 		Site: maint.Site{Dir: cfg.DataDir, ConfigPath: d.o.ConfigPath, Running: d.cfg,
-			OperatorKeys: cfg.Keys.Operator, Retailer: d.retailer},
+			OperatorKeys: cfg.Keys.Operator, Retailer: d.retailer, Terminal: cfg.TerminalID},
 		OnInstalled: d.installed, Clock: d.clock, Logger: d.log,
 	}
 	if d.o.Booted != nil {
