@@ -33,16 +33,33 @@ func (s Site) installLimits(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	old, from := ledger.Limits{}, "no configuration"
-	switch {
-	case prev != nil:
-		old, from = prev.Limits, "statement"
-	case s.Running != nil:
-		l := s.Running.Limits
-		old, from = ledger.Limits{PerTicket: l.PerTicket, PerDay: l.PerDay, Offline: l.Offline, OfflineTotal: l.OfflineTotal}, "configuration"
+	was := "the replaced statement's"
+	old, known := ledger.Limits{}, true
+	if prev != nil {
+		old = prev.Limits
+	} else {
+		was = "the configuration's"
+		old, known = s.configLimits()
 	}
-	return fmt.Sprintf("operator limits installed: statement version %d%s, for %s, signed by %v; was %s's: %s",
-		res.Version, previous(res), now.Scope(), now.Signer(), from, LimitsChanges(old, now.Limits)), nil
+	if !known {
+		was = "the configuration's not known"
+	}
+	return fmt.Sprintf("operator limits installed: statement version %d%s, for %s, signed by %v; from %s: %s",
+		res.Version, previous(res), now.Scope(), now.Signer(), was, LimitsChanges(old, now.Limits)), nil
+}
+
+// configLimits are the [limits] of the running configuration (Running, else the file at
+// ConfigPath); known is false when neither is there.
+func (s Site) configLimits() (l ledger.Limits, known bool) {
+	c := s.Running
+	if c == nil && s.ConfigPath != "" {
+		c, _ = config.Load(s.ConfigPath)
+	}
+	if c == nil {
+		return ledger.Limits{}, false
+	}
+	return ledger.Limits{PerTicket: c.Limits.PerTicket, PerDay: c.Limits.PerDay, Offline: c.Limits.Offline,
+		OfflineTotal: c.Limits.OfflineTotal}, true
 }
 
 // LimitsChanges lists the four limits as "name: old -> new" (euros), the changed ones

@@ -52,7 +52,7 @@ func TestLimitsStatementOverTheLink(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"operator limits installed: statement version 2 (none before)", "for retailer 1",
-		"was configuration's", "pay_per_ticket 150,00 -> 30,00", "pay_per_day 5000,00 -> 50,00"} {
+		"from the configuration's", "pay_per_ticket 150,00 -> 30,00", "pay_per_day 5000,00 -> 50,00"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("answer %q lacks %q", msg, want)
 		}
