@@ -52,7 +52,7 @@ func (t *Terminal) start(ctx context.Context) (State, error) {
 	case t.cfg.AllDelivered:
 		next = result{"all-delivered", retail.AllDeliveredScreen(), retail.SignalNone}
 	}
-	if t.clockBehind() {
+	if t.clockWrong() {
 		next = t.clockFault(next) // nothing sold or paid until the clock is set right (clock.go)
 	}
 	if last, ok := t.unfinished(); ok {
