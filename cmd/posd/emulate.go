@@ -147,7 +147,7 @@ func emulate(ctx context.Context, f flags, stdin io.Reader, stdout, stderr io.Wr
 	}
 	if f.maintenance != "" {
 		mctx, stopLink := context.WithCancel(ctx)
-		wait, err := emulatedMaintenance(mctx, f, dir, cfg, log, stderr)
+		wait, err := emulatedMaintenance(mctx, f, dir, cfg, rig.Journal, log, stderr)
 		if wait != nil {
 			defer func() { stopLink(); wait() }()
 		} else {

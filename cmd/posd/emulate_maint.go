@@ -15,6 +15,7 @@ import (
 	"github.com/packterm/pos/device/emulated"
 	"github.com/packterm/pos/device/maint"
 	"github.com/packterm/pos/firmware/flash"
+	"github.com/packterm/pos/validate/journal"
 )
 
 // emulatedMaintenance serves the emulated terminal's maintenance link on f.maintenance
@@ -26,8 +27,11 @@ import (
 // operator key statement signed by it is installed in DIR/maint; a provisioned
 // configuration must keep the running one's trust settings. The emulated terminal keeps running on its block: the files are there to
 // inspect or to pass back with --ledger and --packs. Once it listens, it returns a wait
-// that returns when the link has stopped (after ctx ended).
-func emulatedMaintenance(ctx context.Context, f flags, dir string, cfg config.Config, log *slog.Logger, stderr io.Writer) (wait func(), err error) {
+// that returns when the link has stopped (after ctx ended). A configuration installed is
+// journalled in j as a board journals it (daemon.InstallRecord: every setting changed, old
+// and new values); the other files are not, since the emulated terminal does not take them
+// in (a board's start would hold them as version floors against its own block).
+func emulatedMaintenance(ctx context.Context, f flags, dir string, cfg config.Config, j *journal.Journal, log *slog.Logger, stderr io.Writer) (wait func(), err error) {
 	pub := f.pub
 	if pub == "" {
 		d, err := emulated.LoadDemo(filepath.Join(dir, "demo"), demoBlock)
@@ -45,9 +49,16 @@ func emulatedMaintenance(ctx context.Context, f flags, dir string, cfg config.Co
 		TokenSHA256: f.tokenSHA256, FirmwareKeys: cfg.Keys.Firmware, SlotRoot: filepath.Join(mdir, "slots"),
 		Target: daemon.FirmwareTarget(cfg.Board), SpoolDir: filepath.Join(mdir, "spool"),
 		Site: maint.Site{Dir: mdir, ConfigPath: filepath.Join(mdir, "posd.toml"), Running: &cfg,
-			OperatorKeys: []string{pub}, Retailer: uint32(retailer)},
-		OnInstalled: func(_ flash.Kind, info string) {
+			OperatorKeys: []string{pub}, Retailer: uint32(retailer), Terminal: cfg.TerminalID},
+		OnInstalled: func(kind flash.Kind, info string) {
 			fmt.Fprintf(stderr, "posd: maintenance link: %s (in %s)\n", info, mdir)
+			if kind != flash.Config {
+				return
+			}
+			e := daemon.InstallRecord(kind, info, func() string { return daemon.ConfigChanges(filepath.Join(mdir, "posd.toml"), &cfg) })
+			if _, err := j.AppendTrace(e); err != nil {
+				log.Error("posd: journalling a configuration installed", "err", err)
+			}
 		},
 		Logger: log,
 	})

@@ -43,6 +43,10 @@ type Data struct {
 	Missing retail.Missing
 	// KeyStatement is the operator key statement's version in force (terminal.Data).
 	KeyStatement uint64
+	// Limits is the operator limits statement in force (the daemon's LoadData has
+	// verified it): its limits replace the configuration's [limits]. nil: none, the
+	// configuration's.
+	Limits *ledger.LimitsStatement
 }
 
 // Options are what a configuration file does not say: the data, the clocks and the hooks
@@ -143,19 +147,25 @@ func Open(cfg *config.Config, hw Hardware, o Options) (t *Terminal, err error) {
 	}
 	if a.Terminal, err = terminal.New(TerminalConfig(cfg, o), a.parts(o),
 		terminal.Data{Ledgers: o.Data.Ledgers, Status: o.Data.Status, Journal: a.Journal, Fleet: claimer,
-			KeyStatement: o.Data.KeyStatement}); err != nil {
+			KeyStatement: o.Data.KeyStatement, LimitsStatement: limitsVersion(o.Data.Limits)}); err != nil {
 		return nil, err
 	}
 	return a, nil
 }
 
-// TerminalConfig is the terminal's configuration from cfg and o: identity, every limit,
-// the technician token, the state directory.
+// TerminalConfig is the terminal's configuration from cfg and o: identity, every limit
+// (the operator limits statement's when o.Data has one, else [limits]), the technician
+// token, the state directory.
 func TerminalConfig(cfg *config.Config, o Options) terminal.Config {
+	l := ledger.Limits{PerTicket: cfg.Limits.PerTicket, PerDay: cfg.Limits.PerDay,
+		Offline: cfg.Limits.Offline, OfflineTotal: cfg.Limits.OfflineTotal}
+	if o.Data.Limits != nil {
+		l = o.Data.Limits.Limits
+	}
 	return terminal.Config{
 		Terminal: cfg.TerminalID, RetailerName: cfg.RetailerName,
-		PerTicket: cfg.Limits.PerTicket, PerDay: cfg.Limits.PerDay,
-		OfflineLimit: cfg.Limits.Offline, OfflineTotal: cfg.Limits.OfflineTotal,
+		PerTicket: l.PerTicket, PerDay: l.PerDay,
+		OfflineLimit: l.Offline, OfflineTotal: l.OfflineTotal,
 		StateDir: filepath.Join(cfg.DataDir, "state"), UnlockTokenSHA256: cfg.Technician.TokenSHA256,
 		OpenUnlock: o.OpenUnlock, Throttle: o.Throttle, LongPress: o.LongPress,
 		AllDelivered: o.Data.AllDelivered, DataRefused: o.Data.Refused != nil, Missing: o.Data.Missing,
@@ -338,4 +348,12 @@ func (a *Terminal) NotifyFleet() {
 	if a.Fleet != nil {
 		a.Fleet.Notify()
 	}
+}
+
+// limitsVersion is the statement's version, 0 for none.
+func limitsVersion(s *ledger.LimitsStatement) uint64 {
+	if s == nil {
+		return 0
+	}
+	return s.Version
 }

@@ -78,7 +78,7 @@ func TestLoadDataFailsClosed(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := t.TempDir()
-	d, err := LoadData(data, trust, 1)
+	d, err := LoadData(data, trust, "T1", 1)
 	if err != nil || d.Ledgers.Len() != 0 || d.Status != nil {
 		t.Fatalf("empty directory: %v %+v", err, d)
 	}
@@ -89,10 +89,10 @@ func TestLoadDataFailsClosed(t *testing.T) {
 	if err := ledger.WriteStatus(filepath.Join(data, ledger.StatusFileName), &ledger.StatusList{Retailer: 2, Version: 1}, key); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadData(data, trust, 1); !errors.Is(err, ledger.ErrRetailer) {
+	if _, err := LoadData(data, trust, "T1", 1); !errors.Is(err, ledger.ErrRetailer) {
 		t.Errorf("another retailer's list: %v", err)
 	}
-	d, err = LoadData(data, trust, 2)
+	d, err = LoadData(data, trust, "T1", 2)
 	if err != nil || d.Ledgers.Len() != 1 || d.Status == nil {
 		t.Fatalf("installed data: %v", err)
 	}
@@ -101,7 +101,7 @@ func TestLoadDataFailsClosed(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(data, ledger.FileName(4)), []byte("PTLEDGER garbage"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadData(data, trust, 2); err == nil {
+	if _, err := LoadData(data, trust, "T1", 2); err == nil {
 		t.Error("damaged ledger accepted")
 	}
 }
@@ -133,7 +133,7 @@ func TestLoadDataEveryBlock(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	d, err := LoadData(data, trust, 1)
+	d, err := LoadData(data, trust, "T1", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestLoadDataEveryBlock(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(data, ledger.FileName(11)), raw, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadData(data, trust, 1); !errors.Is(err, ledger.ErrFormat) {
+	if _, err := LoadData(data, trust, "T1", 1); !errors.Is(err, ledger.ErrFormat) {
 		t.Errorf("block 10 named block-11.ledger: %v", err)
 	}
 }

@@ -22,16 +22,20 @@ type Data struct {
 	// trusted, no ledger, no pack status list. The terminal names it at rest instead of
 	// SCANNEZ UN CODE; nothing is missing when the data was refused (Refused says so).
 	Missing retail.Missing
+	// Limits is the operator limits statement installed, verified and for this terminal
+	// or its retailer: its limits are in force over [limits]. nil: none installed.
+	Limits *ledger.LimitsStatement
 }
 
 // Close releases the ledgers.
 func (d *Data) Close() error { return d.Ledgers.Close() }
 
 // LoadData opens every ledger installed in dir (block-N.ledger, one per block; none is not
-// an error: the terminal says so on each validation) and the pack status list, all verified
-// against trust, the list for this retailer only. A file that is there but fails its checks,
-// or whose block is not the one its name says, is an error: fail closed.
-func LoadData(dir string, trust *ledger.TrustStore, retailer uint32) (*Data, error) {
+// an error: the terminal says so on each validation), the pack status list and the
+// operator limits statement, all verified against trust, the list for this retailer only,
+// the statement for this terminal or its retailer. A file that is there but fails its
+// checks, or whose block is not the one its name says, is an error: fail closed.
+func LoadData(dir string, trust *ledger.TrustStore, terminal string, retailer uint32) (*Data, error) {
 	ls, err := openLedgers(dir, trust)
 	if err != nil {
 		return nil, err
@@ -52,6 +56,10 @@ func LoadData(dir string, trust *ledger.TrustStore, retailer uint32) (*Data, err
 	default:
 		d.Close()
 		return nil, err
+	}
+	if d.Limits, err = ledger.LoadLimits(filepath.Join(dir, ledger.LimitsStatementFile), trust, terminal, retailer); err != nil {
+		d.Close()
+		return nil, fmt.Errorf("daemon: %w", err)
 	}
 	d.Missing = missing(trust, d)
 	return d, nil

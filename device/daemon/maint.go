@@ -48,7 +48,7 @@ func (d *run) maintenance() (*flash.Server, error) {
 		TokenSHA256: cfg.Technician.TokenSHA256, FirmwareKeys: cfg.Keys.Firmware,
 		Target: FirmwareTarget(cfg.Board), SpoolDir: filepath.Join(cfg.DataDir, "maint"),
 		Site: maint.Site{Dir: cfg.DataDir, ConfigPath: d.o.ConfigPath, Running: d.cfg,
-			OperatorKeys: cfg.Keys.Operator, Retailer: d.retailer},
+			OperatorKeys: cfg.Keys.Operator, Retailer: d.retailer, Terminal: cfg.TerminalID},
 		OnInstalled: d.installed, Clock: d.clock, Logger: d.log,
 	}
 	if d.o.Booted != nil {
@@ -77,18 +77,7 @@ func (d *run) maintenance() (*flash.Server, error) {
 // installed journals what the maintenance link installed and asks for the restart that
 // takes it in.
 func (d *run) installed(kind flash.Kind, info string) {
-	e := journal.Entry{Kind: journal.KindConfigChange, Detail: kind.String() + ": " + info}
-	switch kind {
-	case flash.Ledger:
-		e = journal.Entry{Kind: journal.KindLedgerInstall, Detail: info}
-	case flash.Status:
-		e = journal.Entry{Kind: journal.KindStatusInstall, Detail: info + " (maintenance link)"}
-	case flash.Config:
-		e.Detail = "config installed (maintenance link): " + d.configChanges()
-	}
-	if len(e.Detail) > journal.MaxDetailLen {
-		e.Detail = e.Detail[:journal.MaxDetailLen]
-	}
+	e := InstallRecord(kind, info, func() string { return ConfigChanges(d.o.ConfigPath, d.cfg) })
 	if _, err := d.j.AppendTrace(e); err != nil { // the floor, even on a clock set back
 		d.log.Error("posd: journalling an install", "kind", kind.String(), "err", err)
 	}
@@ -96,14 +85,35 @@ func (d *run) installed(kind flash.Kind, info string) {
 	d.restart.request(kind.String() + " installed over the maintenance link")
 }
 
-// configChanges says what the configuration installed at the configuration path changes
-// from the running one, old and new values (config.Changes), for its journal record.
-func (d *run) configChanges() string {
-	now, err := config.Load(d.o.ConfigPath)
+// InstallRecord is the journal record of what the maintenance link installed: kind, and
+// info the link's answer ("ledger installed: block 7, version 2 (was 1)", …; the start's
+// version floors read it back, device/terminal datafloor.go). A configuration's record
+// holds changes(), what it changes (ConfigChanges). The Detail is cut to the journal's
+// bound, on a character boundary.
+func InstallRecord(kind flash.Kind, info string, changes func() string) journal.Entry {
+	e := journal.Entry{Kind: journal.KindConfigChange, Detail: kind.String() + ": " + info}
+	switch kind {
+	case flash.Ledger:
+		e = journal.Entry{Kind: journal.KindLedgerInstall, Detail: info}
+	case flash.Status:
+		e = journal.Entry{Kind: journal.KindStatusInstall, Detail: info + " (maintenance link)"}
+	case flash.Config:
+		e.Detail = "config installed (maintenance link): " + changes()
+	}
+	if len(e.Detail) > journal.MaxDetailLen { // cut on a character: the journal takes only UTF-8
+		e.Detail = strings.ToValidUTF8(e.Detail[:journal.MaxDetailLen], "")
+	}
+	return e
+}
+
+// ConfigChanges says what the configuration installed at path changes from running, old
+// and new values (config.Changes), for its journal record.
+func ConfigChanges(path string, running *config.Config) string {
+	now, err := config.Load(path)
 	if err != nil {
 		return "the installed file does not load: " + err.Error()
 	}
-	ch, err := config.Changes(d.cfg, now)
+	ch, err := config.Changes(running, now)
 	switch {
 	case err != nil:
 		return "changes not known: " + err.Error()

@@ -146,7 +146,7 @@ func (d *run) open() error {
 		return fmt.Errorf("daemon: retailer id %q: %w", cfg.RetailerID, err)
 	}
 	d.retailer = uint32(r)
-	if d.data, err = LoadData(cfg.DataDir, d.trust, d.retailer); err != nil {
+	if d.data, err = LoadData(cfg.DataDir, d.trust, cfg.TerminalID, d.retailer); err != nil {
 		// Fail closed without going dark: no ledger and no list are used (a damaged list
 		// would hide stolen packs), and the terminal, its maintenance link and the fleet
 		// client start so that good files can be installed.
@@ -165,7 +165,7 @@ func (d *run) open() error {
 func (d *run) assemble() error {
 	a, err := assembly.Open(d.cfg, d.hardware(), assembly.Options{
 		Data: assembly.Data{Ledgers: d.data.Ledgers, Status: d.data.Status, Refused: d.data.Refused, Missing: d.data.Missing,
-			KeyStatement: d.keyStatement},
+			KeyStatement: d.keyStatement, Limits: d.data.Limits},
 		WaitClock: d.clock, Logger: d.log,
 		FleetStatus: &fleet.StatusOptions{Retailer: d.retailer, Dir: d.cfg.DataDir, Trust: d.trust,
 			Every: d.o.FleetStatusEvery, Installed: d.statusFromFleet},

@@ -50,10 +50,15 @@ type Client struct {
 	clock  clockwork.Clock
 	notify chan struct{}
 
-	mu    sync.Mutex // guards state and its file
+	mu    sync.Mutex // guards state and its file, skew and skewBad
 	state state
+	// skew is the terminal's clock minus the fleet's at the last head reply; skewBad:
+	// beyond MaxClockSkew (skew.go).
+	skew    time.Duration
+	skewBad bool
 
 	statusAt time.Time // last status list fetch (Run's goroutine only)
+	headAt   time.Time // the last head reply with the fleet's time (Sync's goroutine only)
 	// headDue: the journal's head is to be checked against the fleet's (checkRestored)
 	// before the next publication: at every connection.
 	headDue atomic.Bool

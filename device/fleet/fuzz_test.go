@@ -110,8 +110,10 @@ func FuzzDecodeHead(f *testing.F) {
 	f.Add(b)
 	f.Add([]byte(`{"seq":3,"epoch":"x y"}`))
 	f.Add([]byte(`{"seq":1,"hash":"zz"}`))
+	f.Add([]byte(`{"seq":2,"time":1796601600000}`))
+	f.Add([]byte(`{"seq":2,"time":-1}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if r, err := DecodeHeadReply(b); err == nil && (checkEpoch(r.Epoch) != nil || r.Hash != "" && len(r.Hash) != 64) {
+		if r, err := DecodeHeadReply(b); err == nil && (checkEpoch(r.Epoch) != nil || r.Hash != "" && len(r.Hash) != 64 || r.Time < 0) {
 			t.Fatalf("accepted reply %+v", r)
 		}
 		if r, err := DecodeHeadRequest(b); err == nil && (checkEpoch(r.Epoch) != nil || r.Hash != "" && len(r.Hash) != 64) {

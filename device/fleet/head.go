@@ -50,6 +50,9 @@ type HeadReply struct {
 	Epoch string `json:"epoch,omitempty"` // the epoch it was published under ("" before EpochHeader)
 	// Restored: the service found the request's head behind its record, same epoch.
 	Restored bool `json:"restored,omitempty"`
+	// Time is the service's clock when it answered, Unix milliseconds (0: an older
+	// service); the client compares it with the terminal's (skew.go).
+	Time int64 `json:"time,omitempty"`
 }
 
 // DecodeHeadRequest decodes and checks a head request.
@@ -69,6 +72,9 @@ func DecodeHeadReply(b []byte) (HeadReply, error) {
 	var r HeadReply
 	if err := decodeJSON(b, &r, "head reply"); err != nil {
 		return HeadReply{}, err
+	}
+	if r.Time < 0 {
+		return HeadReply{}, badMessage("head reply: time %d before 1970", r.Time)
 	}
 	if err := checkHead(r.Epoch, r.Hash); err != nil {
 		return HeadReply{}, err
@@ -129,6 +135,7 @@ func (c *Client) checkRestored(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("fleet: head: %w", err)
 	}
+	c.checkClock(rep.Time)
 	own := func(seq uint64) (string, bool) {
 		r, ok, err := j.At(seq)
 		if err != nil || !ok {

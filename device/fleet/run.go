@@ -49,10 +49,16 @@ func (c *Client) Run(ctx context.Context) error {
 // Sync does one round of Run's work until the journal is all published, or the first
 // failure.
 func (c *Client) Sync(ctx context.Context) error {
+	if c.clockDue() {
+		c.headDue.Store(true)
+	}
 	if c.headDue.Swap(false) { // once a connection, before its first publication
 		if err := c.checkRestored(ctx); err != nil {
 			c.headDue.Store(true)
 			return err
+		}
+		if _, err := c.ClockSkew(); err != nil {
+			c.headDue.Store(true) // the fleet's time again next round: the fault clears once set right
 		}
 	}
 	if err := c.publishAll(ctx); err != nil {

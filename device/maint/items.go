@@ -31,8 +31,8 @@ var ErrRetailer = errors.New("maint: pack status list of another retailer")
 // Site says where a terminal keeps what the link provisions.
 type Site struct {
 	// Dir receives ledgers (Dir/block-B.ledger), the pack status list
-	// (Dir/pack-status.list) and the operator key statement (Dir/operator-keys.stmt), as
-	// the daemon reads them.
+	// (Dir/pack-status.list), the operator key statement (Dir/operator-keys.stmt) and the
+	// operator limits statement (Dir/operator-limits.stmt), as the daemon reads them.
 	Dir string
 	// ConfigPath is the configuration file replaced by a provisioned one ("": refused).
 	ConfigPath string
@@ -52,6 +52,8 @@ type Site struct {
 	SlotRoot     string
 	// Retailer is this terminal's retailer: a status list for another is refused.
 	Retailer uint32
+	// Terminal is this terminal's id: a limits statement for another is refused.
+	Terminal string
 }
 
 // Items are the provisioning destinations of s.

@@ -28,7 +28,7 @@ func site(t *testing.T) (Site, ed25519.PrivateKey) {
 	running := config.Emulated()
 	running.Keys.Operator = []string{anchor}
 	s := Site{Dir: filepath.Join(dir, "data"), ConfigPath: filepath.Join(dir, "posd.toml"), Running: &running,
-		OperatorKeys: []string{anchor}, Retailer: 1}
+		OperatorKeys: []string{anchor}, Retailer: 1, Terminal: running.TerminalID}
 	if err := os.WriteFile(anchor, ledger.MarshalPublicKey(pub, "test"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -60,6 +60,8 @@ func (s Site) installKeys(_ context.Context, path string) (string, error) {
 		}
 		return fmt.Sprintf("operator keys installed: statement version %d%s, keys %v, signed by %v",
 			res.Version, previous(res), st.IDs(), st.Signer()), nil
+	case ledger.LimitsStatementType:
+		return s.installLimits(path)
 	case fwkey.StatementType:
 		return s.installFirmwareKeys(path)
 	case ledger.PublicKeyType, ledger.PrivateKeyType, fwkey.PublicType, fwkey.PrivateType:

@@ -117,17 +117,7 @@ var installedKeys = regexp.MustCompile(`\boperator keys installed: statement ver
 // trust. Then t.keysRefused holds: DONNÉES REFUSÉES at rest, and every code is refused
 // before it is judged (dataGate), until the statement is installed again.
 func (t *Terminal) checkKeyStatement() {
-	var floor uint64
-	read := 0
-	err := t.data.Journal.Latest(journal.KindConfigChange, func(r journal.Record) bool {
-		read++
-		if m := installedKeys.FindStringSubmatch(r.Detail); m != nil {
-			if v, err := strconv.ParseUint(m[1], 10, 64); err == nil {
-				floor = max(floor, v)
-			}
-		}
-		return read < floorReplay
-	})
+	floor, err := t.configFloor(installedKeys)
 	if err != nil {
 		if t.data.Journal.Missing() == nil {
 			t.log.Error("terminal: key statement installs not read back from the journal", "err", err)
@@ -141,14 +131,60 @@ func (t *Terminal) checkKeyStatement() {
 	}
 }
 
-// dataGate answers a code scanned while the operator keys or the pack status list are
-// refused, or whose block's ledger is: journalled (refused, reason keys-refused,
-// status-refused or ledger-refused, the ticket or pack), nothing judged.
+// configFloor is the highest version re finds (its first group) in the latest
+// config-change records: the newest statement of its kind installed here (0: none).
+func (t *Terminal) configFloor(re *regexp.Regexp) (uint64, error) {
+	var floor uint64
+	read := 0
+	err := t.data.Journal.Latest(journal.KindConfigChange, func(r journal.Record) bool {
+		read++
+		if m := re.FindStringSubmatch(r.Detail); m != nil {
+			if v, err := strconv.ParseUint(m[1], 10, 64); err == nil {
+				floor = max(floor, v)
+			}
+		}
+		return read < floorReplay
+	})
+	return floor, err
+}
+
+// installedLimits reads the config-change record of an operator limits statement
+// installed over the maintenance link: "keys: operator limits installed: statement
+// version 3 (was 2), for …".
+var installedLimits = regexp.MustCompile(`\boperator limits installed: statement version (\d{1,20})\b`)
+
+// checkLimitsStatement refuses, at start, an operator limits statement older than the
+// newest the journal says was installed, or none (the configuration's [limits]) after one
+// was: the retailer put back a statement with higher limits, or removed the one that
+// lowered them. Then t.limitsRefused holds: DONNÉES REFUSÉES at rest, and every code is
+// refused before it is judged (dataGate), until the statement is installed again. Fail
+// closed: the limits in force are never guessed at.
+func (t *Terminal) checkLimitsStatement() {
+	floor, err := t.configFloor(installedLimits)
+	if err != nil {
+		if t.data.Journal.Missing() == nil {
+			t.log.Error("terminal: limits statement installs not read back from the journal", "err", err)
+		}
+		return
+	}
+	if t.data.LimitsStatement < floor {
+		t.log.Error("terminal: operator limits statement older than the newest installed (or gone): nothing is judged or paid until it is installed again",
+			"version", t.data.LimitsStatement, "newest_installed", floor)
+		t.limitsRefused = true
+	}
+}
+
+// dataGate answers a code scanned while the operator keys, the operator limits or the
+// pack status list are refused, or whose block's ledger is: journalled (refused, reason
+// keys-refused, limits-refused, status-refused or ledger-refused, the ticket or pack),
+// nothing judged.
 func (t *Terminal) dataGate(id codes.TicketID) State {
 	var res result
 	switch {
 	case t.keysRefused:
 		res = result{"keys-refused", retail.DataRefusedScreen(), retail.SignalRefused}
+	case t.limitsRefused:
+		res = result{"limits-refused", retail.DataRefusedScreen(), retail.SignalRefused}
 	case t.statusRefused:
 		res = result{"status-refused", retail.StatusRefusedScreen(), retail.SignalRefused}
 	case t.ledgerRefused[id.Block]:

@@ -169,7 +169,7 @@ func (s fault) Run(ctx context.Context, t *Terminal) State {
 			continue
 		}
 		if s.kind == retail.FaultClock {
-			if !t.clockBehind() {
+			if !t.clockWrong() {
 				t.log.Info("terminal: the clock is set right")
 				return s.then
 			}

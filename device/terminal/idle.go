@@ -28,7 +28,7 @@ func (idle) Run(ctx context.Context, t *Terminal) State {
 			return nil
 		}
 		if !ok { // at rest, the panel and the printer are asked now and then: a fault shows before a sale
-			if t.clockBehind() {
+			if t.clockWrong() {
 				return t.clockFault(idle{})
 			}
 			if next := t.checkDisplay(idle{}); next != nil {
@@ -53,7 +53,7 @@ func (t *Terminal) restScreen() retail.Screen {
 	switch {
 	case t.data.Journal.Health() != nil:
 		return retail.FaultScreen(retail.FaultJournal, false)
-	case t.cfg.DataRefused, t.keysRefused:
+	case t.cfg.DataRefused, t.keysRefused, t.limitsRefused:
 		return retail.DataRefusedScreen()
 	case t.statusRefused:
 		return retail.StatusRefusedScreen()
@@ -98,7 +98,7 @@ func (r result) Run(ctx context.Context, t *Terminal) State {
 func (t *Terminal) dispatch(ctx context.Context, ev Event) State {
 	switch ev.Kind {
 	case EvScan, EvReport, EvReprint, EvReprintMenu:
-		if t.clockBehind() { // nothing is sold, judged, paid or reported on a clock set back
+		if t.clockWrong() { // nothing is sold, judged, paid or reported on a clock set back
 			return t.clockFault(nil)
 		}
 	}

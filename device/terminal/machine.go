@@ -38,6 +38,7 @@ type Terminal struct {
 	statusRefused bool
 	ledgerRefused map[uint16]bool
 	keysRefused   bool // the operator key statement is older than the newest installed, or gone
+	limitsRefused bool // the operator limits statement is older than the newest installed, or gone
 
 	mu       sync.Mutex
 	state    string

@@ -141,6 +141,10 @@ type Data struct {
 	// were checked with (0: none, the image's anchor keys); the start refuses one older
 	// than the newest the journal says was installed (datafloor.go).
 	KeyStatement uint64
+	// LimitsStatement is the version of the operator limits statement whose limits are
+	// in force (0: none, the configuration's); the start refuses one older than the
+	// newest the journal says was installed, or none after one was (datafloor.go).
+	LimitsStatement uint64
 }
 
 func (c *Config) defaults() error {

@@ -38,18 +38,21 @@ func (t *Terminal) start(ctx context.Context) (State, error) {
 	t.checkStatusList() // datafloor.go
 	t.checkLedgers()
 	t.checkKeyStatement()
+	t.checkLimitsStatement()
 	var next State = idle{}
 	switch {
 	case t.cfg.DataRefused:
 		next = result{"data-refused", retail.DataRefusedScreen(), retail.SignalRefused}
 	case t.keysRefused:
 		next = result{"keys-refused", retail.DataRefusedScreen(), retail.SignalRefused}
+	case t.limitsRefused:
+		next = result{"limits-refused", retail.DataRefusedScreen(), retail.SignalRefused}
 	case t.statusRefused:
 		next = result{"status-refused", retail.StatusRefusedScreen(), retail.SignalRefused}
 	case t.cfg.AllDelivered:
 		next = result{"all-delivered", retail.AllDeliveredScreen(), retail.SignalNone}
 	}
-	if t.clockBehind() {
+	if t.clockWrong() {
 		next = t.clockFault(next) // nothing sold or paid until the clock is set right (clock.go)
 	}
 	if last, ok := t.unfinished(); ok {

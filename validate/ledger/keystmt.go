@@ -132,25 +132,40 @@ func InstallKeyStatement(path, candidate string, inForce *TrustStore) (Installed
 	if err := s.Verify(inForce); err != nil {
 		return Installed{}, err
 	}
-	res := Installed{Path: path, Version: s.Version()}
-	err = installlock.Do(context.Background(), filepath.Dir(path), func() error {
+	return installText(path, text, s.Version(), "key statement", MaxKeyStatementSize, func() (uint64, error) {
 		old, err := LoadKeyStatement(path)
+		if err != nil {
+			return 0, err
+		}
+		return old.Version(), nil
+	})
+}
+
+// installText installs a signed statement's text, of version, at path: under the install
+// lock of path's directory (installlock), installed reads the version of the statement
+// there (an error wrapping fs.ErrNotExist: none), a version not above it is refused
+// (ErrOlderVersion), and the text replaces it atomically, checked once written. On any
+// refusal the installed statement is left as it was. what names it in errors.
+func installText(path string, text []byte, version uint64, what string, maxSize int64, installed func() (uint64, error)) (Installed, error) {
+	res := Installed{Path: path, Version: version}
+	err := installlock.Do(context.Background(), filepath.Dir(path), func() error {
+		old, err := installed()
 		switch {
 		case err == nil:
-			res.Previous, res.HadPrevious = old.Version(), true
-			if s.Version() <= old.Version() {
-				return fmt.Errorf("ledger: key statement: version %d, installed %d: %w", s.Version(), old.Version(), ErrOlderVersion)
+			res.Previous, res.HadPrevious = old, true
+			if version <= old {
+				return fmt.Errorf("ledger: %s: version %d, installed %d: %w", what, version, old, ErrOlderVersion)
 			}
 		case !errors.Is(err, fs.ErrNotExist):
-			return fmt.Errorf("ledger: installed key statement: %w", err)
+			return fmt.Errorf("ledger: installed %s: %w", what, err)
 		}
 		return atomicfile.Write(path, 0o644, func(w io.Writer) error {
 			_, err := w.Write(text)
 			return err
 		}, func(tmp string) error {
-			b, err := regularfile.ReadFile(tmp, MaxKeyStatementSize)
+			b, err := regularfile.ReadFile(tmp, maxSize)
 			if err == nil && !bytes.Equal(b, text) {
-				err = fmt.Errorf("ledger: key statement: the written copy differs")
+				err = fmt.Errorf("ledger: %s: the written copy differs", what)
 			}
 			return err
 		})

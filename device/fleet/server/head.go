@@ -40,6 +40,7 @@ func (s *Service) handleHead(ctx context.Context, terminal string, m *nats.Msg) 
 			Detail: fmt.Sprintf("journal head %d, the fleet holds record %d of the same journal (epoch %s)", req.Seq, rep.Seq, rep.Epoch),
 			Record: fmt.Sprintf("%s/%d", terminal, rep.Seq)})
 	}
+	rep.Time = s.o.Clock.Now().UnixMilli() // the terminal compares its clock with it
 	b, _ := json.Marshal(rep)
 	m.Respond(b)
 }
