@@ -48,7 +48,7 @@ type Options struct {
 	// Shorthands of a configuration, for tests (zero: config.Emulated's, the terminal's
 	// defaults): the terminal id (default "EMU-0001"), the retailer's name (default
 	// "TABAC DE LA GARE (ÉMULATEUR)"), the display ("16x2" or "20x4", the default), the
-	// pay limits in cents (0: 150 € and 5 000 €), the most paid a ticket with the fleet
+	// pay limits in cents (0: config.Emulated's), the most paid a ticket with the fleet
 	// out of reach and the most the unconfirmed payouts not yet claimed add up to (see
 	// terminal.Config), the technician token ("": any unlock, on the emulator), and the
 	// language of the screens and receipts ("fr", the default, or "en").
@@ -133,7 +133,8 @@ func (o Options) TerminalConfig() (*config.Config, error) {
 		return nil, fmt.Errorf("emulated: %w", err)
 	}
 	c.Display = config.Display{Cols: g.Cols, Rows: g.Rows}
-	c.Limits = config.Limits{PerTicket: o.PerTicket, PerDay: o.PerDay, Offline: o.OfflineLimit, OfflineTotal: o.OfflineTotal}
+	c.Limits = config.Limits{PerTicket: cmp.Or(o.PerTicket, c.Limits.PerTicket), PerDay: cmp.Or(o.PerDay, c.Limits.PerDay),
+		Offline: o.OfflineLimit, OfflineTotal: o.OfflineTotal}
 	c.Technician.TokenSHA256 = o.UnlockTokenSHA256
 	c.Language = cmp.Or(o.Language, c.Language)
 	c.Scanner.AIM = true // the rig's scanner sends AIM identifiers

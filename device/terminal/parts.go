@@ -76,7 +76,8 @@ type Config struct {
 	Terminal     string // terminal id (printed on receipts)
 	RetailerName string // printed on receipts
 	// PerTicket and PerDay are the pay limits in cents: a winner above PerTicket, or one that
-	// would take the day's payouts above PerDay, gets a claim receipt instead.
+	// would take the day's payouts above PerDay, gets a claim receipt instead. They are
+	// taken as given (device/config decides the defaults): 0 pays nothing over the counter.
 	PerTicket, PerDay int64
 	// StateDir holds the terminal's own small state (the last finished operation).
 	StateDir string
@@ -156,12 +157,6 @@ func (c *Config) defaults() error {
 	}
 	if _, err := locale.Get(c.Language); err != nil {
 		return fmt.Errorf("terminal: config: %w", err)
-	}
-	if c.PerTicket <= 0 {
-		c.PerTicket = 150_00
-	}
-	if c.PerDay <= 0 {
-		c.PerDay = 5_000_00
 	}
 	if c.ResultTimeout <= 0 {
 		c.ResultTimeout = 20 * time.Second

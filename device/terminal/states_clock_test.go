@@ -156,3 +156,16 @@ func TestClockBehindKeepsTraces(t *testing.T) {
 		t.Fatalf("refusals %+v", rs)
 	}
 }
+
+// A limit of 0 is a limit: nothing is paid over the counter, every winner gets a claim
+// receipt. Before, the terminal took a 0 for "unset" and paid up to 150 € a ticket.
+func TestZeroLimitPaysNothing(t *testing.T) {
+	r := newRig(t, func(o *terminaltest.Options) { o.Config.PerTicket, o.Config.PerDay = 0, 50_00 })
+	r.Run(t, nil)
+	if got := pays(t, r, winnerN(t, 5_00, 0)); got != "result:claim" {
+		t.Fatalf("a 5 € winner with a limit of 0 per ticket: %s", got)
+	}
+	if n := len(records(t, r, journal.KindPayout)); n != 0 || r.Drawer.Opens() != 0 {
+		t.Fatalf("%d payouts, drawer opened %d times", n, r.Drawer.Opens())
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
+	"github.com/packterm/pos/device/config"
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/device/terminal"
@@ -86,6 +87,10 @@ func New(t testing.TB, o Options) *Rig {
 		}
 	}
 	cfg := o.Config
+	if cfg.PerTicket == 0 && cfg.PerDay == 0 { // the product's limits (device/config decides them)
+		l := config.Default().Limits
+		cfg.PerTicket, cfg.PerDay = l.PerTicket, l.PerDay
+	}
 	if cfg.Terminal == "" {
 		cfg.Terminal = "T-0001"
 	}
