@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -109,7 +110,7 @@ func BenchmarkClaimWrongCodeSingleNode(b *testing.B) { benchClaimsCode(b, 1, fal
 func BenchmarkJournalPublish(b *testing.B) {
 	const records = 2048
 	f := newRegistry(b, 1)
-	f.start(b, 1, nil)
+	f.start(b, 1, func(o *server.Options) { o.SyncAlways = os.Getenv("FLEET_SYNC") == "1" })
 	tm := f.terminal(b, "T000", f.urls[0], nil)
 	for i := range records {
 		if _, err := tm.j.Append(journal.Entry{Kind: journal.KindRefused, Reason: "forged", Detail: fmt.Sprint(i)}); err != nil {

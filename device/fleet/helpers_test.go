@@ -172,7 +172,8 @@ func (f *testFleet) startServices(t testing.TB, n int) {
 // serviceOptions are a claim service's options: the registry, the block's ledger and
 // operator key, and limits far above what the tests claim (TestClaimFlood sets its own).
 func (f *testFleet) serviceOptions(t testing.TB) server.ServiceOptions {
-	return server.ServiceOptions{Registry: f.reg, Ledgers: f.block.Set(t), Trust: f.block.Trust, ClaimRate: 1e9, ClaimBurst: 1 << 30}
+	return server.ServiceOptions{Registry: f.reg, Ledgers: f.block.Set(t), Trust: f.block.Trust, ClaimRate: 1e9, ClaimBurst: 1 << 30,
+		RecordRate: 1e9, RecordBurst: 1 << 30}
 }
 
 // retailers are the registry's retailers.
