@@ -42,7 +42,7 @@ func init() {
 				flag, v string
 				to      *int64
 			}{{"pay-per-ticket", perTicket, &s.Limits.PerTicket}, {"pay-per-day", perDay, &s.Limits.PerDay},
-				{"offline-per-ticket", offline, &s.Limits.Offline}, {"offline-total", offTot, &s.Limits.OfflineTotal}} {
+				{"offline-per-ticket", offline, &s.Limits.OfflinePerTicket}, {"offline-total", offTot, &s.Limits.OfflineTotal}} {
 				c, err := config.ParseEuros(x.v)
 				if err != nil {
 					return fmt.Errorf("limits gen: --%s %q: %w", x.flag, x.v, err)
@@ -62,7 +62,7 @@ func init() {
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s: limits for %s, version %d: %s € a ticket, %s € a day, offline %s € a ticket and %s € in all, signed by key %v\n",
 				out, s.Scope(), version, config.FormatEuros(s.Limits.PerTicket), config.FormatEuros(s.Limits.PerDay),
-				config.FormatEuros(s.Limits.Offline), config.FormatEuros(s.Limits.OfflineTotal), ledger.IDOf(priv.Public().(ed25519.PublicKey)))
+				config.FormatEuros(s.Limits.OfflinePerTicket), config.FormatEuros(s.Limits.OfflineTotal), ledger.IDOf(priv.Public().(ed25519.PublicKey)))
 			return nil
 		},
 	}

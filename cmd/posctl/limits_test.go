@@ -36,7 +36,7 @@ func TestLimitsGenProvision(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, err := ledger.LoadLimitsStatement(v2)
-	if err != nil || s.Limits != (ledger.Limits{PerTicket: 30_00, PerDay: 500_00, Offline: 20_00, OfflineTotal: 200_00}) || s.Retailer != 1 {
+	if err != nil || s.Limits != (ledger.Limits{PerTicket: 30_00, PerDay: 500_00, OfflinePerTicket: 20_00, OfflineTotal: 200_00}) || s.Retailer != 1 {
 		t.Fatalf("generated: %+v %v", s, err)
 	}
 	own := t.TempDir()

@@ -158,14 +158,14 @@ func Open(cfg *config.Config, hw Hardware, o Options) (t *Terminal, err error) {
 // token, the state directory.
 func TerminalConfig(cfg *config.Config, o Options) terminal.Config {
 	l := ledger.Limits{PerTicket: cfg.Limits.PerTicket, PerDay: cfg.Limits.PerDay,
-		Offline: cfg.Limits.Offline, OfflineTotal: cfg.Limits.OfflineTotal}
+		OfflinePerTicket: cfg.Limits.OfflinePerTicket, OfflineTotal: cfg.Limits.OfflineTotal}
 	if o.Data.Limits != nil {
 		l = o.Data.Limits.Limits
 	}
 	return terminal.Config{
 		Terminal: cfg.TerminalID, RetailerName: cfg.RetailerName,
 		PerTicket: l.PerTicket, PerDay: l.PerDay,
-		OfflineLimit: l.Offline, OfflineTotal: l.OfflineTotal,
+		OfflinePerTicket: l.OfflinePerTicket, OfflineTotal: l.OfflineTotal,
 		StateDir: filepath.Join(cfg.DataDir, "state"), UnlockTokenSHA256: cfg.Technician.TokenSHA256,
 		OpenUnlock: o.OpenUnlock, Throttle: o.Throttle, LongPress: o.LongPress,
 		AllDelivered: o.Data.AllDelivered, DataRefused: o.Data.Refused != nil, Missing: o.Data.Missing,

@@ -15,10 +15,10 @@ import (
 func TestTerminalConfigCarriesEveryLimit(t *testing.T) {
 	cfg := config.Emulated()
 	cfg.DataDir = t.TempDir()
-	cfg.Limits = config.Limits{PerTicket: 40_00, PerDay: 900_00, Offline: 5_00, OfflineTotal: 20_00}
+	cfg.Limits = config.Limits{PerTicket: 40_00, PerDay: 900_00, OfflinePerTicket: 5_00, OfflineTotal: 20_00}
 	cfg.Technician.TokenSHA256 = "ab"
 	tc := TerminalConfig(&cfg, Options{Data: Data{Refused: errors.New("bad list")}})
-	if tc.PerTicket != 40_00 || tc.PerDay != 900_00 || tc.OfflineLimit != 5_00 || tc.OfflineTotal != 20_00 {
+	if tc.PerTicket != 40_00 || tc.PerDay != 900_00 || tc.OfflinePerTicket != 5_00 || tc.OfflineTotal != 20_00 {
 		t.Errorf("limits %+v", tc)
 	}
 	if tc.Terminal != cfg.TerminalID || tc.RetailerName != cfg.RetailerName || tc.UnlockTokenSHA256 != "ab" || !tc.DataRefused {

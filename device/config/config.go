@@ -35,9 +35,9 @@ type Config struct {
 
 // Limits are the retailer's payment limits, in cents (euros in the file).
 type Limits struct {
-	PerTicket int64 // [limits] pay_per_ticket: default 150,00 €
-	PerDay    int64 // [limits] pay_per_day: default 5 000,00 €
-	Offline   int64 // [limits] offline_per_ticket: per ticket while the fleet is unreachable, default 100,00 €
+	PerTicket        int64 // [limits] pay_per_ticket: default 150,00 €
+	PerDay           int64 // [limits] pay_per_day: default 5 000,00 €
+	OfflinePerTicket int64 // [limits] offline_per_ticket: per ticket while the fleet is unreachable, default 100,00 €
 	// OfflineTotal is [limits] offline_total: with a fleet, the most this terminal's
 	// unconfirmed payouts not yet claimed fleet-wide may add up to, default 1 000,00 €.
 	OfflineTotal int64
@@ -115,7 +115,7 @@ func Default() Config {
 	return Config{
 		Language: "fr",
 		DataDir:  "/var/lib/posd",
-		Limits:   Limits{PerTicket: 150_00, PerDay: 5000_00, Offline: 100_00, OfflineTotal: 1000_00},
+		Limits:   Limits{PerTicket: 150_00, PerDay: 5000_00, OfflinePerTicket: 100_00, OfflineTotal: 1000_00},
 		Board:    "rpi",
 		Pins:     map[string]string{},
 		Display:  Display{Cols: 20, Rows: 4},

@@ -41,7 +41,7 @@ func TestDefault(t *testing.T) {
 	d := Default()
 	want := Config{
 		Language: "fr", DataDir: "/var/lib/posd",
-		Limits: Limits{PerTicket: 15000, PerDay: 500000, Offline: 10000, OfflineTotal: 100000},
+		Limits: Limits{PerTicket: 15000, PerDay: 500000, OfflinePerTicket: 10000, OfflineTotal: 100000},
 		Board:  "rpi", Pins: map[string]string{}, Display: Display{20, 4},
 		Scanner: Scanner{Port: "/dev/ttyACM0", Baud: 9600, Suffix: scanner.CR},
 		Printer: Printer{Port: "/dev/ttyUSB0", Baud: 9600, Profile: "default", Columns: 48, CodePage: printer.PC858},
@@ -81,7 +81,7 @@ func TestExample(t *testing.T) {
 	}
 	want := Config{
 		TerminalID: "T-0042", RetailerID: "123456", RetailerName: "Tabac de la Gare", Language: "fr", DataDir: "/var/lib/posd",
-		Limits:     Limits{PerTicket: 15000, PerDay: 500000, Offline: 10000, OfflineTotal: 100000},
+		Limits:     Limits{PerTicket: 15000, PerDay: 500000, OfflinePerTicket: 10000, OfflineTotal: 100000},
 		Board:      "rpi",
 		Pins:       map[string]string{"buzzer": "GPIO26"},
 		Display:    Display{16, 2},

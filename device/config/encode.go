@@ -78,7 +78,7 @@ func (c *Config) Encode(w io.Writer) error {
 	t.ID, t.Retailer, t.RetailerName, t.Language, t.DataDir = c.TerminalID, c.RetailerID, c.RetailerName, c.Language, c.DataDir
 	f.Limits.PayPerTicket = FormatEuros(c.Limits.PerTicket)
 	f.Limits.PayPerDay = FormatEuros(c.Limits.PerDay)
-	f.Limits.OfflinePerTicket = FormatEuros(c.Limits.Offline)
+	f.Limits.OfflinePerTicket = FormatEuros(c.Limits.OfflinePerTicket)
 	f.Limits.OfflineTotal = FormatEuros(c.Limits.OfflineTotal)
 	f.Board.Profile = c.Board
 	f.Board.Pins = maps.Clone(c.Pins)
@@ -152,7 +152,7 @@ func (c *Config) String() string {
 	}
 	return fmt.Sprintf("terminal=%s retailer=%s lang=%s data=%s limits=%s/%s/%s/%s€ board=%s pins=%d display=%s scanner=%s printer=%s operator_keys=%d firmware_keys=%d technician=%s http=%q fleet=%s",
 		c.TerminalID, c.RetailerID, c.Language, c.DataDir,
-		FormatEuros(c.Limits.PerTicket), FormatEuros(c.Limits.PerDay), FormatEuros(c.Limits.Offline), FormatEuros(c.Limits.OfflineTotal),
+		FormatEuros(c.Limits.PerTicket), FormatEuros(c.Limits.PerDay), FormatEuros(c.Limits.OfflinePerTicket), FormatEuros(c.Limits.OfflineTotal),
 		c.Board, len(c.Pins), displayString(c.Display), scan, c.Printer.Port,
 		len(c.Keys.Operator), len(c.Keys.Firmware), tech, c.HTTP, fleet)
 }

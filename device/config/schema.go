@@ -31,7 +31,7 @@ var fields = []field{
 
 	{"limits", "pay_per_ticket", money(func(c *Config) *int64 { return &c.Limits.PerTicket })},
 	{"limits", "pay_per_day", money(func(c *Config) *int64 { return &c.Limits.PerDay })},
-	{"limits", "offline_per_ticket", money(func(c *Config) *int64 { return &c.Limits.Offline })},
+	{"limits", "offline_per_ticket", money(func(c *Config) *int64 { return &c.Limits.OfflinePerTicket })},
 	{"limits", "offline_total", money(func(c *Config) *int64 { return &c.Limits.OfflineTotal })},
 
 	{"board", "profile", str(func(c *Config) *string { return &c.Board })},

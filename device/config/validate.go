@@ -155,7 +155,7 @@ func (c *Config) checkLimits(add func(key, msg string), addAlt func(key, alt, ms
 	for _, x := range []struct {
 		key string
 		v   int64
-	}{{"limits.pay_per_ticket", l.PerTicket}, {"limits.pay_per_day", l.PerDay}, {"limits.offline_per_ticket", l.Offline}, {"limits.offline_total", l.OfflineTotal}} {
+	}{{"limits.pay_per_ticket", l.PerTicket}, {"limits.pay_per_day", l.PerDay}, {"limits.offline_per_ticket", l.OfflinePerTicket}, {"limits.offline_total", l.OfflineTotal}} {
 		if x.v < 0 || x.v > MaxLimit {
 			add(x.key, fmt.Sprintf("%s € is out of range (0 to %s €)", FormatEuros(x.v), FormatEuros(MaxLimit)))
 			bad = true
@@ -167,11 +167,11 @@ func (c *Config) checkLimits(add func(key, msg string), addAlt func(key, alt, ms
 	if l.PerTicket > l.PerDay {
 		addAlt("limits.pay_per_ticket", "limits.pay_per_day", fmt.Sprintf("%s € per ticket is above the limit per day, limits.pay_per_day = %s €", FormatEuros(l.PerTicket), FormatEuros(l.PerDay)))
 	}
-	if l.Offline > l.PerTicket {
-		addAlt("limits.offline_per_ticket", "limits.pay_per_ticket", fmt.Sprintf("%s € offline is above the limit per ticket, limits.pay_per_ticket = %s €", FormatEuros(l.Offline), FormatEuros(l.PerTicket)))
+	if l.OfflinePerTicket > l.PerTicket {
+		addAlt("limits.offline_per_ticket", "limits.pay_per_ticket", fmt.Sprintf("%s € offline is above the limit per ticket, limits.pay_per_ticket = %s €", FormatEuros(l.OfflinePerTicket), FormatEuros(l.PerTicket)))
 	}
-	if l.OfflineTotal < l.Offline {
-		addAlt("limits.offline_total", "limits.offline_per_ticket", fmt.Sprintf("%s € in all offline is below the offline limit per ticket, limits.offline_per_ticket = %s €", FormatEuros(l.OfflineTotal), FormatEuros(l.Offline)))
+	if l.OfflineTotal < l.OfflinePerTicket {
+		addAlt("limits.offline_total", "limits.offline_per_ticket", fmt.Sprintf("%s € in all offline is below the offline limit per ticket, limits.offline_per_ticket = %s €", FormatEuros(l.OfflineTotal), FormatEuros(l.OfflinePerTicket)))
 	}
 }
 

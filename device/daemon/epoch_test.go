@@ -25,7 +25,7 @@ func epochBoard(t *testing.T) (*testBlock, *testBoard, *testFleet, *fleettest.Pr
 	f := newTestFleet(t, tb, map[string]uint32{"T-1": 1})
 	px := fleettest.NewProxy(t, f.srv.Addr().String())
 	b.cfg.Fleet.URL, b.cfg.Fleet.Credentials = px.URL(), f.seeds["T-1"]
-	b.cfg.Limits.Offline, b.cfg.Limits.OfflineTotal = 5_00, 50_00
+	b.cfg.Limits.OfflinePerTicket, b.cfg.Limits.OfflineTotal = 5_00, 50_00
 	return tb, b, f, px
 }
 

@@ -136,7 +136,7 @@ func TestFleetOnBoard(t *testing.T) {
 	f := newTestFleet(t, tb, map[string]uint32{"T-1": 1, "T-2": 1})
 	px := fleettest.NewProxy(t, f.srv.Addr().String())
 	b.cfg.Fleet.URL, b.cfg.Fleet.Credentials = px.URL(), f.seeds["T-1"]
-	b.cfg.Limits.Offline, b.cfg.Limits.OfflineTotal = 5_00, 5_00
+	b.cfg.Limits.OfflinePerTicket, b.cfg.Limits.OfflineTotal = 5_00, 5_00
 	o := Options{RestartQuiet: 100 * time.Millisecond, FleetStatusEvery: 200 * time.Millisecond}
 	d := b.start(t, o)
 	if d.r.Fleet == nil {

@@ -39,9 +39,9 @@ func TestLimitsStatementInForce(t *testing.T) {
 	c := b.cfg.Limits
 	stmt := map[uint64][]byte{
 		1: sign(ledger.LimitsStatement{Version: 1, Retailer: 1, Limits: ledger.Limits{PerTicket: c.PerTicket, PerDay: c.PerDay,
-			Offline: c.Offline, OfflineTotal: c.OfflineTotal}}, tb.key),
+			OfflinePerTicket: c.OfflinePerTicket, OfflineTotal: c.OfflineTotal}}, tb.key),
 		2: sign(ledger.LimitsStatement{Version: 2, Terminal: "T-1", Limits: ledger.Limits{PerTicket: 4_00, PerDay: 50_00,
-			Offline: 4_00, OfflineTotal: 50_00}}, tb.key),
+			OfflinePerTicket: 4_00, OfflineTotal: 50_00}}, tb.key),
 	}
 	o := Options{RestartQuiet: 200 * time.Millisecond}
 	for _, v := range []uint64{1, 2} {
@@ -72,7 +72,7 @@ func TestLimitsStatementInForce(t *testing.T) {
 	path := filepath.Join(b.cfg.DataDir, ledger.LimitsStatementFile)
 	_, own, _ := ed25519.GenerateKey(nil)
 	forged := sign(ledger.LimitsStatement{Version: 9, Terminal: "T-1", Limits: ledger.Limits{PerTicket: ledger.MaxLimit,
-		PerDay: ledger.MaxLimit, Offline: ledger.MaxLimit, OfflineTotal: ledger.MaxLimit}}, own)
+		PerDay: ledger.MaxLimit, OfflinePerTicket: ledger.MaxLimit, OfflineTotal: ledger.MaxLimit}}, own)
 	_, code2 := sellable(t, tb, 0)
 	for name, put := range map[string]func(){
 		"older":  func() { os.WriteFile(path, stmt[1], 0o644) },

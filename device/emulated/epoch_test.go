@@ -36,7 +36,7 @@ func TestFleetPaidBeforeReset(t *testing.T) {
 	clock := clockwork.NewFakeClockAt(time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC))
 	paid := tb.find(t, func(tk block.Ticket) bool { return tk.Tier > 0 && tk.Lot <= 20_00 })
 	claims := &fleet.Fake{Terminal: "EMU-0001", Before: map[codes.TicketID]time.Time{paid: clock.Now().Add(-48 * time.Hour)}}
-	e := rigOn(t, tb, Options{Dir: t.TempDir(), AllDelivered: true, PerTicket: 20_00, Clock: clock, Fleet: claims, OfflineLimit: 20_00})
+	e := rigOn(t, tb, Options{Dir: t.TempDir(), AllDelivered: true, PerTicket: 20_00, Clock: clock, Fleet: claims, OfflinePerTicket: 20_00})
 	defer e.rig.Close()
 	e.do(tb.code(paid), "!ok")
 	e.expect("DÉJÀ PAYÉ", "30/11", "EMU-0001")
@@ -63,7 +63,7 @@ func TestResetJournalPaysNothingOffline(t *testing.T) {
 		return id
 	}
 	claims := &fleet.Fake{Terminal: "EMU-0001", Err: fmt.Errorf("test: %w", fleet.ErrOffline)}
-	o := Options{Dir: dir, AllDelivered: true, PerTicket: 20_00, Clock: clock, Fleet: claims, OfflineLimit: 5_00}
+	o := Options{Dir: dir, AllDelivered: true, PerTicket: 20_00, Clock: clock, Fleet: claims, OfflinePerTicket: 5_00}
 	e := rigOn(t, tb, o)
 	first := small()
 	e.do(tb.code(first), "!ok")

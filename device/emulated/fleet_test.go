@@ -26,7 +26,7 @@ func TestFleetClaimsBeforePaying(t *testing.T) {
 	claims := &fleet.Fake{Terminal: "EMU-0001", At: clock.Now().Add(-time.Hour),
 		Held: map[codes.TicketID]string{elsewhere: "T-0077"}}
 	rig, err := Start(context.Background(), Options{Dir: t.TempDir(), Ledgers: []*ledger.Ledger{tb.ledger}, AllDelivered: true, PerTicket: 20_00,
-		Clock: clock, Fleet: claims, OfflineLimit: 5_00})
+		Clock: clock, Fleet: claims, OfflinePerTicket: 5_00})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,7 +54,7 @@ type Options struct {
 	// language of the screens and receipts ("fr", the default, or "en").
 	Terminal, RetailerName, Display, Language string
 	PerTicket, PerDay                         int64
-	OfflineLimit, OfflineTotal                int64
+	OfflinePerTicket, OfflineTotal            int64
 	UnlockTokenSHA256                         string
 
 	Ledgers      []*ledger.Ledger // one per block (two of one block: Start fails)
@@ -117,7 +117,7 @@ type Rig struct {
 func (o Options) TerminalConfig() (*config.Config, error) {
 	if o.Config != nil {
 		if o.Terminal != "" || o.RetailerName != "" || o.Display != "" || o.PerTicket != 0 || o.PerDay != 0 ||
-			o.OfflineLimit != 0 || o.OfflineTotal != 0 || o.UnlockTokenSHA256 != "" || o.Language != "" {
+			o.OfflinePerTicket != 0 || o.OfflineTotal != 0 || o.UnlockTokenSHA256 != "" || o.Language != "" {
 			return nil, errors.New("emulated: Options.Config and a shorthand of it (Terminal, Display, PerTicket…): the configuration says it")
 		}
 		c := *o.Config
@@ -134,7 +134,7 @@ func (o Options) TerminalConfig() (*config.Config, error) {
 	}
 	c.Display = config.Display{Cols: g.Cols, Rows: g.Rows}
 	c.Limits = config.Limits{PerTicket: cmp.Or(o.PerTicket, c.Limits.PerTicket), PerDay: cmp.Or(o.PerDay, c.Limits.PerDay),
-		Offline: o.OfflineLimit, OfflineTotal: o.OfflineTotal}
+		OfflinePerTicket: o.OfflinePerTicket, OfflineTotal: o.OfflineTotal}
 	c.Technician.TokenSHA256 = o.UnlockTokenSHA256
 	c.Language = cmp.Or(o.Language, c.Language)
 	c.Scanner.AIM = true // the rig's scanner sends AIM identifiers

@@ -58,7 +58,7 @@ func (s Site) configLimits() (l ledger.Limits, known bool) {
 	if c == nil {
 		return ledger.Limits{}, false
 	}
-	return ledger.Limits{PerTicket: c.Limits.PerTicket, PerDay: c.Limits.PerDay, Offline: c.Limits.Offline,
+	return ledger.Limits{PerTicket: c.Limits.PerTicket, PerDay: c.Limits.PerDay, OfflinePerTicket: c.Limits.OfflinePerTicket,
 		OfflineTotal: c.Limits.OfflineTotal}, true
 }
 
@@ -70,7 +70,7 @@ func LimitsChanges(was, now ledger.Limits) string {
 		name     string
 		was, now int64
 	}{{"pay_per_ticket", was.PerTicket, now.PerTicket}, {"pay_per_day", was.PerDay, now.PerDay},
-		{"offline_per_ticket", was.Offline, now.Offline}, {"offline_total", was.OfflineTotal, now.OfflineTotal}} {
+		{"offline_per_ticket", was.OfflinePerTicket, now.OfflinePerTicket}, {"offline_total", was.OfflineTotal, now.OfflineTotal}} {
 		if x.was == x.now {
 			continue
 		}

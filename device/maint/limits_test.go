@@ -35,7 +35,7 @@ func TestLimitsStatementOverTheLink(t *testing.T) {
 	keys := Items(s)[flash.Keys]
 	ctx := context.Background()
 	_, own, _ := ed25519.GenerateKey(nil)
-	max := ledger.Limits{PerTicket: ledger.MaxLimit, PerDay: ledger.MaxLimit, Offline: ledger.MaxLimit, OfflineTotal: ledger.MaxLimit}
+	max := ledger.Limits{PerTicket: ledger.MaxLimit, PerDay: ledger.MaxLimit, OfflinePerTicket: ledger.MaxLimit, OfflineTotal: ledger.MaxLimit}
 	if _, err := keys.Install(ctx, limitsFile(t, ledger.LimitsStatement{Version: 9, Terminal: s.Terminal, Limits: max}, own)); !errors.Is(err, ledger.ErrUntrustedKey) {
 		t.Fatalf("technician's own statement: %v", err)
 	}
@@ -45,8 +45,8 @@ func TestLimitsStatementOverTheLink(t *testing.T) {
 	if _, err := keys.Install(ctx, limitsFile(t, ledger.LimitsStatement{Version: 1, Terminal: "OTHER", Limits: max}, operator)); !errors.Is(err, ledger.ErrLimitsScope) {
 		t.Fatalf("another terminal's statement: %v", err)
 	}
-	l := ledger.Limits{PerTicket: 30_00, PerDay: 50_00, Offline: s.Running.Limits.Offline, OfflineTotal: s.Running.Limits.OfflineTotal}
-	l.Offline = min(l.Offline, l.PerTicket)
+	l := ledger.Limits{PerTicket: 30_00, PerDay: 50_00, OfflinePerTicket: s.Running.Limits.OfflinePerTicket, OfflineTotal: s.Running.Limits.OfflineTotal}
+	l.OfflinePerTicket = min(l.OfflinePerTicket, l.PerTicket)
 	msg, err := keys.Install(ctx, limitsFile(t, ledger.LimitsStatement{Version: 2, Retailer: s.Retailer, Limits: l}, operator))
 	if err != nil {
 		t.Fatal(err)

@@ -21,7 +21,7 @@ func OperatorSettings(c *config.Config) map[string]string {
 	return map[string]string{
 		"limits.pay_per_ticket":     config.FormatEuros(c.Limits.PerTicket),
 		"limits.pay_per_day":        config.FormatEuros(c.Limits.PerDay),
-		"limits.offline_per_ticket": config.FormatEuros(c.Limits.Offline),
+		"limits.offline_per_ticket": config.FormatEuros(c.Limits.OfflinePerTicket),
 		"limits.offline_total":      config.FormatEuros(c.Limits.OfflineTotal),
 		"fleet.url":                 c.Fleet.URL,
 	}

@@ -26,7 +26,7 @@ func TestTechnicianCannotRaiseLimits(t *testing.T) {
 	for name, edit := range map[string]func(c *config.Config){
 		"limits.pay_per_ticket":     func(c *config.Config) { c.Limits.PerTicket = 1_000_00 },
 		"limits.pay_per_day":        func(c *config.Config) { c.Limits.PerDay = 1_000_000_00 },
-		"limits.offline_per_ticket": func(c *config.Config) { c.Limits.Offline = c.Limits.PerTicket },
+		"limits.offline_per_ticket": func(c *config.Config) { c.Limits.OfflinePerTicket = c.Limits.PerTicket },
 		"limits.offline_total":      func(c *config.Config) { c.Limits.OfflineTotal = 1_000_000_00 },
 		"fleet.url":                 func(c *config.Config) { c.Fleet.URL = "nats://fleet.example:4222" },
 	} {
@@ -42,7 +42,7 @@ func TestTechnicianCannotRaiseLimits(t *testing.T) {
 		}
 	}
 	all := *s.Running
-	all.Limits = config.Limits{PerTicket: 1_000_000_00, PerDay: 1_000_000_00, Offline: 1_000_000_00, OfflineTotal: 1_000_000_00}
+	all.Limits = config.Limits{PerTicket: 1_000_000_00, PerDay: 1_000_000_00, OfflinePerTicket: 1_000_000_00, OfflineTotal: 1_000_000_00}
 	err := it.Verify(ctx, writeConfig(t, all))
 	for name := range OperatorSettings(&all) {
 		if name != "fleet.url" && (err == nil || !strings.Contains(err.Error(), name)) {

@@ -96,7 +96,7 @@ func TestMachineRefusalsOnFakes(t *testing.T) {
 		{"fleet-offline", code, func(o *terminaltest.Options) { o.Fleet = &fleet.Fake{Err: offline} }, true, "result:fleet-offline", "fleet-offline"},
 		{"offline-total", code, func(o *terminaltest.Options) {
 			o.Fleet = &exposed{Fake: fleet.Fake{Err: offline}, unclaimed: 9_00}
-			o.Config.OfflineLimit, o.Config.OfflineTotal = 10_00, 10_00
+			o.Config.OfflinePerTicket, o.Config.OfflineTotal = 10_00, 10_00
 		}, true, "result:offline-total", "offline-total"},
 		{"claim-failed", code, func(o *terminaltest.Options) { o.Fleet = &fleet.Fake{Err: errors.New("boom")} }, true, "result:claim-failed", "claim-failed"},
 	}

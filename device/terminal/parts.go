@@ -99,9 +99,9 @@ type Config struct {
 	StatusPoll time.Duration
 	// Throttle of forged codes (zero value: 5 within 10 min lock for 1 min, doubling, at most 24 h).
 	Throttle Throttle
-	// OfflineLimit: with a Fleet that cannot be reached, a winner up to this amount (cents)
+	// OfflinePerTicket: with a Fleet that cannot be reached, a winner up to this amount (cents)
 	// is paid unconfirmed and claimed once the fleet is back; above it nothing is paid.
-	OfflineLimit int64
+	OfflinePerTicket int64
 	// OfflineTotal caps, with a Fleet that claims later what it paid unconfirmed
 	// (fleet.Exposure), those unconfirmed payouts not yet claimed plus the next one.
 	OfflineTotal int64

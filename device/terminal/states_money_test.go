@@ -118,10 +118,10 @@ func TestStatePayFleetRefusals(t *testing.T) {
 		{"paid-elsewhere", &fleet.Fake{Terminal: "T-0001", Held: map[codes.TicketID]string{v.Ticket: "T-0002"}}, terminal.Config{}, "result:paid-elsewhere", "paid-elsewhere"},
 		{"paid-before-reset", &fleet.Fake{Terminal: "T-0001", Before: map[codes.TicketID]time.Time{v.Ticket: terminaltest.Epoch()}}, terminal.Config{}, "result:already-paid", decide.PaidBeforeReset.String()},
 		{"refused-by-fleet", &fleet.Fake{Refused: map[codes.TicketID]string{v.Ticket: "not-yours"}}, terminal.Config{}, "result:fleet-refused", "fleet-refused:not-yours"},
-		{"offline-above-limit", &fleet.Fake{Err: offline}, terminal.Config{OfflineLimit: 2_00}, "result:fleet-offline", "fleet-offline"},
+		{"offline-above-limit", &fleet.Fake{Err: offline}, terminal.Config{OfflinePerTicket: 2_00}, "result:fleet-offline", "fleet-offline"},
 		{"claim-failed", &fleet.Fake{Err: errors.New("tls: bad certificate")}, terminal.Config{}, "result:claim-failed", "claim-failed"},
 		// Restored from an earlier copy: refused even within the offline limit.
-		{"journal-restored", &fleet.Fake{Err: fmt.Errorf("test: %w", fleet.ErrRestored)}, terminal.Config{OfflineLimit: 50_00},
+		{"journal-restored", &fleet.Fake{Err: fmt.Errorf("test: %w", fleet.ErrRestored)}, terminal.Config{OfflinePerTicket: 50_00},
 			"result:journal-restored", decide.JournalRestored.String()},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -142,7 +142,7 @@ func TestStatePayFleetRefusals(t *testing.T) {
 func TestStatePayOfflineWithinTheLimit(t *testing.T) {
 	_, v := winner(t, 5_00)
 	f := &fleet.Fake{Err: fmt.Errorf("test: %w", fleet.ErrOffline)}
-	r := newRig(t, func(o *terminaltest.Options) { o.Fleet, o.Config.OfflineLimit = f, 10_00 })
+	r := newRig(t, func(o *terminaltest.Options) { o.Fleet, o.Config.OfflinePerTicket = f, 10_00 })
 	run(t, r, terminal.PayState(v), "result:paid")
 	ps := records(t, r, journal.KindPayout)
 	if len(ps) != 1 || ps[0].Reason != journal.ReasonUnconfirmed {

@@ -107,7 +107,7 @@ func (t *Terminal) decideInput(v retail.Verdict) decide.Input {
 // limits are the pay limits as validate/decide takes them.
 func (t *Terminal) limits() decide.Limits {
 	return decide.Limits{PerTicket: t.cfg.PerTicket, PerDay: t.cfg.PerDay,
-		OfflinePerTicket: t.cfg.OfflineLimit, OfflineTotal: t.cfg.OfflineTotal}
+		OfflinePerTicket: t.cfg.OfflinePerTicket, OfflineTotal: t.cfg.OfflineTotal}
 }
 
 // lockValidation records and shows a brute-force lock.

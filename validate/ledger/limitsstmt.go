@@ -46,7 +46,7 @@ var (
 // them: per ticket, per day, per ticket while the fleet is unreachable, and in all
 // unconfirmed offline payouts.
 type Limits struct {
-	PerTicket, PerDay, Offline, OfflineTotal int64
+	PerTicket, PerDay, OfflinePerTicket, OfflineTotal int64
 }
 
 // check applies the configuration's rules: each limit within 0..MaxLimit (per ticket and
@@ -56,14 +56,14 @@ func (l Limits) check() error {
 	switch {
 	case l.PerTicket < 1 || l.PerDay < 1 || l.PerTicket > MaxLimit || l.PerDay > MaxLimit:
 		return fmt.Errorf("pay_per_ticket and pay_per_day from 1 to %d cents", MaxLimit)
-	case l.Offline < 0 || l.OfflineTotal < 0 || l.Offline > MaxLimit || l.OfflineTotal > MaxLimit:
+	case l.OfflinePerTicket < 0 || l.OfflineTotal < 0 || l.OfflinePerTicket > MaxLimit || l.OfflineTotal > MaxLimit:
 		return fmt.Errorf("offline_per_ticket and offline_total from 0 to %d cents", MaxLimit)
 	case l.PerTicket > l.PerDay:
 		return fmt.Errorf("pay_per_ticket %d above pay_per_day %d", l.PerTicket, l.PerDay)
-	case l.Offline > l.PerTicket:
-		return fmt.Errorf("offline_per_ticket %d above pay_per_ticket %d", l.Offline, l.PerTicket)
-	case l.OfflineTotal < l.Offline:
-		return fmt.Errorf("offline_total %d below offline_per_ticket %d", l.OfflineTotal, l.Offline)
+	case l.OfflinePerTicket > l.PerTicket:
+		return fmt.Errorf("offline_per_ticket %d above pay_per_ticket %d", l.OfflinePerTicket, l.PerTicket)
+	case l.OfflineTotal < l.OfflinePerTicket:
+		return fmt.Errorf("offline_total %d below offline_per_ticket %d", l.OfflineTotal, l.OfflinePerTicket)
 	}
 	return nil
 }
@@ -125,7 +125,7 @@ func limitsBody(s *LimitsStatement, signer ed25519.PublicKey) []byte {
 	}
 	l := s.Limits
 	fmt.Fprintf(&b, "pay_per_ticket %d\npay_per_day %d\noffline_per_ticket %d\noffline_total %d\n",
-		l.PerTicket, l.PerDay, l.Offline, l.OfflineTotal)
+		l.PerTicket, l.PerDay, l.OfflinePerTicket, l.OfflineTotal)
 	fmt.Fprintf(&b, "signer %s\n", base64.StdEncoding.EncodeToString(signer))
 	return b.Bytes()
 }
@@ -204,7 +204,7 @@ func ParseLimitsStatement(text []byte) (*LimitsStatement, error) {
 		name string
 		v    *int64
 	}{{"pay_per_ticket ", &s.Limits.PerTicket}, {"pay_per_day ", &s.Limits.PerDay},
-		{"offline_per_ticket ", &s.Limits.Offline}, {"offline_total ", &s.Limits.OfflineTotal}} {
+		{"offline_per_ticket ", &s.Limits.OfflinePerTicket}, {"offline_total ", &s.Limits.OfflineTotal}} {
 		v, err := uintField(lines[3+i], f.name, 40)
 		if err != nil {
 			return nil, err

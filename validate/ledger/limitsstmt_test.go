@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-var testLimits = Limits{PerTicket: 30_00, PerDay: 50_00, Offline: 20_00, OfflineTotal: 40_00}
+var testLimits = Limits{PerTicket: 30_00, PerDay: 50_00, OfflinePerTicket: 20_00, OfflineTotal: 40_00}
 
 func signLimits(t testing.TB, s LimitsStatement, priv ed25519.PrivateKey) []byte {
 	t.Helper()
@@ -55,8 +55,8 @@ func TestLimitsStatementRefused(t *testing.T) {
 		"terminal spaces":  {Version: 1, Terminal: "T 1", Limits: testLimits},
 		"zero per ticket":  {Version: 1, Terminal: "T1", Limits: Limits{PerDay: 10}},
 		"ticket above day": {Version: 1, Terminal: "T1", Limits: Limits{PerTicket: 11, PerDay: 10}},
-		"offline above":    {Version: 1, Terminal: "T1", Limits: Limits{PerTicket: 10, PerDay: 10, Offline: 11, OfflineTotal: 11}},
-		"total below":      {Version: 1, Terminal: "T1", Limits: Limits{PerTicket: 10, PerDay: 10, Offline: 5, OfflineTotal: 4}},
+		"offline above":    {Version: 1, Terminal: "T1", Limits: Limits{PerTicket: 10, PerDay: 10, OfflinePerTicket: 11, OfflineTotal: 11}},
+		"total below":      {Version: 1, Terminal: "T1", Limits: Limits{PerTicket: 10, PerDay: 10, OfflinePerTicket: 5, OfflineTotal: 4}},
 		"above max":        {Version: 1, Terminal: "T1", Limits: Limits{PerTicket: MaxLimit + 1, PerDay: MaxLimit + 1}},
 	} {
 		if _, err := SignLimitsStatement(s, priv); !errors.Is(err, ErrLimitsStatement) {
@@ -88,7 +88,7 @@ func TestLimitsStatementForgedRefused(t *testing.T) {
 	cand := filepath.Join(dir, "cand.stmt")
 	path := filepath.Join(dir, LimitsStatementFile)
 	os.WriteFile(cand, signLimits(t, LimitsStatement{Version: 9, Terminal: "T1",
-		Limits: Limits{PerTicket: MaxLimit, PerDay: MaxLimit, Offline: MaxLimit, OfflineTotal: MaxLimit}}, ownPriv), 0o644)
+		Limits: Limits{PerTicket: MaxLimit, PerDay: MaxLimit, OfflinePerTicket: MaxLimit, OfflineTotal: MaxLimit}}, ownPriv), 0o644)
 	if _, _, err := InstallLimitsStatement(path, cand, trust, "T1", 1); !errors.Is(err, ErrUntrustedKey) {
 		t.Fatalf("own key's statement installed: %v", err)
 	}
