@@ -192,13 +192,7 @@ func (t *Terminal) dataGate(id codes.TicketID) State {
 	default:
 		return nil
 	}
-	e := journal.Entry{Kind: journal.KindRefused, Reason: res.name, Ticket: id}
-	whole := id // a pack (position 0) is checked as its first ticket
-	whole.Position = max(whole.Position, 1)
-	if whole.Validate() != nil {
-		e.Ticket = codes.TicketID{}
-	}
-	if _, err := t.recordTrace(e); err != nil {
+	if err := t.recordRefusal(id, res.name); err != nil {
 		t.log.Error("terminal: journal refusal", "err", err)
 	}
 	return res

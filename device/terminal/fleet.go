@@ -67,7 +67,7 @@ func (t *Terminal) claimFleetWide(ctx context.Context, v retail.Verdict, in deci
 	} else {
 		t.log.Warn("terminal: payout refused by the fleet claim", "ticket", v.Ticket.String(), "decision", d.String(), "reason", why, "err", err)
 	}
-	if _, err := t.recordTrace(journal.Entry{Kind: journal.KindRefused, Ticket: v.Ticket, Reason: why}); err != nil {
+	if err := t.recordRefusal(v.Ticket, why); err != nil {
 		return "", t.journalFault(err)
 	}
 	return "", st

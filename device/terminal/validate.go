@@ -122,13 +122,24 @@ func (t *Terminal) lockValidation(d durationLock) State {
 
 // journalRefusal records a refused validation: the reason and the ticket, never the code.
 func (t *Terminal) journalRefusal(v retail.Verdict) {
-	e := journal.Entry{Kind: journal.KindRefused, Reason: v.Outcome.String(), Ticket: v.Ticket}
-	if v.Ticket.Validate() != nil {
-		e.Ticket = codes.TicketID{}
-	}
-	if _, err := t.recordTrace(e); err != nil && !errors.Is(err, journal.ErrReadOnly) {
+	if err := t.recordRefusal(v.Ticket, v.Outcome.String()); err != nil && !errors.Is(err, journal.ErrReadOnly) {
 		t.log.Error("terminal: journal refusal", "err", err)
 	}
+}
+
+// recordRefusal is the one way a refused code is journalled (KindRefused): the reason
+// (decide.Reason's name, or a refusal of the terminal's own: "fleet-refused:<why>",
+// "status-refused", …) and the ticket, never the code; a ticket that is not one (a
+// pack's position 0 counts as its first ticket) is left out.
+func (t *Terminal) recordRefusal(id codes.TicketID, reason string) error {
+	e := journal.Entry{Kind: journal.KindRefused, Reason: reason, Ticket: id}
+	whole := id
+	whole.Position = max(whole.Position, 1)
+	if whole.Validate() != nil {
+		e.Ticket = codes.TicketID{}
+	}
+	_, err := t.recordTrace(e)
+	return err
 }
 
 // payOffer shows the winner's amount and waits: OK pays, CANCEL leaves it unpaid (inquiry).
