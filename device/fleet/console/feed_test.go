@@ -2,8 +2,8 @@ package console
 
 import (
 	"bufio"
-	"encoding/json"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/cookiejar"

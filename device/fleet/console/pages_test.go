@@ -20,7 +20,9 @@ func fillFleet(t *testing.T, c *Console) {
 	m := c.Model()
 	m.SetRegistry(registry(map[string]uint32{"T1": 1, "T2": 2, "T3": 1}))
 	now := testNow
-	tk := func(pack uint32, pos uint8) codes.TicketID { return codes.TicketID{Block: 7, Pack: pack, Position: pos} }
+	tk := func(pack uint32, pos uint8) codes.TicketID {
+		return codes.TicketID{Block: 7, Pack: pack, Position: pos}
+	}
 	m.AddRecord(rec("T1", 1, journal.KindSale, 5000, codes.TicketID{Block: 7, Pack: 1}, ""), now.Add(-2*time.Minute))
 	m.AddRecord(rec("T1", 2, journal.KindPayout, 500, tk(1, 3), ""), now.Add(-time.Minute))
 	off := rec("T1", 3, journal.KindPayout, 2000, tk(1, 4), "")
