@@ -19,11 +19,13 @@ var ErrNoManifests = errors.New("console: no block manifests: settlement needs t
 
 // Settling is what settlement needs besides the records: the blocks' truth (their
 // manifests), Settle's options (the operator's limits) and the registered device keys
-// (the witness check), as posctl fleet settle takes them.
+// (the witness check), as posctl fleet settle takes them. DeviceKeys, if set, is called
+// once a settlement for the registry's keys as they are then (posctl reads
+// terminals.json again, as fleet settle does).
 type Settling struct {
 	Truth      *settle.Truth
 	Options    []settle.Option
-	DeviceKeys func(terminal string) []ed25519.PublicKey
+	DeviceKeys func() func(terminal string) []ed25519.PublicKey
 }
 
 // DaySettlement is a day's settlement: the proof of every payout the fleet holds
@@ -91,7 +93,7 @@ func (s *settler) settlement() (*settle.Settlement, []journal.Record, []time.Tim
 	}
 	opts := slices.Clone(s.src.Options)
 	if s.src.DeviceKeys != nil {
-		opts = append(opts, settle.WithWitness(settle.CheckRecords(recs, s.src.DeviceKeys)))
+		opts = append(opts, settle.WithWitness(settle.CheckRecords(recs, s.src.DeviceKeys())))
 	}
 	full, err := settle.Settle(recs, s.src.Truth, claims, opts...)
 	if err != nil {
