@@ -58,7 +58,9 @@ func BenchmarkOverview(b *testing.B) { benchPage(b, "/") }
 // BenchmarkTerminals: the terminals page, its first page and a filtered one.
 func BenchmarkTerminals(b *testing.B) { benchPage(b, "/terminals") }
 
-func BenchmarkTerminalsFiltered(b *testing.B) { benchPage(b, "/terminals?state=silent&retailer=7&page=2&per=20") }
+func BenchmarkTerminalsFiltered(b *testing.B) {
+	benchPage(b, "/terminals?state=silent&retailer=7&page=2&per=20")
+}
 
 // BenchmarkPayoutsOfDay: the list behind the overview's payouts count (100,000 rows,
 // sorted latest first, one page shown).
