@@ -70,7 +70,8 @@ func New(o Options) (*Console, error) {
 	}
 	c := &Console{o: o, log: o.Logger, clk: o.Clock, model: NewModel(o.Location), hub: newHub(),
 		guard: newGuard(o.Token, o.Clock.Now), hosts: httporigin.Entries(o.Hosts)}
-	c.settler = &settler{m: c.model, src: o.Settling, days: map[string]*cachedDay{}}
+	c.settler = &settler{m: c.model, src: o.Settling, days: map[string]*cachedDay{},
+		done: func() { c.hub.publish(Event{Kind: "settlement"}) }}
 	c.o.Token = "" // kept as its hash only
 	t, err := template.New("").Funcs(funcs).ParseFS(files, "templates/*.html")
 	if err != nil {

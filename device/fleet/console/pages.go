@@ -32,6 +32,7 @@ var funcs = template.FuncMap{
 // page is what every template gets: the request's language and path, and its data.
 type page struct {
 	Lang string
+	def  string // the language without a lang parameter (Accept-Language's)
 	Path string
 	raw  url.Values
 	loc  *time.Location
@@ -61,7 +62,7 @@ func (p page) Link(path string, kv ...string) string {
 			v.Set(kv[i], kv[i+1])
 		}
 	}
-	if p.Lang != "fr" {
+	if p.Lang != p.def {
 		v.Set("lang", p.Lang)
 	}
 	if len(v) == 0 {
@@ -97,7 +98,7 @@ func (p page) pager(q listQuery, total int) Pager {
 	pg := Pager{Page: q.Page, Pages: max((total+q.Per-1)/q.Per, 1), Total: total}
 	link := func(n int) string {
 		v := q.values(n)
-		if p.Lang != "fr" {
+		if p.Lang != p.def {
 			v.Set("lang", p.Lang)
 		}
 		if len(v) == 0 {
@@ -115,7 +116,7 @@ func (p page) pager(q listQuery, total int) Pager {
 }
 
 func (c *Console) page(r *http.Request, data any) page {
-	return page{Lang: lang(r), Path: r.URL.Path, raw: r.URL.Query(), loc: c.model.loc, Data: data}
+	return page{Lang: lang(r), def: acceptLang(r), Path: r.URL.Path, raw: r.URL.Query(), loc: c.model.loc, Data: data}
 }
 
 // render executes template name into a buffer first: a failing template writes no

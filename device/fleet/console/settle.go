@@ -49,7 +49,8 @@ type settler struct {
 	version uint64
 	full    *settle.Settlement
 	days    map[string]*cachedDay
-	busy    bool // a background settlement is being made
+	busy    bool   // a background settlement is being made
+	done    func() // called when a background settlement is made
 }
 
 // snapshot copies the records (and when each was received) and the claims.
@@ -170,10 +171,13 @@ func (s *settler) dayCached(day string) (*DaySettlement, error) {
 		go func() {
 			ds, err := s.day(day)
 			s.mu.Lock()
-			defer s.mu.Unlock()
 			s.busy = false
 			if err == nil {
 				s.days[day] = &cachedDay{v, ds}
+			}
+			s.mu.Unlock()
+			if err == nil && s.done != nil && (last == nil || len(last.ds.Settlement.Flagged) != len(ds.Settlement.Flagged)) {
+				s.done()
 			}
 		}()
 	}

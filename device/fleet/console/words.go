@@ -92,6 +92,12 @@ func lang(r *http.Request) string {
 	case "fr":
 		return "fr"
 	}
+	return acceptLang(r)
+}
+
+// acceptLang is the first language of r's Accept-Language the console knows, else
+// French.
+func acceptLang(r *http.Request) string {
 	for _, part := range strings.Split(r.Header.Get("Accept-Language"), ",") {
 		tag, _, _ := strings.Cut(strings.TrimSpace(part), ";")
 		tag = strings.ToLower(tag)
