@@ -3,6 +3,7 @@ package console
 import (
 	"fmt"
 	"net/http"
+	"runtime"
 	"testing"
 	"time"
 
@@ -65,3 +66,22 @@ func BenchmarkTerminalsFiltered(b *testing.B) {
 // BenchmarkPayoutsOfDay: the list behind the overview's payouts count (100,000 rows,
 // sorted latest first, one page shown).
 func BenchmarkPayoutsOfDay(b *testing.B) { benchPage(b, "/records?day=2026-12-07&kind=payout") }
+
+// BenchmarkFill: what the console costs beside the fleet server: the time and memory to
+// take 10,000 terminals and 100,000 payouts into the model (an op is the whole fleet;
+// the heap it keeps is reported as retained-MB).
+func BenchmarkFill(b *testing.B) {
+	var retained float64
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		c, _ := testConsole(b, nil)
+		bigFleet(b, c)
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		retained = float64(after.HeapAlloc-before.HeapAlloc) / (1 << 20)
+		runtime.KeepAlive(c)
+	}
+	b.ReportMetric(retained, "retained-MB")
+}
