@@ -255,3 +255,47 @@ func TestFeedLive(t *testing.T) {
 		t.Error("CSV export")
 	}
 }
+
+// fleetState is what the fleet holds: each stream's and bucket's message count, bytes
+// and last sequence.
+func fleetState(t *testing.T, f *testFleet) [5][3]uint64 {
+	t.Helper()
+	ctx := context.Background()
+	var out [5][3]uint64
+	for i, name := range []string{fleet.JournalStream, fleet.RefusalStream, "KV_" + fleet.ClaimsBucket, "KV_" + fleet.ConflictBucket, "KV_" + fleet.StatusBucket} {
+		s, err := f.js.Stream(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, err := s.Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i] = [3]uint64{info.State.Msgs, info.State.Bytes, info.State.LastSeq}
+	}
+	return out
+}
+
+// TestConsoleOnlyReads: loading the fleet, following it and serving every page and
+// export changes nothing the fleet holds (its streams and buckets, message for message).
+func TestConsoleOnlyReads(t *testing.T) {
+	f := startFleet(t)
+	winner := f.ticket(t, func(p int64) bool { return p > 0 })
+	_, lot, _ := f.plan.Prize(winner)
+	f.pay(t, winner, int64(lot), true)
+	before := fleetState(t, f)
+	c, err := New(Options{Addr: "127.0.0.1:0", Token: testToken, Settling: &Settling{Truth: f.truth}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.feed(t, c)
+	srv := httptest.NewServer(c)
+	t.Cleanup(srv.Close)
+	cl := loggedClient(t, srv.URL)
+	for _, p := range []string{"/", "/terminals", "/terminals/T1", "/records?kind=payout", "/refusals", "/conflicts", "/settle", "/settle.json", "/settle.csv", "/retailers"} {
+		fetch(t, cl, srv.URL+p)
+	}
+	if after := fleetState(t, f); after != before {
+		t.Errorf("the fleet changed: %v, then %v", before, after)
+	}
+}

@@ -131,6 +131,9 @@ func (m *Model) Load(f *server.Facts) {
 	for _, r := range f.Refusals {
 		m.AddRefusal(r)
 	}
+	for _, c := range f.Conflicts {
+		m.AddConflict(c)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for id, holder := range f.Claims {
@@ -138,11 +141,6 @@ func (m *Model) Load(f *server.Facts) {
 	}
 	m.unread += f.Unread()
 	m.version++
-	m.mu.Unlock()
-	for _, c := range f.Conflicts {
-		m.AddConflict(c)
-	}
-	m.mu.Lock()
 }
 
 // AddRecord adds a record the fleet received at at; it reports false for a record
