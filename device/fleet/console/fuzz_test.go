@@ -1,6 +1,7 @@
 package console
 
 import (
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -47,6 +48,22 @@ func FuzzParseSession(f *testing.F) {
 		}
 		if id != v || len(id) != sessionLen || strings.Trim(id, "0123456789abcdef") != "" {
 			t.Fatalf("took %q", v)
+		}
+	})
+}
+
+// FuzzAcceptLang: any Accept-Language header and lang parameter give French or English,
+// and an explicit lang=en or lang=fr wins.
+func FuzzAcceptLang(f *testing.F) {
+	f.Add("en-GB,en;q=0.8,fr;q=0.5", "")
+	f.Add("de-DE, fr-CH;q=0.9", "en")
+	f.Add(";;,,q=", "fr")
+	f.Fuzz(func(t *testing.T, header, param string) {
+		r := httptest.NewRequest("GET", "/?lang="+url.QueryEscape(param), nil)
+		r.Header.Set("Accept-Language", header)
+		got := lang(r)
+		if got != "fr" && got != "en" || (param == "en" || param == "fr") && got != param {
+			t.Fatalf("header %q, lang %q: %q", header, param, got)
 		}
 	})
 }

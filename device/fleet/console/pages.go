@@ -219,7 +219,7 @@ type listData struct {
 
 func (c *Console) handleTerminals(w http.ResponseWriter, r *http.Request) {
 	q := parseQuery(r.URL.Query())
-	rows, n := c.model.Terminals(q, c.clk.Now(), c.o.SilentAfter)
+	rows, n := c.model.terminals(q, c.clk.Now(), c.o.SilentAfter)
 	p := c.page(r, nil)
 	c.render(w, r, "terminals", listData{Q: q, Rows: rows, Pager: p.pager(q, n)})
 }
@@ -233,7 +233,7 @@ type terminalData struct {
 
 func (c *Console) handleTerminal(w http.ResponseWriter, r *http.Request) {
 	q := parseQuery(r.URL.Query())
-	v, ok := c.model.Terminal(r.PathValue("id"), q, c.clk.Now(), c.o.SilentAfter)
+	v, ok := c.model.terminal(r.PathValue("id"), q, c.clk.Now(), c.o.SilentAfter)
 	if !ok {
 		w.WriteHeader(http.StatusNotFound)
 		c.render(w, r, "notfound", nil)
@@ -246,14 +246,14 @@ func (c *Console) handleTerminal(w http.ResponseWriter, r *http.Request) {
 
 func (c *Console) handleRecords(w http.ResponseWriter, r *http.Request) {
 	q := c.dayOr(parseQuery(r.URL.Query()))
-	rows, n := c.model.Records(q)
+	rows, n := c.model.records(q)
 	p := c.page(r, nil)
 	c.render(w, r, "records", listData{Q: q, Rows: rows, Pager: p.pager(q, n)})
 }
 
 func (c *Console) handleRefusals(w http.ResponseWriter, r *http.Request) {
 	q := c.dayOr(parseQuery(r.URL.Query()))
-	rows, n := c.model.Refusals(q)
+	rows, n := c.model.refusalsOf(q)
 	p := c.page(r, nil)
 	c.render(w, r, "refusals", listData{Q: q, Rows: rows, Pager: p.pager(q, n)})
 }

@@ -115,7 +115,7 @@ func TestTerminalsPages(t *testing.T) {
 	if !strings.Contains(b, "/terminals/S050") || strings.Contains(b, "/terminals/S049\"") || !strings.Contains(b, "2 / 3 (120)") {
 		t.Error("page 2 of 50")
 	}
-	rows, n := c.Model().Terminals(parseQuery(map[string][]string{"retailer": {"2"}, "q": {"S1"}}), testNow, DefaultSilentAfter)
+	rows, n := c.Model().terminals(parseQuery(map[string][]string{"retailer": {"2"}, "q": {"S1"}}), testNow, DefaultSilentAfter)
 	if n != 7 || len(rows) != 7 { // S100..S119 with i%3 == 1: 100, 103, …, 118
 		t.Errorf("retailer 2 and S1: %d rows of %d", len(rows), n)
 	}

@@ -86,7 +86,7 @@ func (c *Console) handleSettleCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, p := range ds.Settlement.Flagged {
 		reasons, details := flagText(p.Flags)
-		cw.Write([]string{"flag", ds.Day, "", strconv.Itoa(int(p.ID.Block)), "", "", "", "", csvSafe(p.Terminal), p.Record, p.Ticket,
+		cw.Write([]string{"flag", ds.Day, "", strconv.Itoa(int(p.ID.Block)), "", "", "", "", csvSafe(p.Terminal), csvSafe(p.Record), p.Ticket,
 			itoa(p.Amount), itoa(p.Prize), reasons, csvSafe(details)})
 	}
 	cw.Flush()

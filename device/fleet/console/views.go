@@ -123,9 +123,9 @@ func (m *Model) rowOf(t *term, now time.Time, silentAfter time.Duration) TermRow
 	return row
 }
 
-// Terminals lists the terminals q asks for (by id), the page of them q shows, and how
+// terminals lists the terminals q asks for (by id), the page of them q shows, and how
 // many there are in all.
-func (m *Model) Terminals(q listQuery, now time.Time, silentAfter time.Duration) ([]TermRow, int) {
+func (m *Model) terminals(q listQuery, now time.Time, silentAfter time.Duration) ([]TermRow, int) {
 	ids := m.sortedIDs()
 	m.mu.RLock()
 	defer m.mu.RUnlock()
@@ -185,8 +185,8 @@ type TermView struct {
 	ForkIDs  []string
 }
 
-// Terminal is terminal id's page (false: no such terminal); q.Kind filters its records.
-func (m *Model) Terminal(id string, q listQuery, now time.Time, silentAfter time.Duration) (TermView, bool) {
+// terminal is terminal id's page (false: no such terminal); q.Kind filters its records.
+func (m *Model) terminal(id string, q listQuery, now time.Time, silentAfter time.Duration) (TermView, bool) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	t := m.terms[id]
@@ -210,10 +210,10 @@ func (m *Model) Terminal(id string, q listQuery, now time.Time, silentAfter time
 	return v, true
 }
 
-// Records lists the records of day q.Day (of kind q.Kind, if set), or with q.Unclaim
+// records lists the records of day q.Day (of kind q.Kind, if set), or with q.Unclaim
 // the unconfirmed payouts not yet claimed (any day): the page q asks for, latest first,
 // and how many there are.
-func (m *Model) Records(q listQuery) ([]RecRow, int) {
+func (m *Model) records(q listQuery) ([]RecRow, int) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	var idx []int
@@ -248,9 +248,9 @@ func (m *Model) Records(q listQuery) ([]RecRow, int) {
 	return rows, len(idx)
 }
 
-// Refusals lists the refused claims of day q.Day (of reason q.Reason, if set), latest
+// refusalsOf lists the refused claims of day q.Day (of reason q.Reason, if set), latest
 // first: the page q asks for and how many there are.
-func (m *Model) Refusals(q listQuery) ([]fleet.Refusal, int) {
+func (m *Model) refusalsOf(q listQuery) ([]fleet.Refusal, int) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	var out []fleet.Refusal
