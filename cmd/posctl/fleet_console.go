@@ -17,6 +17,7 @@ import (
 
 	"github.com/packterm/pos/device/fleet/console"
 	"github.com/packterm/pos/device/fleet/server"
+	"github.com/packterm/pos/validate/ledger"
 )
 
 // consoleFlags are fleet serve's console flags: where it listens, the other names it
@@ -33,9 +34,10 @@ func (f *consoleFlags) add(c *cobra.Command) {
 	f.sf.addTruth(c)
 }
 
-// startConsole serves the console on f.addr until ctx ends (nothing without --console)
-// on a connection of its own, and returns what takes each new registry.
-func (f *consoleFlags) start(ctx context.Context, s *server.Server, data string, reg *server.Registry, w io.Writer, log *slog.Logger) (func(*server.Registry) error, error) {
+// start serves the console on f.addr until ctx ends (nothing without --console) on a
+// connection of its own, the status lists checked with trust (the service's --pub
+// keys), and returns what takes each new registry.
+func (f *consoleFlags) start(ctx context.Context, s *server.Server, data string, reg *server.Registry, trust *ledger.TrustStore, w io.Writer, log *slog.Logger) (func(*server.Registry) error, error) {
 	none := func(*server.Registry) error { return nil }
 	if f.addr == "" {
 		return none, nil
@@ -46,7 +48,7 @@ func (f *consoleFlags) start(ctx context.Context, s *server.Server, data string,
 	}
 	var last atomic.Pointer[server.Registry] // the last registry read: kept when terminals.json does not read
 	last.Store(reg)
-	o := console.Options{Addr: f.addr, Hosts: f.hosts, Token: token, Logger: log}
+	o := console.Options{Addr: f.addr, Hosts: f.hosts, Token: token, Logger: log, Trust: trust}
 	if len(f.sf.manifests) > 0 {
 		truth, err := f.sf.truth()
 		if err != nil {

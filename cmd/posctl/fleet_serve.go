@@ -107,7 +107,7 @@ func serveFleet(ctx context.Context, c *cobra.Command, o server.Options, data st
 	defer so.Requests.Close()
 	wit := cc.startWitness(ctx, js, &so)
 	svc := server.NewService(nc, st, so)
-	con, err := cf.start(ctx, s, data, o.Registry, c.OutOrStdout(), so.Logger)
+	con, err := cf.start(ctx, s, data, o.Registry, so.Trust, c.OutOrStdout(), so.Logger)
 	if err != nil {
 		return err
 	}

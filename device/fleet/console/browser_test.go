@@ -65,7 +65,7 @@ func TestBrowserConsole(t *testing.T) {
 	c.Model().SetRegistry(registry(ids))
 	c.Model().SetStatus(&ledger.StatusList{Retailer: 1, Version: 3, Issued: time.Now().Unix(), Ranges: []ledger.PackRange{
 		{Block: 7, First: 0, Count: 6, State: ledger.PackDelivered}, {Block: 7, First: 6, Count: 1, State: ledger.PackVoid},
-		{Block: 7, First: 7, Count: 1, State: ledger.PackStolen}}})
+		{Block: 7, First: 7, Count: 1, State: ledger.PackStolen}}}, true, true)
 	f.feed(t, c)
 	srv := httptest.NewServer(c)
 	t.Cleanup(func() { srv.CloseClientConnections(); srv.Close() }) // the page's event stream too

@@ -13,6 +13,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/packterm/pos/internal/httporigin"
+	"github.com/packterm/pos/validate/ledger"
 )
 
 //go:embed templates/*.html static/*
@@ -35,6 +36,9 @@ type Options struct {
 	SilentAfter time.Duration   // default DefaultSilentAfter
 	// Settling is what the settlement page needs (nil: the page says it has no manifests).
 	Settling *Settling
+	// Trust is the operator's keys: the retailers page says whether each status list
+	// verifies with them (nil: not checked).
+	Trust *ledger.TrustStore
 }
 
 // Console is the operator's console: an http.Handler over its Model.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/device/fleet/server"
+	"github.com/packterm/pos/validate/ledger"
 )
 
 // Feed loads the fleet's facts into the console's model and keeps it up to date until
@@ -80,9 +81,7 @@ func (c *Console) Feed(ctx context.Context, js jetstream.JetStream, st *server.S
 			}
 		case e := <-status.Updates():
 			if e != nil && e.Operation() == jetstream.KeyValuePut {
-				if s, err := server.StatusEntry(e.Key(), e.Value()); err == nil {
-					c.model.SetStatus(s)
-				}
+				c.onStatus(e.Key(), e.Value())
 			}
 		}
 	}
@@ -149,4 +148,21 @@ func (c *Console) onRefusal(msg jetstream.Msg) {
 	}
 	c.model.AddRefusal(r)
 	c.hub.publish(Event{Terminal: r.Terminal, Kind: "refusal"})
+}
+
+// onStatus takes an entry of the status bucket; with the operator's keys (Options.Trust)
+// its signature is checked as the claim service checks it.
+func (c *Console) onStatus(key string, value []byte) {
+	s, err := server.StatusEntry(key, value)
+	if err != nil {
+		c.model.AddUnread()
+		return
+	}
+	verified := false
+	if c.o.Trust != nil {
+		_, err := ledger.ParseStatus(value, c.o.Trust)
+		verified = err == nil
+	}
+	c.model.SetStatus(s, c.o.Trust != nil, verified)
+	c.hub.publish(Event{Kind: "status"})
 }

@@ -3,6 +3,7 @@ package console
 import (
 	"bufio"
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -24,6 +25,7 @@ import (
 	"github.com/packterm/pos/validate/codes"
 	"github.com/packterm/pos/validate/game"
 	"github.com/packterm/pos/validate/journal"
+	"github.com/packterm/pos/validate/ledger"
 	"github.com/packterm/pos/validate/settle"
 )
 
@@ -297,5 +299,49 @@ func TestConsoleOnlyReads(t *testing.T) {
 	}
 	if after := fleetState(t, f); after != before {
 		t.Errorf("the fleet changed: %v, then %v", before, after)
+	}
+}
+
+// TestFeedStatusLists: the retailers page shows each status list of the status bucket,
+// the one there at start and one published later, and says which verifies with the
+// operator's keys: a list signed with another key is marked as the service refuses it.
+func TestFeedStatusLists(t *testing.T) {
+	f := startFleet(t)
+	pub, key, _ := ed25519.GenerateKey(nil)
+	_, stranger, _ := ed25519.GenerateKey(nil)
+	put := func(retailer uint32, k ed25519.PrivateKey) {
+		data, err := ledger.MarshalStatus(&ledger.StatusList{Retailer: retailer, Version: 2, Issued: time.Now().Unix(),
+			Ranges: []ledger.PackRange{{Block: 7, First: 0, Count: 4, State: ledger.PackDelivered}}}, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.st.Status.Put(context.Background(), server.StatusKey(retailer), data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put(1, key)
+	c, err := New(Options{Addr: "127.0.0.1:0", Token: testToken, Trust: ledger.NewTrustStore(pub)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := c.hub.subscribe()
+	f.feed(t, c)
+	put(2, stranger)
+	for seen := 0; seen < 2; {
+		select {
+		case e := <-sub:
+			if e.Kind == "status" {
+				seen++
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("the status lists did not arrive")
+		}
+	}
+	srv := httptest.NewServer(c)
+	t.Cleanup(srv.Close)
+	b := fetch(t, loggedClient(t, srv.URL), srv.URL+"/retailers")
+	one, two := b[strings.Index(b, `id="retailer-1"`):strings.Index(b, `id="retailer-2"`)], b[strings.Index(b, `id="retailer-2"`):]
+	if !strings.Contains(one, `class="sig-ok"`) || strings.Contains(one, "sig-bad") || !strings.Contains(two, `class="flag sig-bad"`) {
+		t.Errorf("retailers page: %s", b)
 	}
 }

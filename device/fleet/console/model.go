@@ -68,7 +68,7 @@ type Model struct {
 	claims    map[codes.TicketID]string
 	conflicts []fleet.Conflict
 	unconf    []int // indexes of unconfirmed payouts
-	status    map[uint32]*ledger.StatusList
+	status    map[uint32]statusOf
 	unread    int // messages and bucket entries that did not read
 }
 
@@ -84,7 +84,7 @@ func NewModel(loc *time.Location) *Model {
 	}
 	return &Model{loc: loc, seen: map[recordKey]bool{}, hashOf: map[string][32]byte{}, terms: map[string]*term{},
 		days: map[string]*day{}, perMinute: map[int64]int{}, refSeen: map[string]bool{},
-		claims: map[codes.TicketID]string{}, status: map[uint32]*ledger.StatusList{}}
+		claims: map[codes.TicketID]string{}, status: map[uint32]statusOf{}}
 }
 
 // dayKey is t's day in the model's zone, YYYY-MM-DD.
@@ -236,11 +236,20 @@ func (m *Model) AddConflict(c fleet.Conflict) {
 	m.version++
 }
 
-// SetStatus records a retailer's pack status list as the status bucket holds it.
-func (m *Model) SetStatus(s *ledger.StatusList) {
+// statusOf is a retailer's status list as the status bucket holds it, and whether its
+// signature was checked with the operator's keys and verified.
+type statusOf struct {
+	list              *ledger.StatusList
+	checked, verified bool
+}
+
+// SetStatus records a retailer's pack status list as the status bucket holds it;
+// checked says its signature was checked with the operator's keys, verified that it
+// verified.
+func (m *Model) SetStatus(s *ledger.StatusList, checked, verified bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.status[s.Retailer] = s
+	m.status[s.Retailer] = statusOf{s, checked, verified}
 	m.version++
 }
 

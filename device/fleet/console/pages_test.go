@@ -177,10 +177,10 @@ func TestRetailers(t *testing.T) {
 	c, _ := testConsole(t, nil)
 	fillFleet(t, c)
 	c.Model().SetStatus(&ledger.StatusList{Retailer: 1, Version: 4, Issued: testNow.Unix(),
-		Ranges: []ledger.PackRange{{Block: 7, First: 0, Count: 10, State: ledger.PackDelivered}, {Block: 7, First: 10, Count: 2, State: ledger.PackStolen}}})
+		Ranges: []ledger.PackRange{{Block: 7, First: 0, Count: 10, State: ledger.PackDelivered}, {Block: 7, First: 10, Count: 2, State: ledger.PackStolen}}}, true, false)
 	b := getPage(t, c, login(t, c), "/retailers")
 	sec := b[strings.Index(b, `id="retailer-1"`):strings.Index(b, `id="retailer-2"`)]
-	for _, want := range []string{"Version 4", "/terminals/T1", "/terminals/T3", ledger.PackStolen.String()} {
+	for _, want := range []string{"Version 4", "/terminals/T1", "/terminals/T3", ledger.PackStolen.String(), `class="flag sig-bad"`} {
 		if !strings.Contains(sec, want) {
 			t.Errorf("retailer 1 lacks %q", want)
 		}

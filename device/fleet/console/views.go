@@ -274,10 +274,12 @@ func (m *Model) Conflicts() []fleet.Conflict {
 }
 
 // Retailer is one retailer's page section: its status list as the status bucket holds
-// it (nil: none) and its terminals.
+// it (nil: none), whether its signature verified, and its terminals.
 type Retailer struct {
 	ID        uint32
 	Status    *ledger.StatusList
+	Checked   bool // its signature was checked with the operator's keys
+	Verified  bool // and verified
 	Terminals []string
 }
 
@@ -300,7 +302,8 @@ func (m *Model) Retailers() []Retailer {
 		}
 	}
 	for id, s := range m.status {
-		get(id).Status = s
+		r := get(id)
+		r.Status, r.Checked, r.Verified = s.list, s.checked, s.verified
 	}
 	out := make([]Retailer, 0, len(by))
 	for _, r := range by {

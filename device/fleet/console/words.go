@@ -81,6 +81,8 @@ var words = map[string][2]string{
 	"count":        {"Nombre", "Count"},
 	"issued":       {"Émise", "Issued"},
 	"show":         {"Afficher", "Show"},
+	"sig-ok":       {"signature vérifiée", "signature verified"},
+	"sig-bad":      {"signature NON VÉRIFIÉE : le service la refuse", "signature NOT VERIFIED: the service refuses it"},
 }
 
 // lang is a request's language: its lang query parameter, else the first language of
