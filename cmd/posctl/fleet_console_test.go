@@ -116,3 +116,54 @@ func TestFleetServeConsole(t *testing.T) {
 		t.Errorf("token mode %v", st.Mode().Perm())
 	}
 }
+
+// TestFleetConsoleCommand: posctl fleet console beside a running fleet serves the same
+// console from the operator's connection: it prints its address, a login with the token
+// of DIR/console.token opens the terminals page with the registered terminal, and the
+// command ends cleanly when its context does.
+func TestFleetConsoleCommand(t *testing.T) {
+	blk := newOperatorBlock(t, testblock.TwoEuroDefinition, 7, block.Seed{2, 9})
+	data, _, natsURL := startFleet(t, [][]string{{"R1", "5"}}, blk.Service(t))
+	resetFlags(root)
+	pr, pw := io.Pipe()
+	root.SetArgs([]string{"fleet", "console", "--data", data, "--url", natsURL, "--console", "127.0.0.1:0"})
+	root.SetOut(pw)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx); pw.Close() }()
+	defer func() { root.SetOut(nil); root.SetArgs(nil) }()
+	sc := bufio.NewScanner(pr)
+	var addr string
+	for addr == "" && sc.Scan() {
+		if m := regexp.MustCompile(`^console on (http://[0-9.:]+) `).FindStringSubmatch(sc.Text()); m != nil {
+			addr = m[1]
+		}
+	}
+	go io.Copy(io.Discard, pr)
+	if addr == "" {
+		cancel()
+		t.Fatalf("no console line: %v", <-done)
+	}
+	token, err := console.ReadToken(filepath.Join(data, console.TokenFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	jar, _ := cookiejar.New(nil)
+	cl := &http.Client{Jar: jar, Timeout: 10 * time.Second}
+	if r, err := cl.PostForm(addr+"/login", url.Values{"token": {token}}); err != nil || r.StatusCode != http.StatusOK {
+		t.Fatalf("login: %v %v", err, r)
+	}
+	r, err := cl.Get(addr + "/terminals")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(r.Body)
+	r.Body.Close()
+	if !strings.Contains(string(b), `href="/terminals/R1"`) {
+		t.Errorf("terminals page: %s", b)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("fleet console: %v", err)
+	}
+}
