@@ -131,7 +131,16 @@ func TestFleetConsoleCommand(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- root.ExecuteContext(ctx); pw.Close() }()
-	defer func() { root.SetOut(nil); root.SetArgs(nil) }()
+	// ExecuteContext leaves ctx on root and on the command it ran: the next tests' commands
+	// must not inherit it cancelled.
+	defer func() {
+		root.SetOut(nil)
+		root.SetArgs(nil)
+		root.SetContext(context.Background())
+		if sub, _, err := root.Find([]string{"fleet", "console"}); err == nil {
+			sub.SetContext(nil) // nil: the next Execute gives it root's
+		}
+	}()
 	sc := bufio.NewScanner(pr)
 	var addr string
 	for addr == "" && sc.Scan() {
