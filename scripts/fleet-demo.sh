@@ -9,8 +9,11 @@
 # if a ticket was paid twice, a journal record did not reach the fleet, an offline payout
 # was not claimed, or settlement flags anything. It removes what it made (KEEP=1 keeps
 # the working directory and says where; WORK=DIR works in DIR, made if missing, and leaves
-# it). Every step is bounded (WAIT seconds): a terminal or a posctl that does not end in
-# time gets SIGQUIT (its goroutines' stacks go to its log) and the demo fails.
+# it). Every fleet server runs the operator's console (posctl fleet serve --console,
+# docs/console.md); with KEEP=1 the server and its console stay up at the end, and the
+# demo prints the console's address and login token. Every step is bounded (WAIT
+# seconds): a terminal or a posctl that does not end in time gets SIGQUIT (its
+# goroutines' stacks go to its log) and the demo fails.
 #
 #   bash scripts/fleet-demo.sh                 # 3 terminals, 4 races, 2 offline payouts each
 #   N=5 RACES=8 bash scripts/fleet-demo.sh
@@ -135,8 +138,10 @@ closefds() {
 	for fd in "${fds[@]:-}"; do [ -n "$fd" ] && eval "exec $fd>&-"; done
 	return 0
 }
+# start_server LISTEN CONSOLE: the fleet server on LISTEN, its operator's console on CONSOLE.
 start_server() {
-	(closefds; exec "$bin/posctl" fleet serve --data "$fleet" --ledgers "$work/block" --pub "$pub" --listen "$1") \
+	(closefds; exec "$bin/posctl" fleet serve --data "$fleet" --ledgers "$work/block" --pub "$pub" --listen "$1" \
+		--console "$2" --manifest "$work/block") \
 		>>"$work/server.out" 2>>"$work/server.err" &
 	server_pid=$!
 	local n
@@ -146,10 +151,13 @@ start_server() {
 fds=()
 say "fleet: posctl fleet serve"
 : >"$work/server.out"
-start_server 127.0.0.1:0
+start_server 127.0.0.1:0 127.0.0.1:0
 url=$(grep -o 'nats://[^ ]*' "$work/server.out" | tail -1)
 listen=${url#nats://}
-echo "fleet server on $url"
+console=$(grep -o 'console on http://[^ ]*' "$work/server.out" | tail -1)
+console=${console#console on }
+console_listen=${console#http://}
+echo "fleet server on $url, the operator's console on $console"
 for r in 7001 7002; do
 	posctl fleet publish-status --data "$fleet" --url "$url" --pub "$pub" "$work/status-$r.list"
 done
@@ -252,7 +260,7 @@ for ((i = 0; i < N; i++)); do
 done
 
 say "the fleet server comes back on its data"
-start_server "$listen"
+start_server "$listen" "$console_listen"
 echo "waiting for every terminal to publish its journal and claim its offline payouts"
 for ((t = 0; t < WAIT; t++)); do
 	# report exits 3 while anything is flagged; its JSON is written all the same.
@@ -330,9 +338,17 @@ if lost:
     print(f"RECORDS NOT IN THE FLEET: {lost}")
 sys.exit(1 if bad else 0)
 PY
-kill "$server_pid" 2>/dev/null || true
-ended "$server_pid" "$WAIT" || { echo "fleet-demo: the fleet server did not stop on SIGTERM: $(tail -40 "$work/server.err")"; fail=1; }
-server_pid=
+if [ "${KEEP:-0}" = 1 ]; then
+	say "the operator's console stays up (KEEP=1)"
+	echo "console: $console"
+	echo "login token: $(cat "$fleet/console.token") (in $fleet/console.token)"
+	echo "the fleet server (pid $server_pid) keeps running with it: stop both with kill $server_pid"
+	server_pid= # cleanup leaves it running
+else
+	kill "$server_pid" 2>/dev/null || true
+	ended "$server_pid" "$WAIT" || { echo "fleet-demo: the fleet server did not stop on SIGTERM: $(tail -40 "$work/server.err")"; fail=1; }
+	server_pid=
+fi
 if [ $fail != 0 ]; then
 	echo "fleet-demo: FAILED (working directory: KEEP=1 keeps it)"
 	exit 1

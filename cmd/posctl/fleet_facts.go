@@ -2,12 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"time"
-
-	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/device/fleet/server"
@@ -65,11 +62,8 @@ func writeUnread(w io.Writer, bad []refused, values []badValue) {
 	}
 }
 
-// fleetFacts is what the operator's tools read from the fleet: the journal stream's
-// records, the claims bucket (ticket → holding terminal) and the conflicts bucket; and
-// everything that did not read, a finding each: the messages of the journal and
-// refusals streams the readers refused, the entries of the claims, conflicts and status
-// buckets that do not decode.
+// fleetFacts are the fleet's facts (server.ReadFacts) with what did not read as the
+// JSON output carries it.
 type fleetFacts struct {
 	recs      []journal.Record
 	received  []time.Time // when the stream stored each of recs
@@ -88,31 +82,14 @@ func readFleetFacts(ctx context.Context, fc *fleetConn) (*fleetFacts, error) {
 		return nil, err
 	}
 	defer nc.Close()
-	ff := &fleetFacts{}
-	bad, err := server.ReadJournalAt(ctx, js, func(r journal.Record, at time.Time) error {
-		ff.recs, ff.received = append(ff.recs, r), append(ff.received, at)
-		return nil
-	})
+	f, err := server.ReadFacts(ctx, js, st)
 	if err != nil {
 		return nil, err
 	}
-	ff.bad = refusedOf(fleet.JournalStream, bad)
-	bad, err = server.ReadRefusals(ctx, js, func(fleet.Refusal) error { return nil })
-	if err != nil && !errors.Is(err, jetstream.ErrStreamNotFound) { // a fleet set up before the stream existed
-		return nil, err
+	ff := &fleetFacts{recs: f.Records, received: f.Received, claims: f.Claims, conflicts: f.Conflicts,
+		bad: make([]refused, 0, len(f.Bad)), values: badValuesOf(f.Values)}
+	for _, b := range f.Bad {
+		ff.bad = append(ff.bad, refusedOf(b.Stream, []server.BadMessage{b.BadMessage})...)
 	}
-	ff.bad = append(ff.bad, refusedOf(fleet.RefusalStream, bad)...)
-	var values, more []server.BadValue
-	if ff.claims, values, err = server.AllClaims(ctx, st.Claims); err != nil {
-		return nil, err
-	}
-	if ff.conflicts, more, err = server.ReadConflicts(ctx, st.Conflicts, ">", 0); err != nil {
-		return nil, err
-	}
-	values = append(values, more...)
-	if more, err = server.CheckStatusBucket(ctx, st.Status); err != nil {
-		return nil, err
-	}
-	ff.values = badValuesOf(append(values, more...))
 	return ff, nil
 }

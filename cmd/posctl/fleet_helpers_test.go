@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"path/filepath"
 	"testing"
@@ -127,6 +128,12 @@ func (b *operatorBlock) Prize(id codes.TicketID) int64 {
 // server's URL.
 func startFleet(t *testing.T, terminals [][]string, so server.ServiceOptions) (data, creds, url string) {
 	t.Helper()
+	return startFleetWith(t, terminals, so, &consoleFlags{}, &bytes.Buffer{})
+}
+
+// startFleetWith is startFleet with fleet serve's console flags cf, its output to out.
+func startFleetWith(t *testing.T, terminals [][]string, so server.ServiceOptions, cf *consoleFlags, out io.Writer) (data, creds, url string) {
+	t.Helper()
 	data, creds = t.TempDir(), t.TempDir()
 	for _, a := range terminals {
 		args := []string{"fleet", "add-terminal", "--data", data, "--id", a[0], "--retailer", a[1], "--out", filepath.Join(creds, a[0]+".nk")}
@@ -148,9 +155,10 @@ func startFleet(t *testing.T, terminals [][]string, so server.ServiceOptions) (d
 	served := make(chan error, 1)
 	ready := make(chan struct{})
 	so.Ready = ready
-	fleetCmd.SetOut(&bytes.Buffer{})
+	fleetCmd.SetOut(out)
 	go func() {
-		served <- serveFleet(ctx, fleetCmd, server.Options{DataDir: data, Listen: listen, Registry: reg, SyncAlways: true}, data, so, &claimCheck{setup: time.Minute, poll: server.DefaultRegistryPoll})
+		served <- serveFleet(ctx, fleetCmd, server.Options{DataDir: data, Listen: listen, Registry: reg, SyncAlways: true}, data, so,
+			&claimCheck{setup: time.Minute, poll: server.DefaultRegistryPoll}, cf)
 	}()
 	select {
 	case <-ready:

@@ -16,6 +16,7 @@ import (
 func init() {
 	var data, listen, cert, key string
 	var cc claimCheck
+	var cf consoleFlags
 	c := &cobra.Command{
 		Use:   "serve --data DIR --ledgers DIR --pub KEY [--listen HOST:PORT]",
 		Short: "Run the embedded single-node fleet server (JetStream, file storage) and the claim service",
@@ -29,6 +30,8 @@ func init() {
 			"amount is the ledger's, the pack must be delivered to the terminal's retailer per its status list\n" +
 			"(publish-status), and each terminal is held to --claim-rate/--claim-burst. Refused claims are\n" +
 			"recorded (posctl fleet refusals).\n" +
+			"--console HOST:PORT serves the operator's console (docs/console.md): its login token is written\n" +
+			"once to DIR/console.token; --manifest (as fleet settle takes it) gives it the settlement page.\n" +
 			"For a real cluster of 3 or more nodes see docs/fleet.md.",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -61,7 +64,7 @@ func init() {
 			if err := cc.serveMetrics(ctx, &so, c.OutOrStdout()); err != nil {
 				return err
 			}
-			return serveFleet(ctx, c, o, data, so, &cc)
+			return serveFleet(ctx, c, o, data, so, &cc, &cf)
 		},
 	}
 	c.Flags().StringVar(&data, "data", "", "data directory")
@@ -70,12 +73,13 @@ func init() {
 	c.Flags().StringVar(&key, "tls-key", "", "server private key (PEM)")
 	c.MarkFlagRequired("data")
 	cc.flags(c)
+	cf.add(c)
 	fleetCmd.AddCommand(c)
 }
 
 // serveFleet runs the server and the service (so: its ledgers, keys, limits; so.Ready,
 // if set, is closed once it answers) until ctx is done.
-func serveFleet(ctx context.Context, c *cobra.Command, o server.Options, data string, so server.ServiceOptions, cc *claimCheck) error {
+func serveFleet(ctx context.Context, c *cobra.Command, o server.Options, data string, so server.ServiceOptions, cc *claimCheck, cf *consoleFlags) error {
 	s, err := server.Start(o)
 	if err != nil {
 		return err
@@ -103,6 +107,10 @@ func serveFleet(ctx context.Context, c *cobra.Command, o server.Options, data st
 	defer so.Requests.Close()
 	wit := cc.startWitness(ctx, js, &so)
 	svc := server.NewService(nc, st, so)
-	cc.watch(ctx, data, so.Logger, s.SetRegistry, func(r *server.Registry) error { svc.SetRegistry(r); wit.SetRegistry(r); return nil })
+	con, err := cf.start(ctx, s, data, o.Registry, so.Trust, c.OutOrStdout(), so.Logger)
+	if err != nil {
+		return err
+	}
+	cc.watch(ctx, data, so.Logger, s.SetRegistry, func(r *server.Registry) error { svc.SetRegistry(r); wit.SetRegistry(r); return con(r) })
 	return svc.Run(ctx)
 }

@@ -34,10 +34,16 @@ type settleFlags struct {
 }
 
 func (f *settleFlags) add(c *cobra.Command) {
+	f.addTruth(c)
+	c.Flags().BoolVar(&f.json, "json", false, "machine-readable output (docs/fleet.md, \"JSON output\"; amounts in cents)")
+}
+
+// addTruth adds the flags of what settlement proves payouts with: --manifest,
+// --definition, --limits.
+func (f *settleFlags) addTruth(c *cobra.Command) {
 	c.Flags().StringArrayVar(&f.manifests, "manifest", nil, "block manifest (block-B.manifest.json, records the seed), or a directory of them; repeatable")
 	c.Flags().StringArrayVar(&f.definitions, "definition", nil, "game definition file the blocks were made with (default: the règlement); repeatable, matched by the manifests' definition_sha256")
 	c.Flags().StringVar(&f.limits, "limits", "", "the operator's pay limits per terminal (JSON, docs/fleet.md \"Limits\"): payouts above them are flagged")
-	c.Flags().BoolVar(&f.json, "json", false, "machine-readable output (docs/fleet.md, \"JSON output\"; amounts in cents)")
 }
 
 // options are Settle's options the flags ask for: the operator's limits (--limits).

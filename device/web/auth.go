@@ -9,13 +9,13 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/packterm/pos/internal/guesses"
+	"github.com/packterm/pos/internal/httporigin"
 )
 
 // ErrNoToken is returned when the page would listen beyond loopback without a technician
@@ -87,23 +87,9 @@ func (g *guard) tokenOK(token, source string) (bool, error) {
 	return ok, nil
 }
 
-// sourceOf is the guessing source of r, as the maintenance link counts them: the remote
-// IPv4 address, or the IPv6 /64 (one host has a whole /64 to pick from).
-func sourceOf(r *http.Request) string {
-	a, err := netip.ParseAddrPort(r.RemoteAddr)
-	ip := a.Addr()
-	if err != nil {
-		if ip, err = netip.ParseAddr(r.RemoteAddr); err != nil {
-			return r.RemoteAddr // not an IP address (a test's, a proxy's): taken as it is
-		}
-	}
-	ip = ip.Unmap().WithZone("")
-	if ip.Is4() {
-		return ip.String()
-	}
-	p, _ := ip.Prefix(64)
-	return p.String()
-}
+// sourceOf is the guessing source of r, as the maintenance link counts them
+// (httporigin.Source).
+func sourceOf(r *http.Request) string { return httporigin.Source(r) }
 
 // retryAfter sets Retry-After when err is a guess refused unchecked.
 func retryAfter(w http.ResponseWriter, err error) {

@@ -3,8 +3,6 @@ package web
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,71 +11,25 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/packterm/pos/device/ticketart"
+	"github.com/packterm/pos/internal/browsertest"
 	"github.com/packterm/pos/validate/codes"
 )
 
-// browser starts headless Chromium for one test. Without Chromium the test skips, unless
-// CI is set: CI installs it, and there a missing browser is a failure.
+// browser starts headless Chromium for one test (internal/browsertest).
 func browser(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
-	var path string
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			path = p
-			break
-		}
-	}
-	if path == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("chromium is not installed, and CI is set: install it (apt-get install chromium)")
-		}
-		t.Skip("chromium is not installed (apt-get install chromium); the browser tests skip outside CI")
-	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-default-browser-check", true), chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(412, 915), // a phone's screen
-	}
-	opts = append(opts, extra...)
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	bctx, cancelB := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelB(); cancelA() })
-	// The first run starts the browser, which lives as long as its context: no timeout there.
-	if err := chromedp.Do(bctx); err != nil {
-		t.Fatalf("chromium: %v", err)
-	}
-	ctx, cancelT := context.WithTimeout(bctx, 30*time.Second)
-	t.Cleanup(cancelT)
-	return ctx
+	return browsertest.Start(t, extra...)
 }
 
 // artifacts is where screenshots go: $ARTIFACTS/web, else a temporary directory.
 func artifacts(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	if a := os.Getenv("ARTIFACTS"); a != "" {
-		dir = filepath.Join(a, "web")
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return browsertest.Artifacts(t, "web")
 }
 
 func screenshot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // 100: PNG
-	if err != nil {
-		t.Errorf("screenshot %s: %v", name, err)
-		return
-	}
-	p := filepath.Join(artifacts(t), name)
-	if err := os.WriteFile(p, png, 0o644); err != nil {
-		t.Error(err)
-	}
-	t.Logf("screenshot: %s", p)
+	browsertest.Screenshot(t, ctx, artifacts(t), name)
 }
 
 // waitJS polls a JavaScript condition until it holds.
@@ -89,7 +41,7 @@ func waitJS(t *testing.T, ctx context.Context, what, cond string) {
 // waitJSWithin is waitJS with its own limit.
 func waitJSWithin(t *testing.T, ctx context.Context, limit time.Duration, what, cond string) {
 	t.Helper()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](cond, chromedp.WithPollingTimeout(limit))); err != nil {
+	if err := browsertest.Poll(ctx, limit, cond); err != nil {
 		lcd, _ := chromedp.Run(ctx, chromedp.TextContent(chromedp.ID("lcd-text")))
 		answer, _ := chromedp.Run(ctx, chromedp.TextContent(chromedp.ID("answer")))
 		t.Fatalf("%s: %v (panel %q, answer %q)", what, err, lcd, answer)
