@@ -117,18 +117,43 @@ var installedKeys = regexp.MustCompile(`\boperator keys installed: statement ver
 // trust. Then t.keysRefused holds: DONNÉES REFUSÉES at rest, and every code is refused
 // before it is judged (dataGate), until the statement is installed again.
 func (t *Terminal) checkKeyStatement() {
-	floor, err := t.configFloor(installedKeys)
+	t.keysRefused = t.statementBelowFloor(installedKeys, t.data.KeyStatement, "operator key statement")
+}
+
+// installedFirmwareKeys reads the config-change record of a firmware key statement
+// installed over the maintenance link: "keys: firmware keys installed: statement version
+// 2 (was 1); in force at the next start".
+var installedFirmwareKeys = regexp.MustCompile(`\bfirmware keys installed: statement version (\d{1,20})\b`)
+
+// checkFirmwareKeyStatement refuses, at start, a firmware key statement (ROOT/
+// firmware-keys.stmt) older than the newest the journal says was installed, or none (the
+// image's [keys] firmware anchors) after one was: the retailer or a technician put an
+// older statement back, or removed it, to bring a retired firmware key back into trust
+// (firmware it signed would be flashed, and booted, again). Then t.firmwareKeysRefused
+// holds: DONNÉES REFUSÉES at rest, and every code is refused before it is judged
+// (dataGate), until the statement is installed again.
+func (t *Terminal) checkFirmwareKeyStatement() {
+	t.firmwareKeysRefused = t.statementBelowFloor(installedFirmwareKeys, t.data.FirmwareKeyStatement, "firmware key statement")
+}
+
+// statementBelowFloor says whether the statement of version have (0: none) is older than
+// the newest the journal's config-change records say was installed (re reads their
+// version), and logs it. A journal that cannot be read back refuses nothing here: an
+// unreadable journal pays nothing anyway.
+func (t *Terminal) statementBelowFloor(re *regexp.Regexp, have uint64, what string) bool {
+	floor, err := t.configFloor(re)
 	if err != nil {
 		if t.data.Journal.Missing() == nil {
-			t.log.Error("terminal: key statement installs not read back from the journal", "err", err)
+			t.log.Error("terminal: "+what+" installs not read back from the journal", "err", err)
 		}
-		return
+		return false
 	}
-	if t.data.KeyStatement < floor {
-		t.log.Error("terminal: operator key statement older than the newest installed (or gone): nothing is judged or sold until it is installed again",
-			"version", t.data.KeyStatement, "newest_installed", floor)
-		t.keysRefused = true
+	if have >= floor {
+		return false
 	}
+	t.log.Error("terminal: "+what+" older than the newest installed (or gone): nothing is judged or paid until it is installed again",
+		"version", have, "newest_installed", floor)
+	return true
 }
 
 // configFloor is the highest version re finds (its first group) in the latest
@@ -160,29 +185,20 @@ var installedLimits = regexp.MustCompile(`\boperator limits installed: statement
 // refused before it is judged (dataGate), until the statement is installed again. Fail
 // closed: the limits in force are never guessed at.
 func (t *Terminal) checkLimitsStatement() {
-	floor, err := t.configFloor(installedLimits)
-	if err != nil {
-		if t.data.Journal.Missing() == nil {
-			t.log.Error("terminal: limits statement installs not read back from the journal", "err", err)
-		}
-		return
-	}
-	if t.data.LimitsStatement < floor {
-		t.log.Error("terminal: operator limits statement older than the newest installed (or gone): nothing is judged or paid until it is installed again",
-			"version", t.data.LimitsStatement, "newest_installed", floor)
-		t.limitsRefused = true
-	}
+	t.limitsRefused = t.statementBelowFloor(installedLimits, t.data.LimitsStatement, "operator limits statement")
 }
 
-// dataGate answers a code scanned while the operator keys, the operator limits or the
-// pack status list are refused, or whose block's ledger is: journalled (refused, reason
-// keys-refused, limits-refused, status-refused or ledger-refused, the ticket or pack),
-// nothing judged.
+// dataGate answers a code scanned while the operator or firmware keys, the operator
+// limits or the pack status list are refused, or whose block's ledger is: journalled
+// (refused, reason keys-refused, firmware-keys-refused, limits-refused, status-refused or
+// ledger-refused, the ticket or pack), nothing judged.
 func (t *Terminal) dataGate(id codes.TicketID) State {
 	var res result
 	switch {
 	case t.keysRefused:
 		res = result{"keys-refused", retail.DataRefusedScreen(), retail.SignalRefused}
+	case t.firmwareKeysRefused:
+		res = result{"firmware-keys-refused", retail.DataRefusedScreen(), retail.SignalRefused}
 	case t.limitsRefused:
 		res = result{"limits-refused", retail.DataRefusedScreen(), retail.SignalRefused}
 	case t.statusRefused:

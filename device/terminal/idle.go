@@ -53,7 +53,7 @@ func (t *Terminal) restScreen() retail.Screen {
 	switch {
 	case t.data.Journal.Health() != nil:
 		return retail.FaultScreen(retail.FaultJournal, false)
-	case t.cfg.DataRefused, t.keysRefused, t.limitsRefused:
+	case t.cfg.DataRefused, t.keysRefused, t.firmwareKeysRefused, t.limitsRefused:
 		return retail.DataRefusedScreen()
 	case t.statusRefused:
 		return retail.StatusRefusedScreen()

@@ -39,6 +39,8 @@ type Terminal struct {
 	ledgerRefused map[uint16]bool
 	keysRefused   bool // the operator key statement is older than the newest installed, or gone
 	limitsRefused bool // the operator limits statement is older than the newest installed, or gone
+	// firmwareKeysRefused: the firmware key statement is older than the newest installed, or gone
+	firmwareKeysRefused bool
 
 	mu       sync.Mutex
 	state    string

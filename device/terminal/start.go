@@ -38,6 +38,7 @@ func (t *Terminal) start(ctx context.Context) (State, error) {
 	t.checkStatusList() // datafloor.go
 	t.checkLedgers()
 	t.checkKeyStatement()
+	t.checkFirmwareKeyStatement()
 	t.checkLimitsStatement()
 	var next State = idle{}
 	switch {
@@ -45,6 +46,8 @@ func (t *Terminal) start(ctx context.Context) (State, error) {
 		next = result{"data-refused", retail.DataRefusedScreen(), retail.SignalRefused}
 	case t.keysRefused:
 		next = result{"keys-refused", retail.DataRefusedScreen(), retail.SignalRefused}
+	case t.firmwareKeysRefused:
+		next = result{"firmware-keys-refused", retail.DataRefusedScreen(), retail.SignalRefused}
 	case t.limitsRefused:
 		next = result{"limits-refused", retail.DataRefusedScreen(), retail.SignalRefused}
 	case t.statusRefused:
