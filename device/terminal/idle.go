@@ -31,6 +31,9 @@ func (idle) Run(ctx context.Context, t *Terminal) State {
 			if t.clockWrong() {
 				return t.clockFault(idle{})
 			}
+			if t.raiseFleetFloors() { // datafloor.go: the fleet's floors refuse more now
+				t.show(t.restScreen())
+			}
 			if next := t.checkDisplay(idle{}); next != nil {
 				return next
 			}

@@ -35,11 +35,7 @@ func (t *Terminal) start(ctx context.Context) (State, error) {
 	if err != nil {
 		t.log.Error("terminal: journal replay", "err", err)
 	}
-	t.checkStatusList() // datafloor.go
-	t.checkLedgers()
-	t.checkKeyStatement()
-	t.checkFirmwareKeyStatement()
-	t.checkLimitsStatement()
+	t.checkFloors() // datafloor.go
 	var next State = idle{}
 	switch {
 	case t.cfg.DataRefused:
