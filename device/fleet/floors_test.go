@@ -2,11 +2,16 @@ package fleet_test
 
 import (
 	"context"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
+
 	"github.com/packterm/pos/device/fleet"
 	"github.com/packterm/pos/device/floors"
+	"github.com/packterm/pos/internal/strictjson"
 	"github.com/packterm/pos/validate/journal"
 )
 
@@ -67,5 +72,52 @@ func TestInstallFloorsFromTheFleet(t *testing.T) {
 	defer offline.Close()
 	if got := offline.InstallFloors(); !got.Equal(want) {
 		t.Fatalf("floors offline, from the state file: %+v, want %+v", got, want)
+	}
+}
+
+// A service older than the floors refuses a head request that asks for them (strict
+// JSON): the client asks again without them, so the terminal still publishes, and has no
+// fleet floors until the next connection. Before, every head failed and nothing was
+// published (Sync stopped at the head).
+func TestFloorsFromAnOlderService(t *testing.T) {
+	f := newRegistry(t, 1)
+	f.startNodes(t, 1, nil)
+	var asked []string
+	var mu sync.Mutex
+	sub, err := f.op.Subscribe(fleet.HeadPrefix+"*", func(m *nats.Msg) {
+		mu.Lock()
+		asked = append(asked, string(m.Data))
+		mu.Unlock()
+		var req struct { // an older service's request
+			Epoch string `json:"epoch,omitempty"`
+			Seq   uint64 `json:"seq"`
+			Hash  string `json:"hash,omitempty"`
+		}
+		if err := strictjson.Unmarshal(m.Data, &req); err != nil {
+			r := nats.NewMsg(m.Reply)
+			r.Header.Set(fleet.ErrorHeader, "bad message: head request: "+err.Error())
+			m.RespondMsg(r)
+			return
+		}
+		m.Respond([]byte(`{"seq":0}`))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Unsubscribe()
+	term := f.terminal(t, "T000", f.urls[0], nil)
+	waitOnline(t, term.c)
+	// Only the head is answered here: Sync goes on past it (to the conflicts, which no one
+	// answers) once the head passed.
+	if err := term.c.Sync(context.Background()); err == nil || strings.Contains(err.Error(), "fleet: head") {
+		t.Fatalf("sync with an older service: %v, want past the head", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(asked) != 2 || !strings.Contains(asked[0], `"floors":true`) || strings.Contains(asked[1], "floors") {
+		t.Fatalf("head requests %q, want one with floors then one without", asked)
+	}
+	if got := term.c.InstallFloors(); !got.Equal(floors.Floors{}) {
+		t.Fatalf("floors from an older service: %+v", got)
 	}
 }

@@ -143,6 +143,11 @@ func (c *Client) checkRestored(ctx context.Context) error {
 		return fmt.Errorf("fleet: head: %w (%v)", ErrOffline, err)
 	}
 	if e := msg.Header.Get(ErrorHeader); e != "" {
+		if req.Floors { // a service older than the floors refuses the field: ask without, this connection
+			c.floorsDue.Store(false)
+			c.log.Warn("fleet: head: the service refused the floors request: asked without them until the next connection", "err", e)
+			return c.checkRestored(ctx)
+		}
 		return fmt.Errorf("fleet: head: the service: %.200s", e)
 	}
 	rep, err := DecodeHeadReply(msg.Data)

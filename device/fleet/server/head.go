@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -44,7 +45,10 @@ func (s *Service) handleHead(ctx context.Context, terminal string, m *nats.Msg) 
 			Record: fmt.Sprintf("%s/%d", terminal, rep.Seq)})
 	}
 	if req.Floors {
-		if f, err := s.installFloors(ctx, terminal); err != nil {
+		fctx, cancel := context.WithTimeout(ctx, floorsTimeout)
+		f, err := s.installFloors(fctx, terminal)
+		cancel()
+		if err != nil {
 			s.o.Logger.Warn("fleet service: install floors not read", "terminal", terminal, "err", err)
 		} else {
 			rep.Floors = &f
@@ -72,8 +76,13 @@ func (s *Service) lastRecord(ctx context.Context, terminal string) (fleet.HeadRe
 }
 
 // maxFloorReads bounds the install records of one kind read for a terminal's floors
-// (the last of each kind is read besides, so the newest install always counts).
-const maxFloorReads = 4096
+// (the last of each kind is read besides, so the newest install always counts), and
+// floorsTimeout the whole read: the head is answered without floors past it, well within
+// the client's request timeout (2 s by default). About 0.1 ms a record (docs/fleet.md).
+const (
+	maxFloorReads = 512
+	floorsTimeout = 500 * time.Millisecond
+)
 
 // installFloors are the install floors of terminal's records in the journal stream
 // (fleet.Floored): every record of each install kind (floors.Kinds), on its own subject,
