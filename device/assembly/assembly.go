@@ -43,6 +43,9 @@ type Data struct {
 	Missing retail.Missing
 	// KeyStatement is the operator key statement's version in force (terminal.Data).
 	KeyStatement uint64
+	// FirmwareKeyStatement is the version of the firmware key statement in the slot root
+	// (0: none; terminal.Data).
+	FirmwareKeyStatement uint64
 	// Limits is the operator limits statement in force (the daemon's LoadData has
 	// verified it): its limits replace the configuration's [limits]. nil: none, the
 	// configuration's.
@@ -147,7 +150,8 @@ func Open(cfg *config.Config, hw Hardware, o Options) (t *Terminal, err error) {
 	}
 	if a.Terminal, err = terminal.New(TerminalConfig(cfg, o), a.parts(o),
 		terminal.Data{Ledgers: o.Data.Ledgers, Status: o.Data.Status, Journal: a.Journal, Fleet: claimer,
-			KeyStatement: o.Data.KeyStatement, LimitsStatement: limitsVersion(o.Data.Limits)}); err != nil {
+			KeyStatement: o.Data.KeyStatement, LimitsStatement: limitsVersion(o.Data.Limits),
+			FirmwareKeyStatement: o.Data.FirmwareKeyStatement}); err != nil {
 		return nil, err
 	}
 	return a, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,6 +15,7 @@ import (
 	"github.com/packterm/pos/device/maint"
 	"github.com/packterm/pos/firmware/bundle"
 	"github.com/packterm/pos/firmware/flash"
+	"github.com/packterm/pos/firmware/fwkey"
 	"github.com/packterm/pos/validate/journal"
 )
 
@@ -134,4 +136,25 @@ func (d *run) serveMaintenance(ctx context.Context, srv *flash.Server, ready cha
 		d.log.Error("posd: maintenance link stopped", "err", err)
 	}
 	return err
+}
+
+// firmwareStatementVersion is the version of the firmware key statement installed in the
+// slot root posboot started posd from (ROOT/firmware-keys.stmt), which the terminal's
+// start holds against the newest the journal says was installed (a statement put back
+// older, or removed, is refused there). 0: no slot root, no statement, or one that does
+// not read (posboot refuses to boot on a damaged one; here it counts as none, which the
+// floor refuses once one was installed).
+func (d *run) firmwareStatementVersion() uint64 {
+	if d.o.Booted == nil || d.o.Booted.Root == "" {
+		return 0
+	}
+	s, err := fwkey.LoadStatement(filepath.Join(d.o.Booted.Root, fwkey.StatementFile))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return 0
+	case err != nil:
+		d.log.Error("posd: firmware key statement does not read: counted as none", "err", err)
+		return 0
+	}
+	return s.Version()
 }

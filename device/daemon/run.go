@@ -88,6 +88,9 @@ type run struct {
 
 	// keyStatement is the installed operator key statement's version (0: none).
 	keyStatement uint64
+	// firmwareKeyStatement is the version of the firmware key statement in the slot root
+	// posboot started posd from (0: none, or no slot root).
+	firmwareKeyStatement uint64
 }
 
 // Run runs the terminal on the board of cfg until ctx ends (nil then), or until it stops
@@ -138,6 +141,7 @@ func (d *run) open() error {
 	if s, err := ledger.LoadKeyStatement(stmt); err == nil { // LoadTrust has read it whole
 		d.keyStatement = s.Version()
 	}
+	d.firmwareKeyStatement = d.firmwareStatementVersion()
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return fmt.Errorf("daemon: %w", err)
 	}
@@ -165,7 +169,7 @@ func (d *run) open() error {
 func (d *run) assemble() error {
 	a, err := assembly.Open(d.cfg, d.hardware(), assembly.Options{
 		Data: assembly.Data{Ledgers: d.data.Ledgers, Status: d.data.Status, Refused: d.data.Refused, Missing: d.data.Missing,
-			KeyStatement: d.keyStatement, Limits: d.data.Limits},
+			KeyStatement: d.keyStatement, FirmwareKeyStatement: d.firmwareKeyStatement, Limits: d.data.Limits},
 		WaitClock: d.clock, Logger: d.log,
 		FleetStatus: &fleet.StatusOptions{Retailer: d.retailer, Dir: d.cfg.DataDir, Trust: d.trust,
 			Every: d.o.FleetStatusEvery, Installed: d.statusFromFleet},

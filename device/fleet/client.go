@@ -62,6 +62,9 @@ type Client struct {
 	// headDue: the journal's head is to be checked against the fleet's (checkRestored)
 	// before the next publication: at every connection.
 	headDue atomic.Bool
+	// floorsDue: the next head request asks for the install floors (floors.go): at every
+	// connection, until answered.
+	floorsDue atomic.Bool
 }
 
 // Connect connects to the fleet server. It returns at once even when the server cannot
@@ -82,6 +85,7 @@ func Connect(o Options) (*Client, error) {
 	}
 	c := &Client{o: o, log: o.Logger, clock: o.Clock, notify: make(chan struct{}, 1)}
 	c.headDue.Store(true) // the first connection's check
+	c.floorsDue.Store(true)
 	if c.log == nil {
 		c.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -101,8 +105,8 @@ func Connect(o Options) (*Client, error) {
 		nats.ReconnectWait(time.Second),
 		nats.Timeout(o.Timeout),
 		nats.ReconnectBufSize(-1), // nothing is queued while offline: the journal is the queue
-		nats.ReconnectHandler(func(*nats.Conn) { c.headDue.Store(true); c.Notify() }),
-		nats.ConnectHandler(func(*nats.Conn) { c.headDue.Store(true); c.Notify() }),
+		nats.ReconnectHandler(func(*nats.Conn) { c.connected() }),
+		nats.ConnectHandler(func(*nats.Conn) { c.connected() }),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) { c.log.Warn("fleet: disconnected", "err", err) }),
 		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { c.log.Warn("fleet: connection error", "err", err) }),
 	}
@@ -163,3 +167,10 @@ func (c *Client) Close() { c.nc.Close() }
 
 // Conn is the underlying connection (tests, benchmarks).
 func (c *Client) Conn() *nats.Conn { return c.nc }
+
+// connected asks for the head check, and the install floors, before the next publication.
+func (c *Client) connected() {
+	c.headDue.Store(true)
+	c.floorsDue.Store(true)
+	c.Notify()
+}

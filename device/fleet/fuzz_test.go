@@ -112,8 +112,13 @@ func FuzzDecodeHead(f *testing.F) {
 	f.Add([]byte(`{"seq":1,"hash":"zz"}`))
 	f.Add([]byte(`{"seq":2,"time":1796601600000}`))
 	f.Add([]byte(`{"seq":2,"time":-1}`))
+	f.Add([]byte(`{"seq":2,"floors":{"status":3,"had_status":true,"ledgers":{"7":2,"65535":1},"operator_keys":1,"limits":4,"firmware_keys":2}}`))
+	f.Add([]byte(`{"seq":2,"floors":{"ledgers":{"70000":2}}}`))
+	f.Add([]byte(`{"seq":2,"floors":{"ledgers":{"x":2}}}`))
+	f.Add([]byte(`{"epoch":"0123456789abcdef","seq":2,"floors":true}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if r, err := DecodeHeadReply(b); err == nil && (checkEpoch(r.Epoch) != nil || r.Hash != "" && len(r.Hash) != 64 || r.Time < 0) {
+		if r, err := DecodeHeadReply(b); err == nil && (checkEpoch(r.Epoch) != nil || r.Hash != "" && len(r.Hash) != 64 || r.Time < 0 ||
+			r.Floors != nil && len(r.Floors.Ledgers) > MaxLedgerFloors) {
 			t.Fatalf("accepted reply %+v", r)
 		}
 		if r, err := DecodeHeadRequest(b); err == nil && (checkEpoch(r.Epoch) != nil || r.Hash != "" && len(r.Hash) != 64) {

@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/packterm/pos/device/floors"
+	"github.com/packterm/pos/internal/strictjson"
 )
 
 // A terminal restored from an earlier copy (docs/fleet.md, "A restored terminal"). A data
@@ -41,6 +44,8 @@ type HeadRequest struct {
 	Epoch string `json:"epoch,omitempty"`
 	Seq   uint64 `json:"seq"`
 	Hash  string `json:"hash,omitempty"` // hex, the head record's hash
+	// Floors asks for the install floors too (floors.go): at each connection.
+	Floors bool `json:"floors,omitempty"`
 }
 
 // HeadReply is the last record the fleet holds of the terminal (Seq 0: none).
@@ -53,6 +58,9 @@ type HeadReply struct {
 	// Time is the service's clock when it answered, Unix milliseconds (0: an older
 	// service); the client compares it with the terminal's (skew.go).
 	Time int64 `json:"time,omitempty"`
+	// Floors are the install floors of the records the fleet holds of the terminal,
+	// when asked (floors.go; nil: not asked, or an older service).
+	Floors *floors.Floors `json:"floors,omitempty"`
 }
 
 // DecodeHeadRequest decodes and checks a head request.
@@ -70,8 +78,14 @@ func DecodeHeadRequest(b []byte) (HeadRequest, error) {
 // DecodeHeadReply decodes and checks a head reply.
 func DecodeHeadReply(b []byte) (HeadReply, error) {
 	var r HeadReply
-	if err := decodeJSON(b, &r, "head reply"); err != nil {
-		return HeadReply{}, err
+	if len(b) > maxHeadReply {
+		return HeadReply{}, badMessage("head reply: %d bytes, at most %d", len(b), maxHeadReply)
+	}
+	if err := strictjson.Unmarshal(b, &r); err != nil {
+		return HeadReply{}, badMessage("head reply: %v", err)
+	}
+	if r.Floors != nil && len(r.Floors.Ledgers) > MaxLedgerFloors {
+		return HeadReply{}, badMessage("head reply: floors of %d blocks, at most %d", len(r.Floors.Ledgers), MaxLedgerFloors)
 	}
 	if r.Time < 0 {
 		return HeadReply{}, badMessage("head reply: time %d before 1970", r.Time)
@@ -117,7 +131,7 @@ func (c *Client) checkRestored(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("fleet: head: the journal's epoch: %w", err)
 	}
-	req := HeadRequest{Epoch: epoch}
+	req := HeadRequest{Epoch: epoch, Floors: c.floorsDue.Load()}
 	if seq, hash := j.Head(); seq > 0 {
 		req.Seq, req.Hash = seq, hex.EncodeToString(hash[:])
 	}
@@ -129,6 +143,11 @@ func (c *Client) checkRestored(ctx context.Context) error {
 		return fmt.Errorf("fleet: head: %w (%v)", ErrOffline, err)
 	}
 	if e := msg.Header.Get(ErrorHeader); e != "" {
+		if req.Floors { // a service older than the floors refuses the field: ask without, this connection
+			c.floorsDue.Store(false)
+			c.log.Warn("fleet: head: the service refused the floors request: asked without them until the next connection", "err", e)
+			return c.checkRestored(ctx)
+		}
 		return fmt.Errorf("fleet: head: the service: %.200s", e)
 	}
 	rep, err := DecodeHeadReply(msg.Data)
@@ -136,6 +155,12 @@ func (c *Client) checkRestored(ctx context.Context) error {
 		return fmt.Errorf("fleet: head: %w", err)
 	}
 	c.checkClock(rep.Time)
+	if rep.Floors != nil {
+		c.floorsDue.Store(false)
+		if err := c.raiseFloors(rep.Floors); err != nil {
+			return err
+		}
+	}
 	own := func(seq uint64) (string, bool) {
 		r, ok, err := j.At(seq)
 		if err != nil || !ok {

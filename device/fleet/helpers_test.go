@@ -238,9 +238,10 @@ func joinURLs(urls []string) string {
 
 // terminal is a simulated terminal: a real journal and a fleet client.
 type terminal struct {
-	id string
-	j  *journal.Journal
-	c  *fleet.Client
+	id  string
+	j   *journal.Journal
+	c   *fleet.Client
+	dir string // the journal's and the client's state file's
 }
 
 func (f *testFleet) terminal(t testing.TB, id, url string, mod func(*fleet.Options)) *terminal {
@@ -260,7 +261,7 @@ func (f *testFleet) terminal(t testing.TB, id, url string, mod func(*fleet.Optio
 		t.Fatal(err)
 	}
 	t.Cleanup(c.Close)
-	return &terminal{id: id, j: j, c: c}
+	return &terminal{id: id, j: j, c: c, dir: dir}
 }
 
 // waitOnline waits for the client's connection.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/packterm/pos/device/floors"
 	"github.com/packterm/pos/internal/atomicfile"
 )
 
@@ -23,7 +24,9 @@ type state struct {
 	Recorded   map[string]bool `json:"recorded"`   // conflicts written to the journal, by conflict key
 	// Restored: the journal was found behind what the fleet holds of it (checkRestored).
 	Restored *restoredState `json:"restored,omitempty"`
-	dir      string
+	// Floors are the install floors the fleet answered, raised only (floors.go).
+	Floors floors.Floors `json:"floors,omitzero"`
+	dir    string
 }
 
 func loadState(dir string) (state, error) {

@@ -31,6 +31,9 @@ func (idle) Run(ctx context.Context, t *Terminal) State {
 			if t.clockWrong() {
 				return t.clockFault(idle{})
 			}
+			if t.raiseFleetFloors() { // datafloor.go: the fleet's floors refuse more now
+				t.show(t.restScreen())
+			}
 			if next := t.checkDisplay(idle{}); next != nil {
 				return next
 			}
@@ -53,7 +56,7 @@ func (t *Terminal) restScreen() retail.Screen {
 	switch {
 	case t.data.Journal.Health() != nil:
 		return retail.FaultScreen(retail.FaultJournal, false)
-	case t.cfg.DataRefused, t.keysRefused, t.limitsRefused:
+	case t.cfg.DataRefused, t.keysRefused, t.firmwareKeysRefused, t.limitsRefused:
 		return retail.DataRefusedScreen()
 	case t.statusRefused:
 		return retail.StatusRefusedScreen()

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/packterm/pos/device/floors"
 	"github.com/packterm/pos/device/retail"
 	"github.com/packterm/pos/drivers/gpioio"
 	"github.com/packterm/pos/drivers/printer"
@@ -39,6 +40,12 @@ type Terminal struct {
 	ledgerRefused map[uint16]bool
 	keysRefused   bool // the operator key statement is older than the newest installed, or gone
 	limitsRefused bool // the operator limits statement is older than the newest installed, or gone
+	// firmwareKeysRefused: the firmware key statement is older than the newest installed, or gone
+	firmwareKeysRefused bool
+	// floors are the journal's install floors read at start; fleetSeen the fleet's floors
+	// last taken in (datafloor.go).
+	floors    floors.Floors
+	fleetSeen floors.Floors
 
 	mu       sync.Mutex
 	state    string

@@ -146,6 +146,11 @@ type Data struct {
 	// in force (0: none, the configuration's); the start refuses one older than the
 	// newest the journal says was installed, or none after one was (datafloor.go).
 	LimitsStatement uint64
+	// FirmwareKeyStatement is the version of the firmware key statement installed in the
+	// slot root (0: none, the image's [keys] firmware anchors); the start refuses one
+	// older than the newest the journal says was installed, or none after one was
+	// (datafloor.go).
+	FirmwareKeyStatement uint64
 }
 
 func (c *Config) defaults() error {

@@ -35,16 +35,15 @@ func (t *Terminal) start(ctx context.Context) (State, error) {
 	if err != nil {
 		t.log.Error("terminal: journal replay", "err", err)
 	}
-	t.checkStatusList() // datafloor.go
-	t.checkLedgers()
-	t.checkKeyStatement()
-	t.checkLimitsStatement()
+	t.checkFloors() // datafloor.go
 	var next State = idle{}
 	switch {
 	case t.cfg.DataRefused:
 		next = result{"data-refused", retail.DataRefusedScreen(), retail.SignalRefused}
 	case t.keysRefused:
 		next = result{"keys-refused", retail.DataRefusedScreen(), retail.SignalRefused}
+	case t.firmwareKeysRefused:
+		next = result{"firmware-keys-refused", retail.DataRefusedScreen(), retail.SignalRefused}
 	case t.limitsRefused:
 		next = result{"limits-refused", retail.DataRefusedScreen(), retail.SignalRefused}
 	case t.statusRefused:

@@ -6,11 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/packterm/pos/device/fleet"
+	"github.com/packterm/pos/device/floors"
 )
 
 // handleHead answers a terminal's "what do you hold of my journal?" (fleet.head.<id>,
@@ -40,6 +44,16 @@ func (s *Service) handleHead(ctx context.Context, terminal string, m *nats.Msg) 
 			Detail: fmt.Sprintf("journal head %d, the fleet holds record %d of the same journal (epoch %s)", req.Seq, rep.Seq, rep.Epoch),
 			Record: fmt.Sprintf("%s/%d", terminal, rep.Seq)})
 	}
+	if req.Floors {
+		fctx, cancel := context.WithTimeout(ctx, floorsTimeout)
+		f, err := s.installFloors(fctx, terminal)
+		cancel()
+		if err != nil {
+			s.o.Logger.Warn("fleet service: install floors not read", "terminal", terminal, "err", err)
+		} else {
+			rep.Floors = &f
+		}
+	}
 	rep.Time = s.o.Clock.Now().UnixMilli() // the terminal compares its clock with it
 	b, _ := json.Marshal(rep)
 	m.Respond(b)
@@ -59,4 +73,54 @@ func (s *Service) lastRecord(ctx context.Context, terminal string) (fleet.HeadRe
 		return fleet.HeadReply{}, nil
 	}
 	return fleet.HeadReply{Seq: r.Seq, Hash: hex.EncodeToString(r.Hash[:]), Epoch: msg.Header.Get(fleet.EpochHeader)}, nil
+}
+
+// maxFloorReads bounds the install records of one kind read for a terminal's floors
+// (the last of each kind is read besides, so the newest install always counts), and
+// floorsTimeout the whole read: the head is answered without floors past it, well within
+// the client's request timeout (2 s by default). About 0.1 ms a record (docs/fleet.md).
+const (
+	maxFloorReads = 512
+	floorsTimeout = 500 * time.Millisecond
+)
+
+// installFloors are the install floors of terminal's records in the journal stream
+// (fleet.Floored): every record of each install kind (floors.Kinds), on its own subject,
+// journal.<terminal>.<kind>, whatever the epoch, read one after the other by subject
+// (up to maxFloorReads a kind, then the last one). Records that do not decode are
+// skipped. At most fleet.MaxLedgerFloors blocks are named (the highest numbers).
+func (s *Service) installFloors(ctx context.Context, terminal string) (floors.Floors, error) {
+	var f floors.Floors
+	for _, kind := range floors.Kinds {
+		subject := "journal." + terminal + "." + kind.String()
+		add := func(m *jetstream.RawStreamMsg) {
+			if r, err := fleet.DecodeJournalMsg(m.Subject, m.Data); err == nil {
+				f.Add(r.Kind, r.Detail)
+			}
+		}
+		seq, n := uint64(1), 0
+		for ; n < maxFloorReads; n++ {
+			m, err := s.st.Journal.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(subject))
+			if errors.Is(err, jetstream.ErrMsgNotFound) {
+				break
+			}
+			if err != nil {
+				return floors.Floors{}, fmt.Errorf("fleet: install floors: %w", err)
+			}
+			add(m)
+			seq = m.Sequence + 1
+		}
+		if n == maxFloorReads {
+			s.o.Logger.Warn("fleet service: install floors: more records than read", "terminal", terminal, "kind", kind.String(), "read", n)
+			m, err := s.st.Journal.GetLastMsgForSubject(ctx, subject)
+			if err != nil {
+				return floors.Floors{}, fmt.Errorf("fleet: install floors: %w", err)
+			}
+			add(m)
+		}
+	}
+	for len(f.Ledgers) > fleet.MaxLedgerFloors {
+		delete(f.Ledgers, slices.Min(slices.Collect(maps.Keys(f.Ledgers))))
+	}
+	return f, nil
 }
