@@ -129,6 +129,12 @@ func TestFleetConsoleCommand(t *testing.T) {
 	root.SetArgs([]string{"fleet", "console", "--data", data, "--url", natsURL, "--console", "127.0.0.1:0"})
 	root.SetOut(pw)
 	ctx, cancel := context.WithCancel(context.Background())
+	// cobra gives a command its parent's context only while it has none, and a command
+	// keeps the one an earlier Execute in this process gave it: without this, cancelling
+	// ctx would not reach the command and it would never end (the package's run hung).
+	if sub, _, err := root.Find([]string{"fleet", "console"}); err == nil {
+		sub.SetContext(ctx)
+	}
 	done := make(chan error, 1)
 	go func() { done <- root.ExecuteContext(ctx); pw.Close() }()
 	// ExecuteContext leaves ctx on root and on the command it ran: the next tests' commands
